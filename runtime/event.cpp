@@ -1,0 +1,90 @@
+// Event record/wait tasks and generation bookkeeping.
+#include "event.h"
+
+namespace aclcpu {
+
+class EventRecordTask : public StreamTask {
+ public:
+  EventRecordTask(std::shared_ptr<Event> event, uint64_t generation)
+      : event_(std::move(event)), generation_(generation) {}
+  TaskOutcome execute(Stream &) override {
+    event_->complete(generation_);
+    return TaskOutcome::Done;
+  }
+
+ private:
+  std::shared_ptr<Event> event_;
+  uint64_t generation_;
+};
+
+class EventWaitTask : public StreamTask {
+ public:
+  EventWaitTask(std::shared_ptr<Event> event, uint64_t generation)
+      : event_(std::move(event)), generation_(generation) {}
+  TaskOutcome execute(Stream &stream) override {
+    if (event_->isComplete(generation_)) return TaskOutcome::Done;
+    return event_->completeOrRegister(generation_, stream.shared_from_this()) ? TaskOutcome::Done
+                                                                               : TaskOutcome::Blocked;
+  }
+
+ private:
+  std::shared_ptr<Event> event_;
+  uint64_t generation_;
+};
+
+uint64_t Event::beginRecord() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return ++recorded_;
+}
+
+uint64_t Event::latestGeneration() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return recorded_;
+}
+
+std::unique_ptr<StreamTask> Event::recordTask(uint64_t generation) {
+  return std::make_unique<EventRecordTask>(shared_from_this(), generation);
+}
+
+std::unique_ptr<StreamTask> Event::waitTask(uint64_t generation) {
+  return std::make_unique<EventWaitTask>(shared_from_this(), generation);
+}
+
+bool Event::completedTimestamp(std::chrono::steady_clock::time_point &out) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (recorded_ == 0 || timestampGeneration_ < recorded_) return false;
+  out = timestamp_;
+  return true;
+}
+
+void Event::complete(uint64_t generation) {
+  auto now = std::chrono::steady_clock::now();
+  std::vector<std::shared_ptr<Stream>> ready;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (generation > timestampGeneration_) {
+      timestampGeneration_ = generation;
+      timestamp_ = now;
+    }
+    completed_.advanceTo(generation);
+    uint64_t done = completed_.value();
+    for (auto it = waiters_.begin(); it != waiters_.end();) {
+      if (it->first <= done) {
+        ready.push_back(std::move(it->second));
+        it = waiters_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (auto &stream : ready) stream->resume();
+}
+
+bool Event::completeOrRegister(uint64_t generation, const std::shared_ptr<Stream> &stream) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (completed_.value() >= generation) return true;
+  waiters_.emplace_back(generation, stream);
+  return false;
+}
+
+}  // namespace aclcpu

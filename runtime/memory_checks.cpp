@@ -1,0 +1,102 @@
+// Pointer and size validation against the allocation table.
+#include "memory_checks.h"
+
+#include "diagnostics.h"
+#include "memory_table.h"
+#include "runtime_state.h"
+
+namespace aclcpu {
+namespace {
+
+enum class Side { Host, Device, Any };
+
+
+bool expectedSides(aclrtMemcpyKind kind, Side &dst, Side &src) {
+  switch (kind) {
+    case ACL_MEMCPY_HOST_TO_HOST: dst = Side::Host; src = Side::Host; return true;
+    case ACL_MEMCPY_HOST_TO_DEVICE:
+    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: dst = Side::Device; src = Side::Host; return true;
+    case ACL_MEMCPY_DEVICE_TO_HOST: dst = Side::Host; src = Side::Device; return true;
+    case ACL_MEMCPY_DEVICE_TO_DEVICE:
+    case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE:
+    case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE: dst = Side::Device; src = Side::Device; return true;
+    case ACL_MEMCPY_DEFAULT: dst = Side::Any; src = Side::Any; return true;
+  }
+  return false;
+}
+
+aclError checkSide(const void *ptr, size_t size, Side expected, const char *what, const char *function) {
+  if (expected == Side::Any) {
+    Allocation allocation;
+    if (memoryTable().find(ptr, allocation) && allocation.kind == MemoryKind::Device)
+      return checkDeviceRange(ptr, size, what, function);
+    return ACL_SUCCESS;
+  }
+  Allocation allocation;
+  bool known = memoryTable().find(ptr, allocation);
+  bool isDevice = known && allocation.kind == MemoryKind::Device;
+  if (expected == Side::Host) {
+    if (isDevice)
+      return reportError(ACL_ERROR_INVALID_PARAM, function,
+                         "%s %p is device memory but the copy kind says it is host memory", what, ptr);
+    return ACL_SUCCESS;
+  }
+  if (known && !isDevice)
+    return reportError(ACL_ERROR_INVALID_PARAM, function,
+                       "%s %p is host memory (aclrtMallocHost) but the copy kind says it is device memory", what, ptr);
+  return checkDeviceRange(ptr, size, what, function);
+}
+
+}  // namespace
+
+aclError checkDeviceRange(const void *ptr, size_t size, const char *what, const char *function) {
+  Allocation allocation;
+  if (!memoryTable().find(ptr, allocation) || allocation.kind != MemoryKind::Device) {
+    if (!Runtime::get().config.checkedMode) return ACL_SUCCESS;
+    return reportError(ACL_ERROR_INVALID_PARAM, function,
+                       "checked mode: %s %p is not inside any device allocation (aclrtMalloc)", what, ptr);
+  }
+  size_t offset = reinterpret_cast<uintptr_t>(ptr) - allocation.base;
+  if (size > allocation.size - offset)
+    return reportError(ACL_ERROR_INVALID_PARAM, function,
+                       "%s %p + %zu bytes runs past the end of its device allocation (%zu bytes at %p)", what, ptr,
+                       size, allocation.size, reinterpret_cast<void *>(allocation.base));
+  return ACL_SUCCESS;
+}
+
+aclError validateCopy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
+                      const char *function) {
+  Side dstSide, srcSide;
+  if (!expectedSides(kind, dstSide, srcSide))
+    return reportError(ACL_ERROR_INVALID_PARAM, function, "memcpy kind %d is not an aclrtMemcpyKind",
+                       static_cast<int>(kind));
+  if (dst == nullptr || src == nullptr)
+    return reportError(ACL_ERROR_INVALID_PARAM, function, "%s is NULL", dst == nullptr ? "dst" : "src");
+  if (count > destMax)
+    return reportError(ACL_ERROR_INVALID_PARAM, function, "count (%zu bytes) is larger than destMax (%zu bytes)",
+                       count, destMax);
+  if (aclError error = checkSide(dst, count, dstSide, "dst", function)) return error;
+  if (aclError error = checkSide(src, count, srcSide, "src", function)) return error;
+  uintptr_t d = reinterpret_cast<uintptr_t>(dst), s = reinterpret_cast<uintptr_t>(src);
+  if (count != 0 && d < s + count && s < d + count && d != s)
+    return reportError(ACL_ERROR_INVALID_PARAM, function, "dst %p and src %p overlap (%zu bytes)", dst, src, count);
+  return ACL_SUCCESS;
+}
+
+aclError validateMemset(void *devPtr, size_t maxCount, size_t count, const char *function) {
+  if (devPtr == nullptr) return reportError(ACL_ERROR_INVALID_PARAM, function, "devPtr is NULL");
+  if (count > maxCount)
+    return reportError(ACL_ERROR_INVALID_PARAM, function, "count (%zu bytes) is larger than maxCount (%zu bytes)",
+                       count, maxCount);
+  Allocation allocation;
+  if (memoryTable().find(devPtr, allocation) && allocation.kind == MemoryKind::Host) {
+    size_t offset = reinterpret_cast<uintptr_t>(devPtr) - allocation.base;
+    if (count > allocation.size - offset)
+      return reportError(ACL_ERROR_INVALID_PARAM, function, "devPtr %p + %zu bytes runs past its host allocation",
+                         devPtr, count);
+    return ACL_SUCCESS;
+  }
+  return checkDeviceRange(devPtr, count, "devPtr", function);
+}
+
+}  // namespace aclcpu

@@ -1,0 +1,20 @@
+// Validation shared by copies, memsets and (later) operator and kernel arguments: sizes
+// against destMax, pointers against where the memcpy kind says they live, and ranges against
+// their allocation. Checked mode (ACLCPU_CHECK=1) also rejects device-side pointers that are
+// not inside any aclrtMalloc allocation.
+#pragma once
+
+#include "acl/acl_rt.h"
+
+#include <cstddef>
+
+namespace aclcpu {
+
+aclError validateCopy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
+                      const char *function);
+aclError validateMemset(void *devPtr, size_t maxCount, size_t count, const char *function);
+// Checks that [ptr, ptr+size) lies in one device allocation (always in checked mode; otherwise
+// only when ptr is known to be device memory). `what` names the argument in messages.
+aclError checkDeviceRange(const void *ptr, size_t size, const char *what, const char *function);
+
+}  // namespace aclcpu

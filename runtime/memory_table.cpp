@@ -1,0 +1,97 @@
+// The allocation table behind device and pinned-host memory.
+#include "memory_table.h"
+
+#include "diagnostics.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace aclcpu {
+
+MemoryTable &memoryTable() {
+  static MemoryTable table;
+  return table;
+}
+
+aclError MemoryTable::allocate(MemoryKind kind, int deviceId, size_t size, size_t limit, bool poison, void **out,
+                               const char *function) {
+  if (size == 0) return reportError(ACL_ERROR_INVALID_PARAM, function, "size must be greater than 0");
+  if (size > SIZE_MAX - kAlignment)
+    return reportError(ACL_ERROR_BAD_ALLOC, function, "size %zu is too large", size);
+  size_t rounded = (size + kAlignment - 1) / kAlignment * kAlignment;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (kind == MemoryKind::Device) {
+      if (deviceBytes_.size() <= static_cast<size_t>(deviceId)) deviceBytes_.resize(deviceId + 1, 0);
+      size_t used = deviceBytes_[deviceId];
+      if (rounded > limit || used > limit - rounded)
+        return reportError(ACL_ERROR_BAD_ALLOC, function,
+                           "device %d: allocating %zu bytes exceeds the device memory limit (%zu of %zu bytes in "
+                           "use)",
+                           deviceId, size, used, limit);
+      deviceBytes_[deviceId] += rounded;  // reserved before the allocation so concurrent mallocs respect the limit
+    }
+  }
+  void *ptr = aligned_alloc(kAlignment, rounded);
+  if (ptr == nullptr) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (kind == MemoryKind::Device) deviceBytes_[deviceId] -= rounded;
+    return reportError(ACL_ERROR_BAD_ALLOC, function, "out of host memory allocating %zu bytes", size);
+  }
+  // Checked mode fills fresh memory with 0xFF (a NaN pattern) so reads of uninitialized data show.
+  if (poison) memset(ptr, 0xFF, rounded);
+  std::lock_guard<std::mutex> lock(mutex_);
+  allocations_[reinterpret_cast<uintptr_t>(ptr)] = Allocation{reinterpret_cast<uintptr_t>(ptr), rounded, kind, deviceId};
+  *out = ptr;
+  return ACL_SUCCESS;
+}
+
+aclError MemoryTable::release(void *ptr, MemoryKind kind, const char *function) {
+  const char *kindName = kind == MemoryKind::Device ? "device" : "host";
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = allocations_.find(reinterpret_cast<uintptr_t>(ptr));
+    if (it == allocations_.end())
+      return reportError(ACL_ERROR_INVALID_PARAM, function,
+                         "%p is not the start of a live %s allocation (already freed, or never allocated)", ptr,
+                         kindName);
+    if (it->second.kind != kind)
+      return reportError(ACL_ERROR_INVALID_PARAM, function, "%p is %s memory, not %s memory", ptr,
+                         kind == MemoryKind::Device ? "host" : "device", kindName);
+    if (kind == MemoryKind::Device) deviceBytes_[it->second.deviceId] -= it->second.size;
+    allocations_.erase(it);
+  }
+  free(ptr);
+  return ACL_SUCCESS;
+}
+
+bool MemoryTable::find(const void *ptr, Allocation &out) const {
+  uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = allocations_.upper_bound(address);
+  if (it == allocations_.begin()) return false;
+  --it;
+  if (address - it->second.base >= it->second.size) return false;
+  out = it->second;
+  return true;
+}
+
+size_t MemoryTable::deviceBytesInUse(int deviceId) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return static_cast<size_t>(deviceId) < deviceBytes_.size() ? deviceBytes_[deviceId] : 0;
+}
+
+void MemoryTable::releaseAll(int deviceId, MemoryKind kind) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto it = allocations_.begin(); it != allocations_.end();) {
+    if (it->second.kind == kind && (kind == MemoryKind::Host || it->second.deviceId == deviceId)) {
+      if (kind == MemoryKind::Device) deviceBytes_[deviceId] -= it->second.size;
+      free(reinterpret_cast<void *>(it->first));
+      it = allocations_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+}  // namespace aclcpu

@@ -1,0 +1,93 @@
+// The process-wide runtime between aclInit and aclFinalize: configuration, virtual devices
+// (each with a lazily started worker pool), contexts, handle registries and the calling
+// thread's current context.
+#pragma once
+
+#include "acl/acl_rt.h"
+#include "callback_reports.h"
+#include "config.h"
+#include "event.h"
+#include "handle_registry.h"
+#include "stream.h"
+#include "worker_pool.h"
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace aclcpu {
+
+class Device;
+
+struct Context {
+  std::shared_ptr<Device> device;
+  bool isDefault = false;
+  std::shared_ptr<Stream> defaultStream;
+  std::vector<std::weak_ptr<Stream>> streams;  // created in this context (guarded by Device::mutex)
+  std::atomic<bool> destroyed{false};
+};
+
+class Device {
+ public:
+  Device(int id, const RuntimeConfig &config) : id_(id), config_(config) {}
+  ~Device();
+
+  int id() const { return id_; }
+  size_t memoryLimit() const { return config_.deviceMemoryLimit; }
+  // The device's worker pool, started on first use.
+  WorkerPool &pool();
+  std::shared_ptr<Stream> newStream();
+  // Waits for every stream of this device (destroyed ones still draining included).
+  aclError synchronize();
+  // Stops the worker pool (aclFinalize, after every stream has drained).
+  void shutdown();
+
+  std::mutex mutex;                        // guards the members below and Context::streamHandles
+  std::shared_ptr<Context> defaultContext;  // exists while setDeviceCount > 0
+  int setDeviceCount = 0;
+
+ private:
+  const int id_;
+  const RuntimeConfig config_;
+  std::mutex poolMutex_;
+  std::unique_ptr<WorkerPool> pool_;
+  std::vector<std::weak_ptr<Stream>> streams_;
+};
+
+class Runtime {
+ public:
+  static Runtime &get();
+
+  std::atomic<bool> initialized{false};
+  std::mutex lifecycleMutex;  // serializes aclInit / aclFinalize / device resets
+  RuntimeConfig config;
+  std::vector<std::shared_ptr<Device>> devices;
+  HandleRegistry<Context> contexts;
+  HandleRegistry<Stream> streams;
+  HandleRegistry<Event> events;
+  CallbackHub callbacks;
+};
+
+// Returns ACL_ERROR_UNINITIALIZE (with a message) unless aclInit has succeeded.
+aclError requireInitialized(const char *function);
+aclError findDevice(int32_t deviceId, std::shared_ptr<Device> &out, const char *function);
+// The calling thread's current context; ACL_ERROR_RT_CONTEXT_NULL when there is none.
+aclError currentContext(std::shared_ptr<Context> &out, const char *function);
+void setCurrentContext(std::shared_ptr<Context> context);
+// A stream handle (NULL = the current context's default stream) to its stream.
+aclError resolveStream(aclrtStream handle, std::shared_ptr<Stream> &out, const char *function);
+aclError resolveEvent(aclrtEvent handle, std::shared_ptr<Event> &out, const char *function);
+
+// Creates a context on `device` with its default stream and registers it.
+std::shared_ptr<Context> createContext(const std::shared_ptr<Device> &device, bool isDefault);
+// Synchronizes and unregisters a context's streams and marks it destroyed.
+aclError destroyContext(const std::shared_ptr<Context> &context);
+
+}  // namespace aclcpu
+
+// Every public runtime entry point starts with this.
+#define ACLCPU_REQUIRE_INIT()                                                          \
+  do {                                                                                 \
+    if (aclError aclcpuInitError = ::aclcpu::requireInitialized(__func__)) return aclcpuInitError; \
+  } while (0)

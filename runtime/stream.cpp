@@ -1,0 +1,99 @@
+// Stream scheduling: Idle -> Scheduled (posted or running) -> Parked (head task blocked).
+#include "stream.h"
+
+#include "diagnostics.h"
+
+namespace aclcpu {
+
+Stream::Stream(WorkerPool &pool, int deviceId, std::chrono::nanoseconds spin)
+    : pool_(pool), deviceId_(deviceId), spin_(spin) {}
+
+uint64_t Stream::enqueue(std::unique_ptr<StreamTask> task) {
+  bool post = false;
+  uint64_t position;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    queue_.push_back(std::move(task));
+    position = ++enqueued_;
+    if (state_ == State::Idle) {
+      state_ = State::Scheduled;
+      post = true;
+    }
+  }
+  if (post) pool_.post(shared_from_this());
+  return position;
+}
+
+uint64_t Stream::enqueuedCount() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return enqueued_;
+}
+
+aclError Stream::synchronize() {
+  completed_.waitFor(enqueuedCount(), spin_);
+  std::lock_guard<std::mutex> lock(mutex_);
+  aclError error = error_;
+  if (error != ACL_SUCCESS) setRecentError(errorMessage_);
+  error_ = ACL_SUCCESS;
+  errorMessage_.clear();
+  return error;
+}
+
+void Stream::resume() {
+  bool post = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (state_ == State::Parked) {
+      state_ = State::Scheduled;
+      post = true;
+    } else if (state_ == State::Scheduled) {
+      resumeRequested_ = true;  // the running worker retries its blocked task instead of parking
+    }
+  }
+  if (post) pool_.post(shared_from_this());
+}
+
+void Stream::recordError(aclError code, const std::string &message) {
+  logMessage(LogLevel::Error, "stream task failed: %s", message.c_str());
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (error_ != ACL_SUCCESS) return;
+  error_ = code;
+  errorMessage_ = message;
+}
+
+void Stream::runOnPool() {
+  // Inline pools never re-post: that would recurse instead of yielding.
+  for (int ran = 0; pool_.runsInline() || ran < kTasksPerTurn; ++ran) {
+    StreamTask *task;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (queue_.empty()) {
+        state_ = State::Idle;
+        return;
+      }
+      task = queue_.front().get();
+      resumeRequested_ = false;
+    }
+    if (task->execute(*this) == TaskOutcome::Blocked) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (resumeRequested_) {
+        --ran;  // unblocked while we were deciding to park: try again
+        continue;
+      }
+      state_ = State::Parked;
+      return;
+    }
+    std::unique_ptr<StreamTask> finished;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      finished = std::move(queue_.front());
+      queue_.pop_front();
+    }
+    finished.reset();
+    completed_.advanceTo(completed_.value() + 1);
+  }
+  // Fairness: go to the back of the pool's queue so other streams get a turn.
+  pool_.post(shared_from_this());
+}
+
+}  // namespace aclcpu

@@ -1,0 +1,69 @@
+// A stream: an in-order queue of tasks that owns no thread. When it has work it is posted to its
+// device's worker pool as one job; a worker runs its tasks in order until the queue is empty or
+// the head task blocks (an event wait, a blocking callback), in which case the stream parks
+// without holding a thread and is re-posted by whoever unblocks it.
+#pragma once
+
+#include "acl/acl_base.h"
+#include "spin_wait.h"
+#include "worker_pool.h"
+
+#include <atomic>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace aclcpu {
+
+class Stream;
+
+enum class TaskOutcome { Done, Blocked };
+
+class StreamTask {
+ public:
+  virtual ~StreamTask() = default;
+  // Runs the task on a pool worker (or inline). Returns Blocked to park the stream with this
+  // task still at its head; the task is executed again after Stream::resume().
+  virtual TaskOutcome execute(Stream &stream) = 0;
+};
+
+class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
+ public:
+  Stream(WorkerPool &pool, int deviceId, std::chrono::nanoseconds spin);
+
+  // Appends a task; returns its 1-based position in the stream's history.
+  uint64_t enqueue(std::unique_ptr<StreamTask> task);
+  // Waits for every task enqueued before the call; returns (and clears) the first task error.
+  aclError synchronize();
+  // Re-runs a blocked head task; safe to call from any thread, at any time.
+  void resume();
+  // Records the first failure of a task; synchronize reports it.
+  void recordError(aclError code, const std::string &message);
+
+  uint64_t enqueuedCount() const;
+  const ProgressCounter &completed() const { return completed_; }
+  int deviceId() const { return deviceId_; }
+
+  void runOnPool() override;
+
+ private:
+  enum class State { Idle, Scheduled, Parked };
+  static constexpr int kTasksPerTurn = 64;  // then the stream yields its worker to other streams
+
+  WorkerPool &pool_;
+  const int deviceId_;
+  const std::chrono::nanoseconds spin_;
+
+  mutable std::mutex mutex_;
+  std::deque<std::unique_ptr<StreamTask>> queue_;
+  State state_ = State::Idle;
+  bool resumeRequested_ = false;
+  uint64_t enqueued_ = 0;
+  aclError error_ = ACL_SUCCESS;
+  std::string errorMessage_;
+
+  ProgressCounter completed_;
+};
+
+}  // namespace aclcpu

@@ -1,0 +1,52 @@
+// The device's shared worker threads. Streams (and, later, kernel blocks) are posted as jobs;
+// idle workers spin briefly, then park. In inline mode (ACLCPU_SYNC=1) a job runs at post time
+// on the posting thread, which makes every stream synchronous and deterministic.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace aclcpu {
+
+class PoolJob {
+ public:
+  virtual ~PoolJob() = default;
+  virtual void runOnPool() = 0;
+};
+
+class WorkerPool {
+ public:
+  WorkerPool(unsigned numThreads, std::chrono::nanoseconds spin, bool runInline);
+  ~WorkerPool();
+  WorkerPool(const WorkerPool &) = delete;
+  WorkerPool &operator=(const WorkerPool &) = delete;
+
+  void post(std::shared_ptr<PoolJob> job);
+  unsigned numThreads() const { return static_cast<unsigned>(threads_.size()); }
+  bool runsInline() const { return runInline_; }
+
+  // Index of the calling pool worker, or -1 on any other thread.
+  static int currentWorkerIndex();
+
+ private:
+  void workerMain(unsigned index);
+  std::shared_ptr<PoolJob> tryTake();
+
+  const std::chrono::nanoseconds spin_;
+  const bool runInline_;
+  std::mutex mutex_;
+  std::condition_variable wakeup_;
+  std::deque<std::shared_ptr<PoolJob>> queue_;
+  std::atomic<size_t> queued_{0};
+  int parked_ = 0;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace aclcpu

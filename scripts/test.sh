@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Sets up, builds and runs every test: the full build with CTest, then the runtime tests again
+# under AddressSanitizer+UndefinedBehaviorSanitizer and under ThreadSanitizer.
+# Usage: scripts/test.sh [--no-sanitizers]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=${ACLCPU_JOBS:-2}
+
+bash scripts/install-deps.sh
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake --build build -j"$jobs"
+ctest --test-dir build -j"$jobs" --output-on-failure
+
+[ "${1:-}" = "--no-sanitizers" ] && exit 0
+
+runtime_targets=(runtime_api_tests runtime_internal_tests c_api_consumer runtime_demo)
+for sanitizer in address thread; do
+  dir=build-$sanitizer
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DACLCPU_SANITIZER=$sanitizer \
+    -DACLCPU_BUILD_COMPILER=OFF -DACLCPU_BUILD_BENCHMARKS=OFF
+  cmake --build "$dir" -j"$jobs" --target "${runtime_targets[@]}"
+  # halt_on_error: a report fails the test instead of scrolling by.
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    ctest --test-dir "$dir" -j"$jobs" -L runtime --output-on-failure
+done

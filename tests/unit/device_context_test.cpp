@@ -1,0 +1,115 @@
+// Devices, contexts and the per-thread current context.
+#include "runtime_fixture.h"
+
+#include <thread>
+
+using namespace aclcpu_test;
+
+class DeviceTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS); }
+  void TearDown() override { EXPECT_EQ(aclFinalize(), ACL_SUCCESS); }
+  ScopedEnv devices_{"ACLCPU_NUM_DEVICES", "2"};
+};
+
+TEST_F(DeviceTest, SetGetResetDevice) {
+  int32_t id = -1;
+  EXPECT_EQ(aclrtGetDevice(&id), ACL_ERROR_RT_CONTEXT_NULL);
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  ASSERT_EQ(aclrtGetDevice(&id), ACL_SUCCESS);
+  EXPECT_EQ(id, 1);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtGetDevice(&id), ACL_SUCCESS);
+  EXPECT_EQ(id, 0);
+  EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtGetDevice(&id), ACL_ERROR_RT_CONTEXT_NULL) << "the current context went with the reset";
+  EXPECT_EQ(aclrtResetDevice(1), ACL_SUCCESS);
+  EXPECT_EQ(aclrtResetDevice(1), ACL_ERROR_RT_INVALID_DEVICEID) << "reset without a matching set";
+  EXPECT_EQ(aclrtGetDevice(nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST_F(DeviceTest, InvalidDeviceIds) {
+  for (int32_t id : {-1, 2, 1000}) {
+    EXPECT_EQ(aclrtSetDevice(id), ACL_ERROR_RT_INVALID_DEVICEID) << id;
+    EXPECT_EQ(aclrtResetDevice(id), ACL_ERROR_RT_INVALID_DEVICEID) << id;
+    aclrtContext context = nullptr;
+    EXPECT_EQ(aclrtCreateContext(&context, id), ACL_ERROR_RT_INVALID_DEVICEID) << id;
+  }
+  EXPECT_NE(recentError().find("1000"), std::string::npos);
+}
+
+TEST_F(DeviceTest, SetDeviceIsReferenceCounted) {
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  aclrtContext first = nullptr, second = nullptr;
+  ASSERT_EQ(aclrtGetCurrentContext(&first), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtGetCurrentContext(&second), ACL_SUCCESS);
+  EXPECT_EQ(first, second) << "a device has one default context";
+  ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  aclrtContext still = nullptr;
+  EXPECT_EQ(aclrtGetCurrentContext(&still), ACL_SUCCESS);
+  ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtGetCurrentContext(&still), ACL_ERROR_RT_CONTEXT_NULL);
+}
+
+TEST_F(DeviceTest, ExplicitContexts) {
+  aclrtContext a = nullptr, b = nullptr, current = nullptr;
+  ASSERT_EQ(aclrtCreateContext(&a, 0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtGetCurrentContext(&current), ACL_SUCCESS);
+  EXPECT_EQ(current, a) << "a new context becomes current";
+  ASSERT_EQ(aclrtCreateContext(&b, 1), ACL_SUCCESS);
+  int32_t id = -1;
+  ASSERT_EQ(aclrtGetDevice(&id), ACL_SUCCESS);
+  EXPECT_EQ(id, 1);
+  ASSERT_EQ(aclrtSetCurrentContext(a), ACL_SUCCESS);
+  ASSERT_EQ(aclrtGetDevice(&id), ACL_SUCCESS);
+  EXPECT_EQ(id, 0);
+
+  // Streams belong to the current context and go with it.
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  ASSERT_EQ(aclrtDestroyContext(a), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_ERROR_RT_INVALID_HANDLE);
+  EXPECT_EQ(aclrtGetCurrentContext(&current), ACL_ERROR_RT_CONTEXT_NULL) << "the destroyed context was current";
+  EXPECT_EQ(aclrtDestroyContext(a), ACL_ERROR_RT_INVALID_HANDLE);
+  EXPECT_EQ(aclrtSetCurrentContext(a), ACL_ERROR_RT_INVALID_HANDLE);
+  EXPECT_EQ(aclrtDestroyContext(nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtSetCurrentContext(nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtCreateContext(nullptr, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtDestroyContext(b), ACL_SUCCESS);
+}
+
+TEST_F(DeviceTest, DefaultContextCannotBeDestroyed) {
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  aclrtContext context = nullptr;
+  ASSERT_EQ(aclrtGetCurrentContext(&context), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyContext(context), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recentError().find("aclrtResetDevice"), std::string::npos);
+  ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+}
+
+TEST_F(DeviceTest, CurrentContextIsPerThread) {
+  aclrtContext context = nullptr;
+  ASSERT_EQ(aclrtCreateContext(&context, 1), ACL_SUCCESS);
+  aclError before = ACL_SUCCESS, after = ACL_ERROR_INTERNAL_ERROR;
+  int32_t id = -1;
+  std::thread([&] {
+    aclrtContext none = nullptr;
+    before = aclrtGetCurrentContext(&none);
+    // Another thread may adopt the context and use it.
+    after = aclrtSetCurrentContext(context);
+    aclrtGetDevice(&id);
+  }).join();
+  EXPECT_EQ(before, ACL_ERROR_RT_CONTEXT_NULL);
+  EXPECT_EQ(after, ACL_SUCCESS);
+  EXPECT_EQ(id, 1);
+  EXPECT_EQ(aclrtDestroyContext(context), ACL_SUCCESS);
+}
+
+TEST_F(DeviceTest, DeviceCountAndNullArguments) {
+  uint32_t count = 0;
+  ASSERT_EQ(aclrtGetDeviceCount(&count), ACL_SUCCESS);
+  EXPECT_EQ(count, 2u);
+  EXPECT_EQ(aclrtGetDeviceCount(nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtGetCurrentContext(nullptr), ACL_ERROR_INVALID_PARAM);
+}

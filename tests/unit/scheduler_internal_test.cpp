@@ -1,0 +1,166 @@
+// The scheduler's parts, tested directly: worker pool, progress counter, stream parking and
+// the error a failing task leaves on its stream.
+#include "event.h"
+#include "spin_wait.h"
+#include "stream.h"
+#include "worker_pool.h"
+
+#include "acl/acl.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <thread>
+#include <vector>
+
+using namespace aclcpu;
+using namespace std::chrono_literals;
+
+namespace {
+
+class FunctionTask : public StreamTask {
+ public:
+  explicit FunctionTask(std::function<TaskOutcome(Stream &)> body) : body_(std::move(body)) {}
+  TaskOutcome execute(Stream &stream) override { return body_(stream); }
+
+ private:
+  std::function<TaskOutcome(Stream &)> body_;
+};
+
+std::unique_ptr<StreamTask> task(std::function<void()> body) {
+  return std::make_unique<FunctionTask>([body](Stream &) {
+    body();
+    return TaskOutcome::Done;
+  });
+}
+
+class CountingJob : public PoolJob {
+ public:
+  explicit CountingJob(std::atomic<int> &count) : count_(count) {}
+  void runOnPool() override { ++count_; }
+
+ private:
+  std::atomic<int> &count_;
+};
+
+}  // namespace
+
+TEST(WorkerPool, RunsEveryPostedJob) {
+  std::atomic<int> count{0};
+  {
+    WorkerPool pool(3, 20us, false);
+    EXPECT_EQ(pool.numThreads(), 3u);
+    for (int i = 0; i < 10000; ++i) pool.post(std::make_shared<CountingJob>(count));
+    while (count.load() < 10000) std::this_thread::yield();
+  }
+  EXPECT_EQ(count.load(), 10000);
+}
+
+TEST(WorkerPool, WakesParkedWorkers) {
+  std::atomic<int> count{0};
+  WorkerPool pool(2, 0us, false);  // no spinning: every post must wake a parked worker
+  for (int i = 0; i < 50; ++i) {
+    std::this_thread::sleep_for(1ms);
+    pool.post(std::make_shared<CountingJob>(count));
+  }
+  auto deadline = std::chrono::steady_clock::now() + 5s;
+  while (count.load() < 50 && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+  EXPECT_EQ(count.load(), 50);
+}
+
+TEST(WorkerPool, InlineModeRunsAtPost) {
+  std::atomic<int> count{0};
+  WorkerPool pool(4, 0us, true);
+  EXPECT_EQ(pool.numThreads(), 0u);
+  pool.post(std::make_shared<CountingJob>(count));
+  EXPECT_EQ(count.load(), 1);
+}
+
+TEST(ProgressCounter, WaitersWakeAfterSpinning) {
+  ProgressCounter counter;
+  std::thread producer([&] {
+    for (uint64_t i = 1; i <= 100; ++i) {
+      if (i % 10 == 0) std::this_thread::sleep_for(200us);
+      counter.advanceTo(i);
+    }
+  });
+  counter.waitFor(50, 1us);
+  EXPECT_GE(counter.value(), 50u);
+  counter.waitFor(100, 0us);
+  EXPECT_EQ(counter.value(), 100u);
+  counter.advanceTo(10);  // never goes backwards
+  EXPECT_EQ(counter.value(), 100u);
+  producer.join();
+}
+
+TEST(Stream, RunsTasksInOrderAndReportsTheFirstError) {
+  WorkerPool pool(2, 20us, false);
+  auto stream = std::make_shared<Stream>(pool, 0, 20us);
+  std::vector<int> order;
+  for (int i = 0; i < 5; ++i) stream->enqueue(task([&order, i] { order.push_back(i); }));
+  stream->enqueue(std::make_unique<FunctionTask>([](Stream &s) {
+    s.recordError(ACL_ERROR_RT_AICORE_EXCEPTION, "kernel 'demo' returned 3");
+    return TaskOutcome::Done;
+  }));
+  stream->enqueue(std::make_unique<FunctionTask>([](Stream &s) {
+    s.recordError(ACL_ERROR_RT_INTERNAL_ERROR, "a later failure");
+    return TaskOutcome::Done;
+  }));
+  stream->enqueue(task([&order] { order.push_back(5); }));
+  EXPECT_EQ(stream->synchronize(), ACL_ERROR_RT_AICORE_EXCEPTION);
+  EXPECT_STREQ(aclGetRecentErrMsg(), "kernel 'demo' returned 3");
+  EXPECT_EQ(stream->synchronize(), ACL_SUCCESS) << "an error is reported once";
+  EXPECT_EQ(order, (std::vector<int>{0, 1, 2, 3, 4, 5}));
+  EXPECT_EQ(stream->completed().value(), 8u);
+}
+
+TEST(Stream, BlockedTaskParksAndResumes) {
+  for (bool runInline : {false, true}) {
+    WorkerPool pool(1, 20us, runInline);
+    auto stream = std::make_shared<Stream>(pool, 0, 20us);
+    std::atomic<bool> open{false};
+    std::atomic<int> attempts{0};
+    int after = 0;
+    stream->enqueue(std::make_unique<FunctionTask>([&](Stream &) {
+      ++attempts;
+      return open.load() ? TaskOutcome::Done : TaskOutcome::Blocked;
+    }));
+    stream->enqueue(task([&] { after = 1; }));
+    std::this_thread::sleep_for(5ms);
+    EXPECT_EQ(after, 0);
+    EXPECT_EQ(attempts.load(), 1) << "a parked stream is not polled";
+    open = true;
+    stream->resume();
+    stream->synchronize();
+    EXPECT_EQ(after, 1);
+    EXPECT_EQ(attempts.load(), 2);
+  }
+}
+
+TEST(Event, GenerationsCompleteInOrderAndWakeWaiters) {
+  WorkerPool pool(2, 20us, false);
+  auto recorder = std::make_shared<Stream>(pool, 0, 20us);
+  auto waiter = std::make_shared<Stream>(pool, 0, 20us);
+  auto event = std::make_shared<Event>(20us);
+  EXPECT_EQ(event->latestGeneration(), 0u);
+  std::atomic<bool> gate{false};
+  recorder->enqueue(std::make_unique<FunctionTask>(
+      [&](Stream &) { return gate.load() ? TaskOutcome::Done : TaskOutcome::Blocked; }));
+  uint64_t generation = event->beginRecord();
+  recorder->enqueue(event->recordTask(generation));
+  int seen = 0;
+  waiter->enqueue(event->waitTask(generation));
+  waiter->enqueue(task([&] { seen = 1; }));
+  std::this_thread::sleep_for(5ms);
+  EXPECT_FALSE(event->isComplete(generation));
+  EXPECT_EQ(seen, 0);
+  gate = true;
+  recorder->resume();
+  waiter->synchronize();
+  EXPECT_EQ(seen, 1);
+  EXPECT_TRUE(event->isComplete(generation));
+  std::chrono::steady_clock::time_point when;
+  EXPECT_TRUE(event->completedTimestamp(when));
+}

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "event.h"
 #include "handle_registry.h"
+#include "loaded_binary.h"
 #include "stream.h"
 #include "worker_pool.h"
 
@@ -66,6 +67,8 @@ class Runtime {
   HandleRegistry<Context> contexts;
   HandleRegistry<Stream> streams;
   HandleRegistry<Event> events;
+  HandleRegistry<LoadedBinary> binaries;
+  HandleRegistry<KernelFunction> functions;
   CallbackHub callbacks;
 };
 

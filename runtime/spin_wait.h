@@ -48,6 +48,15 @@ class ProgressCounter {
     }
   }
 
+  // Adds `delta` (for counters advanced by several threads at once) and wakes parked waiters.
+  void advanceBy(uint64_t delta) {
+    value_.fetch_add(delta, std::memory_order_seq_cst);
+    if (parkedWaiters_.load(std::memory_order_seq_cst) > 0) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      wakeup_.notify_all();
+    }
+  }
+
   // Blocks until value() >= target: spins for `spin`, then parks.
   void waitFor(uint64_t target, std::chrono::nanoseconds spin) const {
     if (spinUntil([&] { return value() >= target; }, spin)) return;

@@ -44,6 +44,7 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   uint64_t enqueuedCount() const;
   const ProgressCounter &completed() const { return completed_; }
   int deviceId() const { return deviceId_; }
+  WorkerPool &pool() const { return pool_; }
 
   void runOnPool() override;
 

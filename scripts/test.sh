@@ -13,11 +13,11 @@ ctest --test-dir build -j"$jobs" --output-on-failure
 
 [ "${1:-}" = "--no-sanitizers" ] && exit 0
 
-runtime_targets=(runtime_api_tests runtime_internal_tests c_api_consumer runtime_demo)
+runtime_targets=(runtime_api_tests runtime_internal_tests kernel_binary_tests c_api_consumer runtime_demo)
 for sanitizer in address thread; do
   dir=build-$sanitizer
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DACLCPU_SANITIZER=$sanitizer \
-    -DACLCPU_BUILD_COMPILER=OFF -DACLCPU_BUILD_BENCHMARKS=OFF
+    -DACLCPU_BUILD_BENCHMARKS=OFF
   cmake --build "$dir" -j"$jobs" --target "${runtime_targets[@]}"
   # halt_on_error: a report fails the test instead of scrolling by.
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \

@@ -74,8 +74,13 @@ typedef enum aclrtMemAttr {
 typedef void (*aclrtCallback)(void *userData);
 
 /* Kernel binaries and launch configuration. */
+#define ACL_RT_BINARY_MAGIC_ELF_AICORE 0x43554245U
+#define ACL_RT_BINARY_MAGIC_ELF_VECTOR_CORE 0x41415246U
+#define ACL_RT_BINARY_MAGIC_ELF_CUBE_CORE 0x41494343U
+
 typedef enum aclrtBinaryLoadOptionType {
     ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD = 1,
+    ACL_RT_BINARY_LOAD_OPT_LAZY_MAGIC = 2,
     ACL_RT_BINARY_LOAD_OPT_MAGIC = 2,
     ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE = 3
 } aclrtBinaryLoadOptionType;

@@ -35,6 +35,8 @@ extern "C" aclError aclFinalize(void) {
   for (auto &context : runtime.contexts.removeAll()) destroyContext(context);
   runtime.streams.removeAll();
   runtime.events.removeAll();
+  runtime.functions.removeAll();
+  runtime.binaries.removeAll();
   runtime.callbacks.clear();
   for (auto &device : runtime.devices) {
     {

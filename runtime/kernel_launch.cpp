@@ -1,0 +1,123 @@
+// Chunked parallel execution of kernel blocks on the worker pool.
+#include "kernel_launch.h"
+
+#include "diagnostics.h"
+#include "spin_wait.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace aclcpu {
+namespace {
+
+constexpr std::chrono::microseconds kJoinSpin{50};
+
+// Scratch memory of the calling thread, grown on demand and kept for later launches.
+void *threadScratch(size_t bytes) {
+  struct Scratch {
+    void *memory = nullptr;
+    size_t size = 0;
+    ~Scratch() { free(memory); }
+  };
+  thread_local Scratch scratch;
+  if (bytes > scratch.size) {
+    free(scratch.memory);
+    scratch.memory = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    scratch.size = scratch.memory ? bytes : 0;
+  }
+  return scratch.memory;
+}
+
+class BlockRun : public PoolJob {
+ public:
+  BlockRun(aclcpuKernelEntry entry, const void *args, uint32_t numBlocks, uint32_t chunk, uint32_t workerNum,
+           size_t scratchBytes)
+      : entry_(entry), args_(args), numBlocks_(numBlocks), chunk_(chunk), workerNum_(workerNum),
+        scratchBytes_(scratchBytes) {}
+
+  void runOnPool() override { work(); }
+
+  // Claims and runs chunks until none are left.
+  void work() {
+    int worker = WorkerPool::currentWorkerIndex();
+    aclcpuBlockCtx ctx{};
+    ctx.abiVersion = ACLCPU_KERNEL_ABI_VERSION;
+    ctx.blockNum = numBlocks_;
+    ctx.workerIdx = worker >= 0 ? static_cast<uint32_t>(worker) : workerNum_ - 1;
+    ctx.workerNum = workerNum_;
+    ctx.scratch = threadScratch(scratchBytes_);
+    ctx.scratchSize = ctx.scratch ? scratchBytes_ : 0;
+    for (;;) {
+      uint32_t start = next_.fetch_add(chunk_, std::memory_order_relaxed);
+      if (start >= numBlocks_) return;
+      uint32_t end = std::min(numBlocks_, start + chunk_);
+      for (uint32_t block = start; block < end; ++block) {
+        if (fault_.load(std::memory_order_relaxed) != 0) break;  // a fault skips what is left
+        ctx.blockIdx = block;
+        int32_t status = entry_(args_, &ctx);
+        if (status != 0) {
+          int32_t expected = 0;
+          if (fault_.compare_exchange_strong(expected, status)) faultBlock_ = block;
+        }
+      }
+      done_.advanceBy(end - start);
+    }
+  }
+
+  void join() const { done_.waitFor(numBlocks_, kJoinSpin); }
+  int32_t fault(uint32_t &block) const {
+    block = faultBlock_;
+    return fault_.load();
+  }
+
+ private:
+  const aclcpuKernelEntry entry_;
+  const void *const args_;
+  const uint32_t numBlocks_, chunk_, workerNum_;
+  const size_t scratchBytes_;
+  std::atomic<uint32_t> next_{0};
+  std::atomic<int32_t> fault_{0};
+  uint32_t faultBlock_ = 0;
+  ProgressCounter done_;
+};
+
+class KernelLaunchTask : public StreamTask {
+ public:
+  explicit KernelLaunchTask(KernelLaunch launch) : launch_(std::move(launch)) {}
+  TaskOutcome execute(Stream &stream) override {
+    uint32_t faultBlock = 0;
+    int32_t status = runBlocks(stream.pool(), launch_.entry, launch_.args.bytes.get(), launch_.numBlocks,
+                               launch_.scratchBytes, faultBlock);
+    if (status != 0)
+      stream.recordError(ACL_ERROR_RT_AICORE_EXCEPTION,
+                         "kernel '" + launch_.kernelName + "' failed: block " + std::to_string(faultBlock) + " of " +
+                             std::to_string(launch_.numBlocks) + " returned " + std::to_string(status) +
+                             " (error " + std::to_string(ACL_ERROR_RT_AICORE_EXCEPTION) + ")");
+    return TaskOutcome::Done;
+  }
+
+ private:
+  KernelLaunch launch_;
+};
+
+}  // namespace
+
+int32_t runBlocks(WorkerPool &pool, aclcpuKernelEntry entry, const void *args, uint32_t numBlocks,
+                  size_t scratchBytes, uint32_t &faultBlock) {
+  uint32_t workers = std::max(1u, pool.numThreads());
+  uint32_t helpers = pool.runsInline() ? 0 : std::min(numBlocks, workers) - 1;
+  // Four chunks per worker balance uneven blocks without contending on the counter.
+  uint32_t chunk = std::max(1u, numBlocks / (workers * 4));
+  // workerNum counts the pool's workers plus one slot for a thread outside the pool.
+  auto run = std::make_shared<BlockRun>(entry, args, numBlocks, chunk, workers + 1, scratchBytes);
+  for (uint32_t i = 0; i < helpers; ++i) pool.post(run);
+  run->work();
+  run->join();
+  return run->fault(faultBlock);
+}
+
+std::unique_ptr<StreamTask> makeKernelLaunchTask(KernelLaunch launch) {
+  return std::make_unique<KernelLaunchTask>(std::move(launch));
+}
+
+}  // namespace aclcpu

@@ -1,0 +1,25 @@
+//===- AclopOps.h - aclop operations ----------------------------*- C++ -*-===//
+#ifndef ACLOP_ACLOPOPS_H
+#define ACLOP_ACLOPOPS_H
+
+#include "aclop/AclopDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define GET_OP_CLASSES
+#include "aclop/AclopOps.h.inc"
+
+namespace mlir::aclop {
+
+// Creates the aclop operation `name` with the result type inferred from `operands` and
+// `attributes` (the shape inference every op defines). On failure nothing is created and
+// the diagnostics say why; never aborts, unlike the generated builders.
+FailureOr<Operation *> createInferredOp(OpBuilder &builder, Location loc, StringRef name, ValueRange operands,
+                                        ArrayRef<NamedAttribute> attributes);
+
+} // namespace mlir::aclop
+
+#endif // ACLOP_ACLOPOPS_H

@@ -1,0 +1,179 @@
+//===- AclopOps.td - aclop operations ----------------------*- tablegen -*-===//
+//
+// Element types each op accepts are checked by its verifier, so diagnostics can name the op,
+// the operand and the types allowed. Result types are inferred (InferTypeOpInterface).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ACLOP_OPS_TD
+#define ACLOP_OPS_TD
+
+include "aclop/AclopDialect.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+class Aclop_InferredOp<string mnemonic, list<Trait> traits = []>
+    : Aclop_Op<mnemonic, !listconcat(traits, [Pure, InferTypeOpAdaptor])> {
+  // The verifier is result-type inference: an op whose operands or attributes do not admit a
+  // result type fails with the reason, and a written result type must equal the inferred one.
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix products
+//===----------------------------------------------------------------------===//
+
+def Aclop_GemmOp : Aclop_InferredOp<"gemm"> {
+  let summary = "C = alpha * op(A) * op(B) + beta * C (CANN GEMM)";
+  let description = [{
+    `a` is `[M, K]` (`[K, M]` with `transpose_a`), `b` is `[K, N]` (`[N, K]` with
+    `transpose_b`), `c` is `[M, N]`; `alpha` and `beta` are 0-d tensors of the result type.
+    Inputs f32, f16, bf16, f64 or i8; the result is f32 (or the input type for f16/bf16/f64),
+    i32 for i8 inputs. Products accumulate in f32 (f64 for f64, i32 for i8).
+
+    ```mlir
+    %r = aclop.gemm %a, %b, %c, %alpha, %beta {transpose_b = true}
+        : (tensor<4x8xf32>, tensor<16x8xf32>, tensor<4x16xf32>, tensor<f32>, tensor<f32>) -> tensor<4x16xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$a, AnyRankedTensor:$b, AnyRankedTensor:$c,
+                   AnyRankedTensor:$alpha, AnyRankedTensor:$beta,
+                   DefaultValuedAttr<BoolAttr, "false">:$transpose_a,
+                   DefaultValuedAttr<BoolAttr, "false">:$transpose_b);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$a `,` $b `,` $c `,` $alpha `,` $beta attr-dict `:` functional-type(operands, results)";
+}
+
+def Aclop_MatMulOp : Aclop_InferredOp<"matmul"> {
+  let summary = "op(A) * op(B) for 2-d A and B (CANN MatMul / MatMulV2)";
+  let description = [{
+    ```mlir
+    %r = aclop.matmul %a, %b : (tensor<4x8xf16>, tensor<8x3xf16>) -> tensor<4x3xf16>
+    ```
+    With `result_type` the result element type may widen (f16/bf16 to f32, i8 to i32).
+  }];
+  let arguments = (ins AnyRankedTensor:$a, AnyRankedTensor:$b,
+                   DefaultValuedAttr<BoolAttr, "false">:$transpose_a,
+                   DefaultValuedAttr<BoolAttr, "false">:$transpose_b,
+                   OptionalAttr<TypeAttr>:$result_type);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+}
+
+def Aclop_BatchMatMulOp : Aclop_InferredOp<"batch_matmul"> {
+  let summary = "Batched op(A) * op(B) over a leading batch dimension (CANN BatchMatMul)";
+  let description = [{
+    `a` is `[B, M, K]` and `b` is `[B, K, N]` (the last two dims swapped by the transpose flags).
+
+    ```mlir
+    %r = aclop.batch_matmul %a, %b : (tensor<2x4x8xf32>, tensor<2x8x3xf32>) -> tensor<2x4x3xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$a, AnyRankedTensor:$b,
+                   DefaultValuedAttr<BoolAttr, "false">:$transpose_a,
+                   DefaultValuedAttr<BoolAttr, "false">:$transpose_b,
+                   OptionalAttr<TypeAttr>:$result_type);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Cast
+//===----------------------------------------------------------------------===//
+
+def Aclop_CastOp : Aclop_InferredOp<"cast"> {
+  let summary = "Element type conversion (CANN Cast)";
+  let description = [{
+    Converts every element to `dst_type` (f32, f16, bf16, f64, i8, ui8, i16, i32, i64, i1).
+    Float to integer rounds toward zero and saturates (NaN becomes 0); integer narrowing wraps
+    unless `truncate` is false, in which case it saturates; to i1 is "not equal to zero".
+
+    ```mlir
+    %r = aclop.cast %x {dst_type = f16} : (tensor<3xf32>) -> tensor<3xf16>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, TypeAttr:$dst_type,
+                   DefaultValuedAttr<BoolAttr, "true">:$truncate);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
+// Element-wise binary ops with NumPy broadcasting
+//===----------------------------------------------------------------------===//
+
+class Aclop_BinaryOp<string mnemonic, string cannName> : Aclop_InferredOp<mnemonic> {
+  let summary = "Element-wise " # mnemonic # " with NumPy broadcasting (CANN " # cannName # ")";
+  let description = [{
+    Both operands have one element type; their shapes broadcast as in NumPy (a static 1
+    stretches; a dynamic dim never broadcasts and must equal the other side at run time).
+  }];
+  let arguments = (ins AnyRankedTensor:$lhs, AnyRankedTensor:$rhs);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
+}
+
+def Aclop_AddOp : Aclop_BinaryOp<"add", "Add">;
+def Aclop_SubOp : Aclop_BinaryOp<"sub", "Sub">;
+def Aclop_MulOp : Aclop_BinaryOp<"mul", "Mul">;
+def Aclop_DivOp : Aclop_BinaryOp<"div", "RealDiv">;
+def Aclop_MaximumOp : Aclop_BinaryOp<"maximum", "Maximum">;
+def Aclop_MinimumOp : Aclop_BinaryOp<"minimum", "Minimum">;
+def Aclop_PowOp : Aclop_BinaryOp<"pow", "Pow">;
+
+//===----------------------------------------------------------------------===//
+// Element-wise unary ops
+//===----------------------------------------------------------------------===//
+
+class Aclop_UnaryOp<string mnemonic, string cannName> : Aclop_InferredOp<mnemonic> {
+  let summary = "Element-wise " # mnemonic # " (CANN " # cannName # ")";
+  let arguments = (ins AnyRankedTensor:$input);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Aclop_ReluOp : Aclop_UnaryOp<"relu", "Relu">;
+def Aclop_GeluOp : Aclop_UnaryOp<"gelu", "Gelu">;
+def Aclop_SigmoidOp : Aclop_UnaryOp<"sigmoid", "Sigmoid">;
+def Aclop_TanhOp : Aclop_UnaryOp<"tanh", "Tanh">;
+def Aclop_ExpOp : Aclop_UnaryOp<"exp", "Exp">;
+def Aclop_LogOp : Aclop_UnaryOp<"log", "Log">;
+def Aclop_SqrtOp : Aclop_UnaryOp<"sqrt", "Sqrt">;
+def Aclop_RsqrtOp : Aclop_UnaryOp<"rsqrt", "Rsqrt">;
+def Aclop_AbsOp : Aclop_UnaryOp<"abs", "Abs">;
+def Aclop_NegOp : Aclop_UnaryOp<"neg", "Neg">;
+
+//===----------------------------------------------------------------------===//
+// Reductions, softmax, transpose
+//===----------------------------------------------------------------------===//
+
+class Aclop_ReduceOp<string mnemonic, string cannName> : Aclop_InferredOp<mnemonic> {
+  let summary = "Reduction over `axes` (CANN " # cannName # ")";
+  let description = [{
+    `axes` may be negative (counted from the end) and must be distinct; an empty list reduces
+    every dimension. With `keep_dims` the reduced dims stay as 1.
+  }];
+  let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$axes,
+                   DefaultValuedAttr<BoolAttr, "false">:$keep_dims);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Aclop_ReduceSumOp : Aclop_ReduceOp<"reduce_sum", "ReduceSum">;
+def Aclop_ReduceMaxOp : Aclop_ReduceOp<"reduce_max", "ReduceMax">;
+def Aclop_ReduceMeanOp : Aclop_ReduceOp<"reduce_mean", "ReduceMean">;
+
+def Aclop_SoftmaxOp : Aclop_InferredOp<"softmax"> {
+  let summary = "exp(x - max) / sum(exp(x - max)) over `axes` (CANN SoftmaxV2)";
+  let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$axes);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Aclop_TransposeOp : Aclop_InferredOp<"transpose"> {
+  let summary = "Permutes dimensions: result dim i is input dim perm[i] (CANN Transpose)";
+  let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+#endif // ACLOP_OPS_TD

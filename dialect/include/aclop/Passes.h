@@ -1,0 +1,36 @@
+//===- Passes.h - aclop passes and pipelines --------------------*- C++ -*-===//
+#ifndef ACLOP_PASSES_H
+#define ACLOP_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace mlir::aclop {
+
+#define GEN_PASS_DECL
+#include "aclop/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "aclop/Passes.h.inc"
+
+// Options of the aclop-to-llvm pipeline.
+struct AclopToLlvmOptions {
+  int64_t vectorBits = 256;
+};
+
+// aclop on tensors -> a module of LLVM dialect kernels (see Pipelines.cpp for the stages).
+LogicalResult buildAclopToLlvmPipeline(OpPassManager &pm, const AclopToLlvmOptions &options, raw_ostream &errors);
+// Registers the pipeline as `aclop-to-llvm` (with option vector-bits).
+void registerAclopPipelines();
+
+} // namespace mlir::aclop
+
+#endif // ACLOP_PASSES_H

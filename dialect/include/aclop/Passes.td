@@ -1,0 +1,76 @@
+//===- Passes.td - aclop passes ----------------------------*- tablegen -*-===//
+#ifndef ACLOP_PASSES_TD
+#define ACLOP_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def ConvertAclopToLinalg : Pass<"convert-aclop-to-linalg", "ModuleOp"> {
+  let summary = "Lower aclop ops to linalg on tensors";
+  let description = [{
+    Each op becomes linalg named ops or `linalg.generic`s on tensors: element-wise ops with
+    broadcasting indexing maps, products as contractions with f32 (i32 for i8) accumulation,
+    reductions over the kept dimensions first, softmax as max / exp / sum / divide. f16 and bf16
+    arithmetic is done in f32. `ui8` tensors become `i8` (signedness is carried by the ops).
+
+    ```mlir
+    %r = aclop.add %a, %b : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+    // becomes
+    %e = tensor.empty() : tensor<4x8xf32>
+    %r = linalg.generic {indexing_maps = [(d0, d1) -> (d0, d1), (d0, d1) -> (d1), (d0, d1) -> (d0, d1)],
+                         iterator_types = ["parallel", "parallel"]} ins(%a, %b) outs(%e) {...}
+    ```
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
+def AclopSelectStrategy : Pass<"aclop-select-strategy", "ModuleOp"> {
+  let summary = "Choose tile and vector sizes per linalg op for the target";
+  let description = [{
+    Records the choice as an `aclop.strategy` attribute so later passes (and lit tests) see it:
+    `{vector_size = 16 : i64, tile_sizes = array<i64: 1, 16>}` for an f32 element-wise op on a
+    512-bit vector target; ops the tiling pass does not handle get a strategy without
+    `tile_sizes`.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
+           "Width of the target's vector registers in bits">
+  ];
+}
+
+def AclopTileAndVectorize : Pass<"aclop-tile-and-vectorize", "func::FuncOp"> {
+  let summary = "Tile element-wise linalg ops by their strategy and vectorize the tiles";
+  let description = [{
+    Ops with `tile_sizes` in their `aclop.strategy` are tiled into an `scf.forall` (so the tiles
+    stay parallel) and each tile is vectorized with the strategy's vector sizes; partial tiles
+    at the edges are masked. Ops whose vectorization preconditions fail stay scalar.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def AclopMapToKernelAbi : Pass<"aclop-map-to-kernel-abi", "ModuleOp"> {
+  let summary = "Split the work over kernel blocks and emit the aclcpu kernel entry point";
+  let description = [{
+    Runs on bufferized functions marked `aclop.kernel = "<name>"` whose last two arguments are
+    the block index and block count. Every top-level `scf.parallel` gets its first non-unit
+    dimension divided evenly among the blocks; a function with work that cannot be divided
+    runs in block 0 only (`aclop.partitioned = false` records it for the launch recipe). Then
+    an `llvm.func @<name>(!llvm.ptr args, !llvm.ptr ctx) -> i32` entry is added that reads each
+    buffer's pointer (8 bytes each, in argument order) and its dynamic sizes (an i64 each,
+    after all pointers) from the argument block, and the block index and count from the
+    `aclcpuBlockCtx`, and calls the function.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
+def AclopVerifyLowered : Pass<"aclop-verify-lowered", "ModuleOp"> {
+  let summary = "Fail loudly if anything is left that is not in the LLVM dialect";
+  let description = [{
+    The end of the `aclop-to-llvm` pipeline: every op must be in the `llvm` dialect (or be the
+    module itself); the first leftover is reported with its name and location.
+  }];
+}
+
+#endif // ACLOP_PASSES_TD

@@ -1,0 +1,370 @@
+//===- AclopOps.cpp - aclop shape inference and verification --------------===//
+//
+// Every op infers its result type here; the same code verifies parsed IR (through
+// InferTypeOpInterface) and answers aclopInferShape, so there is one definition of shapes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aclop/AclopOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
+
+using namespace mlir;
+using namespace mlir::aclop;
+
+namespace {
+
+// Element type classes an op may accept.
+enum TypeClass : unsigned { Float = 1, SignedInt = 2, UnsignedInt = 4, Bool = 8 };
+constexpr unsigned kNumeric = Float | SignedInt | UnsignedInt;
+constexpr unsigned kAnyType = kNumeric | Bool;
+
+unsigned classify(Type type) {
+  if (type.isF16() || type.isBF16() || type.isF32() || type.isF64()) return Float;
+  if (auto integer = dyn_cast<IntegerType>(type)) {
+    unsigned width = integer.getWidth();
+    if (width == 1 && integer.isSignless()) return Bool;
+    if (integer.isUnsigned() && width == 8) return UnsignedInt;
+    if (integer.isSignless() && (width == 8 || width == 16 || width == 32 || width == 64)) return SignedInt;
+  }
+  return 0;
+}
+
+std::string describe(unsigned classes) {
+  SmallVector<std::string> parts;
+  if (classes & Float) parts.push_back("f16, bf16, f32, f64");
+  if (classes & SignedInt) parts.push_back("i8, i16, i32, i64");
+  if (classes & UnsignedInt) parts.push_back("ui8");
+  if (classes & Bool) parts.push_back("i1");
+  return llvm::join(parts, ", ");
+}
+
+// Operand access with the checks every op shares.
+class Inference {
+public:
+  Inference(std::optional<Location> loc, StringRef opName) : loc(loc), opName(opName) {}
+
+  LogicalResult fail(const Twine &message) const { return emitOptionalError(loc, "'", opName, "' ", message); }
+
+  FailureOr<RankedTensorType> tensor(Value value, StringRef what, unsigned classes) const {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type) return fail(Twine(what) + " must be a ranked tensor");
+    if (!(classify(type.getElementType()) & classes)) {
+      std::string element;
+      llvm::raw_string_ostream(element) << type.getElementType();
+      return fail(Twine(what) + " has element type " + element + "; allowed: " + describe(classes));
+    }
+    return type;
+  }
+
+  FailureOr<RankedTensorType> tensorOfRank(Value value, StringRef what, unsigned classes, int64_t rank) const {
+    auto type = tensor(value, what, classes);
+    if (failed(type)) return failure();
+    if (type->getRank() != rank)
+      return fail(Twine(what) + " must have rank " + Twine(rank) + ", not " + Twine(type->getRank()));
+    return type;
+  }
+
+  // Two sizes of one dimension that must agree (dynamic agrees with anything).
+  FailureOr<int64_t> merge(int64_t a, int64_t b, const Twine &what) const {
+    if (ShapedType::isDynamic(a)) return b;
+    if (ShapedType::isDynamic(b) || a == b) return a;
+    return fail(what + " disagree: " + Twine(a) + " vs " + Twine(b));
+  }
+
+  // NumPy broadcasting, aligned from the right. A static 1 stretches; a dynamic dim is
+  // assumed to equal the other side (it never broadcasts).
+  LogicalResult broadcast(ArrayRef<int64_t> a, ArrayRef<int64_t> b, SmallVectorImpl<int64_t> &out) const {
+    size_t rank = std::max(a.size(), b.size());
+    out.assign(rank, 1);
+    for (size_t i = 0; i < rank; ++i) {
+      int64_t x = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+      int64_t y = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+      if (x == y) out[i] = x;
+      else if (x == 1) out[i] = y;
+      else if (y == 1) out[i] = x;
+      else if (ShapedType::isDynamic(x)) out[i] = y;
+      else if (ShapedType::isDynamic(y)) out[i] = x;
+      else
+        return fail("operand shapes do not broadcast: dimension " + Twine(i) + " is " + Twine(x) + " vs " +
+                    Twine(y));
+    }
+    return success();
+  }
+
+  // Axes in [-rank, rank), distinct, normalized to [0, rank). Empty means every dimension
+  // when `emptyMeansAll`.
+  LogicalResult axes(ArrayRef<int64_t> axes, int64_t rank, bool emptyMeansAll, SmallVectorImpl<int64_t> &out) const {
+    out.clear();
+    if (axes.empty()) {
+      if (!emptyMeansAll) return fail("axes must not be empty");
+      for (int64_t i = 0; i < rank; ++i) out.push_back(i);
+      return success();
+    }
+    llvm::SmallSet<int64_t, 8> seen;
+    for (int64_t axis : axes) {
+      if (axis < -rank || axis >= rank)
+        return fail("axis " + Twine(axis) + " is out of range for rank " + Twine(rank));
+      int64_t normalized = axis < 0 ? axis + rank : axis;
+      if (!seen.insert(normalized).second) return fail("axis " + Twine(axis) + " appears twice");
+      out.push_back(normalized);
+    }
+    llvm::sort(out);
+    return success();
+  }
+
+private:
+  std::optional<Location> loc;
+  StringRef opName;
+};
+
+// The result element types a product of `input` elements may have; the first is the default.
+SmallVector<Type> productResultTypes(Type input) {
+  MLIRContext *context = input.getContext();
+  Type f32 = Float32Type::get(context);
+  if (input.isF16() || input.isBF16()) return {input, f32};
+  if (input.isInteger(8)) return {IntegerType::get(context, 32)};
+  return {input};
+}
+
+LogicalResult checkProductResult(const Inference &inference, Type input, Type result) {
+  auto allowed = productResultTypes(input);
+  if (llvm::is_contained(allowed, result)) return success();
+  std::string in, out;
+  llvm::raw_string_ostream(in) << input;
+  llvm::raw_string_ostream(out) << result;
+  return inference.fail("cannot produce " + out + " from " + in + " inputs");
+}
+
+constexpr unsigned kProductInputs = Float | SignedInt;
+
+LogicalResult checkProductInput(const Inference &inference, RankedTensorType a, RankedTensorType b) {
+  Type element = a.getElementType();
+  if (element != b.getElementType()) return inference.fail("a and b must have the same element type");
+  if (classify(element) == SignedInt && !element.isInteger(8))
+    return inference.fail("integer products take i8 inputs");
+  return success();
+}
+
+// [rows, cols] of op(x) for a 2-d x.
+std::pair<int64_t, int64_t> transposed(RankedTensorType type, bool transpose, unsigned offset = 0) {
+  auto shape = type.getShape();
+  return transpose ? std::make_pair(shape[offset + 1], shape[offset]) : std::make_pair(shape[offset], shape[offset + 1]);
+}
+
+// Infers matmul / batch_matmul; `batched` adds a leading (broadcastable) batch dim.
+LogicalResult inferProduct(const Inference &inference, Value aValue, Value bValue, bool transposeA, bool transposeB,
+                           std::optional<Type> resultType, bool batched, SmallVectorImpl<Type> &results) {
+  int64_t rank = batched ? 3 : 2;
+  auto a = inference.tensorOfRank(aValue, "a", kProductInputs, rank);
+  auto b = inference.tensorOfRank(bValue, "b", kProductInputs, rank);
+  if (failed(a) || failed(b) || failed(checkProductInput(inference, *a, *b))) return failure();
+  Type element = resultType ? *resultType : productResultTypes(a->getElementType()).front();
+  if (failed(checkProductResult(inference, a->getElementType(), element))) return failure();
+  unsigned offset = batched ? 1 : 0;
+  auto [m, ka] = transposed(*a, transposeA, offset);
+  auto [kb, n] = transposed(*b, transposeB, offset);
+  if (failed(inference.merge(ka, kb, "the contraction sizes of a and b"))) return failure();
+  SmallVector<int64_t> shape;
+  if (batched) {
+    SmallVector<int64_t> batch;
+    if (failed(inference.broadcast(a->getShape().take_front(1), b->getShape().take_front(1), batch))) return failure();
+    shape.push_back(batch[0]);
+  }
+  shape.append({m, n});
+  results.push_back(RankedTensorType::get(shape, element));
+  return success();
+}
+
+LogicalResult inferBinary(const Inference &inference, Value lhsValue, Value rhsValue, SmallVectorImpl<Type> &results) {
+  auto lhs = inference.tensor(lhsValue, "lhs", kNumeric);
+  auto rhs = inference.tensor(rhsValue, "rhs", kNumeric);
+  if (failed(lhs) || failed(rhs)) return failure();
+  if (lhs->getElementType() != rhs->getElementType())
+    return inference.fail("lhs and rhs must have the same element type");
+  SmallVector<int64_t> shape;
+  if (failed(inference.broadcast(lhs->getShape(), rhs->getShape(), shape))) return failure();
+  results.push_back(RankedTensorType::get(shape, lhs->getElementType()));
+  return success();
+}
+
+LogicalResult inferUnary(const Inference &inference, Value input, unsigned classes, SmallVectorImpl<Type> &results) {
+  auto type = inference.tensor(input, "input", classes);
+  if (failed(type)) return failure();
+  results.push_back(*type);
+  return success();
+}
+
+LogicalResult inferReduce(const Inference &inference, Value input, ArrayRef<int64_t> axes, bool keepDims,
+                          unsigned classes, SmallVectorImpl<Type> &results) {
+  auto type = inference.tensor(input, "input", classes);
+  SmallVector<int64_t> reduced;
+  if (failed(type) || failed(inference.axes(axes, type->getRank(), /*emptyMeansAll=*/true, reduced)))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < type->getRank(); ++i) {
+    if (!llvm::is_contained(reduced, i)) shape.push_back(type->getDimSize(i));
+    else if (keepDims) shape.push_back(1);
+  }
+  results.push_back(RankedTensorType::get(shape, type->getElementType()));
+  return success();
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Per-op inference
+//===----------------------------------------------------------------------===//
+
+LogicalResult GemmOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
+  Inference inference(loc, getOperationName());
+  auto a = inference.tensorOfRank(adaptor.getA(), "a", kProductInputs, 2);
+  auto b = inference.tensorOfRank(adaptor.getB(), "b", kProductInputs, 2);
+  auto c = inference.tensorOfRank(adaptor.getC(), "c", Float | SignedInt, 2);
+  auto alpha = inference.tensorOfRank(adaptor.getAlpha(), "alpha", Float | SignedInt, 0);
+  auto beta = inference.tensorOfRank(adaptor.getBeta(), "beta", Float | SignedInt, 0);
+  if (failed(a) || failed(b) || failed(c) || failed(alpha) || failed(beta)) return failure();
+  if (failed(checkProductInput(inference, *a, *b)) ||
+      failed(checkProductResult(inference, a->getElementType(), c->getElementType())))
+    return failure();
+  if (alpha->getElementType() != c->getElementType() || beta->getElementType() != c->getElementType())
+    return inference.fail("alpha and beta must have the element type of c");
+  auto [m, ka] = transposed(*a, adaptor.getTransposeA());
+  auto [kb, n] = transposed(*b, adaptor.getTransposeB());
+  if (failed(inference.merge(ka, kb, "the contraction sizes of a and b"))) return failure();
+  auto rows = inference.merge(m, c->getDimSize(0), "the row counts of op(a) and c");
+  auto cols = inference.merge(n, c->getDimSize(1), "the column counts of op(b) and c");
+  if (failed(rows) || failed(cols)) return failure();
+  results.push_back(RankedTensorType::get({*rows, *cols}, c->getElementType()));
+  return success();
+}
+
+LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  return inferProduct(Inference(loc, getOperationName()), adaptor.getA(), adaptor.getB(), adaptor.getTransposeA(),
+                      adaptor.getTransposeB(), adaptor.getResultType(), /*batched=*/false, results);
+}
+
+LogicalResult BatchMatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                              SmallVectorImpl<Type> &results) {
+  return inferProduct(Inference(loc, getOperationName()), adaptor.getA(), adaptor.getB(), adaptor.getTransposeA(),
+                      adaptor.getTransposeB(), adaptor.getResultType(), /*batched=*/true, results);
+}
+
+LogicalResult CastOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
+  Inference inference(loc, getOperationName());
+  auto input = inference.tensor(adaptor.getInput(), "input", kAnyType);
+  if (failed(input)) return failure();
+  Type target = adaptor.getDstType();
+  if (!(classify(target) & kAnyType)) return inference.fail("dst_type must be one of " + describe(kAnyType));
+  results.push_back(RankedTensorType::get(input->getShape(), target));
+  return success();
+}
+
+#define ACLOP_BINARY_INFERENCE(Op)                                                                       \
+  LogicalResult Op::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,        \
+                                     SmallVectorImpl<Type> &results) {                                   \
+    return inferBinary(Inference(loc, getOperationName()), adaptor.getLhs(), adaptor.getRhs(), results); \
+  }
+ACLOP_BINARY_INFERENCE(AddOp)
+ACLOP_BINARY_INFERENCE(SubOp)
+ACLOP_BINARY_INFERENCE(MulOp)
+ACLOP_BINARY_INFERENCE(DivOp)
+ACLOP_BINARY_INFERENCE(MaximumOp)
+ACLOP_BINARY_INFERENCE(MinimumOp)
+ACLOP_BINARY_INFERENCE(PowOp)
+#undef ACLOP_BINARY_INFERENCE
+
+#define ACLOP_UNARY_INFERENCE(Op, classes)                                                           \
+  LogicalResult Op::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,    \
+                                     SmallVectorImpl<Type> &results) {                               \
+    return inferUnary(Inference(loc, getOperationName()), adaptor.getInput(), classes, results);     \
+  }
+ACLOP_UNARY_INFERENCE(ReluOp, Float | SignedInt)
+ACLOP_UNARY_INFERENCE(GeluOp, Float)
+ACLOP_UNARY_INFERENCE(SigmoidOp, Float)
+ACLOP_UNARY_INFERENCE(TanhOp, Float)
+ACLOP_UNARY_INFERENCE(ExpOp, Float)
+ACLOP_UNARY_INFERENCE(LogOp, Float)
+ACLOP_UNARY_INFERENCE(SqrtOp, Float)
+ACLOP_UNARY_INFERENCE(RsqrtOp, Float)
+ACLOP_UNARY_INFERENCE(AbsOp, Float | SignedInt)
+ACLOP_UNARY_INFERENCE(NegOp, Float | SignedInt)
+#undef ACLOP_UNARY_INFERENCE
+
+#define ACLOP_REDUCE_INFERENCE(Op, classes)                                                               \
+  LogicalResult Op::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,         \
+                                     SmallVectorImpl<Type> &results) {                                    \
+    return inferReduce(Inference(loc, getOperationName()), adaptor.getInput(), adaptor.getAxes(),         \
+                       adaptor.getKeepDims(), classes, results);                                          \
+  }
+ACLOP_REDUCE_INFERENCE(ReduceSumOp, kNumeric)
+ACLOP_REDUCE_INFERENCE(ReduceMaxOp, kNumeric)
+ACLOP_REDUCE_INFERENCE(ReduceMeanOp, Float)
+#undef ACLOP_REDUCE_INFERENCE
+
+LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                          SmallVectorImpl<Type> &results) {
+  Inference inference(loc, getOperationName());
+  auto type = inference.tensor(adaptor.getInput(), "input", Float);
+  SmallVector<int64_t> axes;
+  if (failed(type) || failed(inference.axes(adaptor.getAxes(), type->getRank(), /*emptyMeansAll=*/false, axes)))
+    return failure();
+  results.push_back(*type);
+  return success();
+}
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                            SmallVectorImpl<Type> &results) {
+  Inference inference(loc, getOperationName());
+  auto type = inference.tensor(adaptor.getInput(), "input", kAnyType);
+  if (failed(type)) return failure();
+  ArrayRef<int64_t> perm = adaptor.getPerm();
+  if (static_cast<int64_t>(perm.size()) != type->getRank())
+    return inference.fail("perm has " + Twine(perm.size()) + " entries for rank " + Twine(type->getRank()));
+  SmallVector<bool> used(perm.size(), false);
+  SmallVector<int64_t> shape;
+  for (int64_t index : perm) {
+    if (index < 0 || index >= type->getRank() || used[index])
+      return inference.fail("perm is not a permutation of [0, " + Twine(type->getRank()) + ")");
+    used[index] = true;
+    shape.push_back(type->getDimSize(index));
+  }
+  results.push_back(RankedTensorType::get(shape, type->getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Creation with inferred result types
+//===----------------------------------------------------------------------===//
+
+FailureOr<Operation *> mlir::aclop::createInferredOp(OpBuilder &builder, Location loc, StringRef name,
+                                                     ValueRange operands, ArrayRef<NamedAttribute> attributes) {
+  MLIRContext *context = builder.getContext();
+  std::optional<RegisteredOperationName> registered = RegisteredOperationName::lookup(name, context);
+  if (!registered || registered->getDialectNamespace() != AclopDialect::getDialectNamespace())
+    return emitError(loc, "'") << name << "' is not an aclop operation";
+  // Create with a placeholder result type, infer from the op's own properties, then fix it.
+  OperationState state(loc, *registered);
+  state.addOperands(operands);
+  state.addAttributes(attributes);
+  state.addTypes(builder.getNoneType());
+  Operation *op = builder.create(state);
+  auto inferred = cast<InferTypeOpInterface>(op);
+  SmallVector<Type> types;
+  if (failed(inferred.inferReturnTypes(context, loc, op->getOperands(), op->getAttrDictionary(),
+                                       op->getPropertiesStorage(), op->getRegions(), types))) {
+    op->erase();
+    return failure();
+  }
+  op->getResult(0).setType(types.front());
+  return op;
+}
+
+#define GET_OP_CLASSES
+#include "aclop/AclopOps.cpp.inc"

@@ -1,0 +1,492 @@
+//===- AclopToLinalg.cpp - aclop -> linalg on tensors ---------------------===//
+//
+// One pattern per op family. Every generic iterates over its kept/parallel dimensions first so
+// that, after bufferization, the outermost parallel loop of every loop nest an op produces
+// walks the same data dimension: the block partitioning of aclop-map-to-kernel-abi relies on it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aclop/AclopOps.h"
+#include "aclop/Passes.h"
+#include "ScalarOps.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/Transforms/FuncConversions.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::aclop {
+#define GEN_PASS_DEF_CONVERTACLOPTOLINALG
+#include "aclop/Passes.h.inc"
+} // namespace mlir::aclop
+
+using namespace mlir;
+using namespace mlir::aclop;
+
+namespace {
+
+// ui8 becomes i8 everywhere; the ops carry the signedness.
+class SignlessTypeConverter : public TypeConverter {
+public:
+  SignlessTypeConverter() {
+    addConversion([](Type type) { return type; });
+    addConversion([](IntegerType type) -> Type {
+      return type.isUnsigned() ? IntegerType::get(type.getContext(), type.getWidth()) : type;
+    });
+    addConversion([this](RankedTensorType type) -> Type {
+      return RankedTensorType::get(type.getShape(), convertType(type.getElementType()), type.getEncoding());
+    });
+    addConversion([this](MemRefType type) -> Type {
+      return MemRefType::get(type.getShape(), convertType(type.getElementType()), type.getLayout(),
+                             type.getMemorySpace());
+    });
+  }
+};
+
+RankedTensorType tensorType(Value value) { return cast<RankedTensorType>(value.getType()); }
+
+// tensor.empty of `type`; `sizeOf(i)` supplies dynamic dimension i.
+Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type, function_ref<Value(int64_t)> sizeOf) {
+  SmallVector<Value> dynamic;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (type.isDynamicDim(i)) dynamic.push_back(sizeOf(i));
+  return tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType(), dynamic);
+}
+
+Value dim(OpBuilder &b, Location loc, Value tensor, int64_t index) {
+  return tensor::DimOp::create(b, loc, tensor, index);
+}
+
+Value fill(OpBuilder &b, Location loc, Value tensor, TypedAttr value) {
+  Value constant = arith::ConstantOp::create(b, loc, value);
+  return linalg::FillOp::create(b, loc, constant, tensor).getResult(0);
+}
+
+SmallVector<utils::IteratorType> iterators(int64_t parallel, int64_t reduction) {
+  SmallVector<utils::IteratorType> types(parallel, utils::IteratorType::parallel);
+  types.append(reduction, utils::IteratorType::reduction);
+  return types;
+}
+
+// The map from a broadcast operand into the iteration space of `resultRank` dims.
+AffineMap broadcastMap(MLIRContext *context, RankedTensorType operand, RankedTensorType result) {
+  int64_t offset = result.getRank() - operand.getRank();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t i = 0; i < operand.getRank(); ++i) {
+    bool stretched = operand.getDimSize(i) == 1 && result.getDimSize(i + offset) != 1;
+    exprs.push_back(stretched ? getAffineConstantExpr(0, context) : getAffineDimExpr(i + offset, context));
+  }
+  return AffineMap::get(result.getRank(), 0, exprs, context);
+}
+
+// A dynamic result dim of a broadcast comes from an operand whose aligned dim is dynamic.
+Value broadcastSize(OpBuilder &b, Location loc, ArrayRef<Value> operands, RankedTensorType result, int64_t i) {
+  for (Value operand : operands) {
+    auto type = tensorType(operand);
+    int64_t j = i - (result.getRank() - type.getRank());
+    if (j >= 0 && type.isDynamicDim(j)) return dim(b, loc, operand, j);
+  }
+  llvm_unreachable("a dynamic result dim has a dynamic operand dim");
+}
+
+//===----------------------------------------------------------------------===//
+// Element-wise ops and casts
+//===----------------------------------------------------------------------===//
+
+template <typename Op>
+struct ElementwisePattern : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> inputs(adaptor.getOperands());
+    auto resultType = cast<RankedTensorType>(this->getTypeConverter()->convertType(op.getType()));
+    Type elementType = cast<RankedTensorType>(op->getOperand(0).getType()).getElementType();
+    Value init = emptyTensor(rewriter, loc, resultType,
+                             [&](int64_t i) { return broadcastSize(rewriter, loc, inputs, resultType, i); });
+    SmallVector<AffineMap> maps;
+    for (Value input : inputs) maps.push_back(broadcastMap(op.getContext(), tensorType(input), resultType));
+    maps.push_back(rewriter.getMultiDimIdentityMap(resultType.getRank()));
+    Operation *source = op;
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, resultType, inputs, init, maps, iterators(resultType.getRank(), 0),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value result = args.size() == 3 ? binaryScalar(b, l, source, args[0], args[1], elementType)
+                                          : unaryScalar(b, l, source, args[0], elementType);
+          linalg::YieldOp::create(b, l, result);
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+struct CastPattern : OpConversionPattern<CastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(CastOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    Type from = op.getInput().getType().getElementType(), to = op.getType().getElementType();
+    bool truncate = op.getTruncate();
+    Value init = emptyTensor(rewriter, loc, resultType, [&](int64_t i) { return dim(rewriter, loc, input, i); });
+    AffineMap identity = rewriter.getMultiDimIdentityMap(resultType.getRank());
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, resultType, input, init, SmallVector<AffineMap>{identity, identity},
+        iterators(resultType.getRank(), 0), [&](OpBuilder &b, Location l, ValueRange args) {
+          linalg::YieldOp::create(b, l, castScalar(b, l, args[0], from, to, truncate));
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Products: gemm, matmul, batch_matmul
+//===----------------------------------------------------------------------===//
+
+// The accumulator type of a product of `input` elements.
+Type accumulatorType(Type input) {
+  if (input.isInteger(8)) return IntegerType::get(input.getContext(), 32);
+  return computeType(input);
+}
+
+Value addOf(OpBuilder &b, Location loc, Value x, Value y) {
+  return isa<FloatType>(x.getType()) ? Value(arith::AddFOp::create(b, loc, x, y)) : Value(arith::AddIOp::create(b, loc, x, y));
+}
+Value mulOf(OpBuilder &b, Location loc, Value x, Value y) {
+  return isa<FloatType>(x.getType()) ? Value(arith::MulFOp::create(b, loc, x, y)) : Value(arith::MulIOp::create(b, loc, x, y));
+}
+
+// sum_k op(a)[.., m, k] * op(b)[.., k, n] in the accumulator type, over dims (batch?, m, n, k).
+Value contraction(OpBuilder &b, Location loc, Value lhs, Value rhs, bool transposeA, bool transposeB, bool batched,
+                  RankedTensorType resultShape, Type inputType) {
+  MLIRContext *context = b.getContext();
+  Type accumulator = accumulatorType(inputType);
+  int64_t offset = batched ? 1 : 0;
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
+  AffineExpr m = d(offset), n = d(offset + 1), k = d(offset + 2);
+  auto operandMap = [&](Value operand, AffineExpr row, AffineExpr col, bool transpose) {
+    SmallVector<AffineExpr> exprs;
+    if (batched) {
+      bool stretched = tensorType(operand).getDimSize(0) == 1 && resultShape.getDimSize(0) != 1;
+      exprs.push_back(stretched ? getAffineConstantExpr(0, context) : d(0));
+    }
+    exprs.push_back(transpose ? col : row);
+    exprs.push_back(transpose ? row : col);
+    return AffineMap::get(offset + 3, 0, exprs, context);
+  };
+  SmallVector<AffineExpr> outExprs;
+  if (batched) outExprs.push_back(d(0));
+  outExprs.append({m, n});
+  SmallVector<AffineMap> maps{operandMap(lhs, m, k, transposeA), operandMap(rhs, k, n, transposeB),
+                              AffineMap::get(offset + 3, 0, outExprs, context)};
+  auto accType = RankedTensorType::get(resultShape.getShape(), accumulator);
+  Value init = emptyTensor(b, loc, accType, [&](int64_t i) {
+    if (batched && i == 0) return broadcastSize(b, loc, {lhs, rhs}, resultShape.clone(accumulator), 0);
+    int64_t row = i - offset;  // 0: rows of op(a), 1: cols of op(b)
+    if (row == 0) return dim(b, loc, lhs, offset + (transposeA ? 1 : 0));
+    return dim(b, loc, rhs, offset + (transposeB ? 0 : 1));
+  });
+  init = fill(b, loc, init, b.getZeroAttr(accumulator));
+  Type source = inputType;
+  return linalg::GenericOp::create(b, loc, accType, ValueRange{lhs, rhs}, init, maps, iterators(offset + 2, 1),
+                                   [&](OpBuilder &nb, Location l, ValueRange args) {
+                                     Value x = castScalar(nb, l, args[0], source, accumulator, true);
+                                     Value y = castScalar(nb, l, args[1], source, accumulator, true);
+                                     linalg::YieldOp::create(nb, l, addOf(nb, l, args[2], mulOf(nb, l, x, y)));
+                                   })
+      .getResult(0);
+}
+
+// Converts an accumulator tensor to `resultType` element-wise (nothing when they agree).
+Value convertTensor(OpBuilder &b, Location loc, Value value, RankedTensorType resultType) {
+  auto type = tensorType(value);
+  if (type.getElementType() == resultType.getElementType()) return value;
+  Value init = emptyTensor(b, loc, resultType, [&](int64_t i) { return dim(b, loc, value, i); });
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  Type from = type.getElementType(), to = resultType.getElementType();
+  return linalg::GenericOp::create(b, loc, resultType, value, init, SmallVector<AffineMap>{identity, identity},
+                                   iterators(type.getRank(), 0),
+                                   [&](OpBuilder &nb, Location l, ValueRange args) {
+                                     linalg::YieldOp::create(nb, l, castScalar(nb, l, args[0], from, to, true));
+                                   })
+      .getResult(0);
+}
+
+template <typename Op>
+struct ProductPattern : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    constexpr bool batched = std::is_same_v<Op, BatchMatMulOp>;
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Value acc = contraction(rewriter, op.getLoc(), adaptor.getA(), adaptor.getB(), op.getTransposeA(),
+                            op.getTransposeB(), batched, resultType, op.getA().getType().getElementType());
+    rewriter.replaceOp(op, convertTensor(rewriter, op.getLoc(), acc, resultType));
+    return success();
+  }
+};
+
+struct GemmPattern : OpConversionPattern<GemmOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(GemmOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type inputType = op.getA().getType().getElementType(), resultElement = resultType.getElementType();
+    Value acc = contraction(rewriter, loc, adaptor.getA(), adaptor.getB(), op.getTransposeA(), op.getTransposeB(),
+                            /*batched=*/false, resultType, inputType);
+    Type accumulator = accumulatorType(inputType);
+    // result = alpha * acc + beta * c, computed in the accumulator type; c is not read when
+    // beta == 0 (as in BLAS, so NaN or garbage in c does not leak into the result).
+    MLIRContext *context = op.getContext();
+    AffineMap identity = rewriter.getMultiDimIdentityMap(2), scalar = AffineMap::get(2, 0, {}, context);
+    Value init = emptyTensor(rewriter, loc, resultType, [&](int64_t i) { return dim(rewriter, loc, acc, i); });
+    auto epilogue = linalg::GenericOp::create(
+        rewriter, loc, resultType, ValueRange{acc, adaptor.getC(), adaptor.getAlpha(), adaptor.getBeta()}, init,
+        SmallVector<AffineMap>{identity, identity, scalar, scalar, identity}, iterators(2, 0),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value c = castScalar(b, l, args[1], resultElement, accumulator, true);
+          Value alpha = castScalar(b, l, args[2], resultElement, accumulator, true);
+          Value beta = castScalar(b, l, args[3], resultElement, accumulator, true);
+          Value scaled = mulOf(b, l, alpha, args[0]);
+          Value withC = addOf(b, l, scaled, mulOf(b, l, beta, c));
+          Value zero = arith::ConstantOp::create(b, l, b.getZeroAttr(accumulator));
+          Value betaIsZero = isa<FloatType>(accumulator)
+                                 ? Value(arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, beta, zero))
+                                 : Value(arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, beta, zero));
+          Value result = arith::SelectOp::create(b, l, betaIsZero, scaled, withC);
+          linalg::YieldOp::create(b, l, castScalar(b, l, result, accumulator, resultElement, true));
+        });
+    rewriter.replaceOp(op, epilogue.getResults());
+    return success();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Reductions and softmax
+//===----------------------------------------------------------------------===//
+
+// The dimensions of a reduction: kept ones first, then reduced ones.
+struct ReductionDims {
+  SmallVector<int64_t> kept, reduced;
+  ReductionDims(int64_t rank, ArrayRef<int64_t> axes) {
+    for (int64_t i = 0; i < rank; ++i) {
+      bool isReduced = axes.empty() || llvm::is_contained(axes, i) || llvm::is_contained(axes, i - rank);
+      (isReduced ? reduced : kept).push_back(i);
+    }
+  }
+  // Iteration dim of input dim `i`.
+  int64_t position(int64_t i) const {
+    auto it = llvm::find(kept, i);
+    if (it != kept.end()) return it - kept.begin();
+    return kept.size() + (llvm::find(reduced, i) - reduced.begin());
+  }
+  int64_t rank() const { return kept.size() + reduced.size(); }
+  AffineMap inputMap(MLIRContext *context) const {
+    SmallVector<AffineExpr> exprs;
+    for (int64_t i = 0; i < rank(); ++i) exprs.push_back(getAffineDimExpr(position(i), context));
+    return AffineMap::get(rank(), 0, exprs, context);
+  }
+  AffineMap keptMap(MLIRContext *context) const {
+    SmallVector<AffineExpr> exprs;
+    for (size_t i = 0; i < kept.size(); ++i) exprs.push_back(getAffineDimExpr(i, context));
+    return AffineMap::get(rank(), 0, exprs, context);
+  }
+  RankedTensorType keptType(RankedTensorType input, Type element) const {
+    SmallVector<int64_t> shape;
+    for (int64_t i : kept) shape.push_back(input.getDimSize(i));
+    return RankedTensorType::get(shape, element);
+  }
+  Value keptEmpty(OpBuilder &b, Location loc, Value input, Type element) const {
+    return emptyTensor(b, loc, keptType(tensorType(input), element),
+                       [&](int64_t i) { return dim(b, loc, input, kept[i]); });
+  }
+};
+
+enum class Combine { Sum, Max };
+
+TypedAttr identityOf(OpBuilder &b, Combine combine, Type type, bool isUnsigned) {
+  if (combine == Combine::Sum) return cast<TypedAttr>(b.getZeroAttr(type));
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return b.getFloatAttr(type, APFloat::getInf(floatType.getFloatSemantics(), /*Negative=*/true));
+  unsigned width = type.getIntOrFloatBitWidth();
+  return b.getIntegerAttr(type, isUnsigned ? APInt::getZero(width) : APInt::getSignedMinValue(width));
+}
+
+Value combineOf(OpBuilder &b, Location loc, Combine combine, Value acc, Value x, bool isUnsigned) {
+  if (combine == Combine::Sum) return addOf(b, loc, acc, x);
+  if (isa<FloatType>(x.getType())) return arith::MaximumFOp::create(b, loc, acc, x);
+  return isUnsigned ? Value(arith::MaxUIOp::create(b, loc, acc, x)) : Value(arith::MaxSIOp::create(b, loc, acc, x));
+}
+
+// Reduces `input` over `dims` into a tensor of the kept dims; `element(x)` maps each input
+// element (already in `accType`) before it is combined.
+Value reduce(OpBuilder &b, Location loc, Value input, const ReductionDims &dims, Combine combine, Type accType,
+             bool isUnsigned, ValueRange extraInputs, ArrayRef<AffineMap> extraMaps,
+             function_ref<Value(OpBuilder &, Location, ValueRange)> element) {
+  MLIRContext *context = b.getContext();
+  Value init = fill(b, loc, dims.keptEmpty(b, loc, input, accType), identityOf(b, combine, accType, isUnsigned));
+  SmallVector<Value> inputs{input};
+  inputs.append(extraInputs.begin(), extraInputs.end());
+  SmallVector<AffineMap> maps{dims.inputMap(context)};
+  maps.append(extraMaps.begin(), extraMaps.end());
+  maps.push_back(dims.keptMap(context));
+  return linalg::GenericOp::create(b, loc, init.getType(), inputs, init, maps,
+                                   iterators(dims.kept.size(), dims.reduced.size()),
+                                   [&](OpBuilder &nb, Location l, ValueRange args) {
+                                     Value x = element(nb, l, args.drop_back());
+                                     linalg::YieldOp::create(nb, l, combineOf(nb, l, combine, args.back(), x, isUnsigned));
+                                   })
+      .getResult(0);
+}
+
+template <typename Op>
+struct ReducePattern : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inputType = tensorType(input);
+    Type element = op.getInput().getType().getElementType();
+    bool isUnsigned = element.isUnsignedInteger();
+    constexpr bool isMax = std::is_same_v<Op, ReduceMaxOp>, isMean = std::is_same_v<Op, ReduceMeanOp>;
+    SmallVector<int64_t> axes;
+    for (int64_t axis : op.getAxes()) axes.push_back(axis < 0 ? axis + inputType.getRank() : axis);
+    ReductionDims dims(inputType.getRank(), axes);
+    Type accType = computeType(element);
+    Value sum = reduce(rewriter, loc, input, dims, isMax ? Combine::Max : Combine::Sum, accType, isUnsigned, {}, {},
+                       [&](OpBuilder &b, Location l, ValueRange args) { return castScalar(b, l, args[0], element, accType, true); });
+    Type resultElement = this->getTypeConverter()->convertType(element);
+    auto keptType = dims.keptType(inputType, resultElement);
+    Value result = sum;
+    if (isMean || accType != resultElement) {
+      Value count;
+      if (isMean) {  // the number of reduced elements, known at run time for dynamic dims
+        Value elements = arith::ConstantIndexOp::create(rewriter, loc, 1);
+        for (int64_t i : dims.reduced) elements = arith::MulIOp::create(rewriter, loc, elements, dim(rewriter, loc, input, i));
+        Value asInt = arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), elements);
+        count = arith::UIToFPOp::create(rewriter, loc, accType, asInt);
+      }
+      Value init = dims.keptEmpty(rewriter, loc, input, resultElement);
+      AffineMap identity = rewriter.getMultiDimIdentityMap(keptType.getRank());
+      result = linalg::GenericOp::create(rewriter, loc, keptType, sum, init, SmallVector<AffineMap>{identity, identity},
+                                         iterators(keptType.getRank(), 0),
+                                         [&](OpBuilder &b, Location l, ValueRange args) {
+                                           Value x = isMean ? Value(arith::DivFOp::create(b, l, args[0], count)) : args[0];
+                                           linalg::YieldOp::create(b, l, castScalar(b, l, x, accType, element, true));
+                                         })
+                   .getResult(0);
+    }
+    auto resultType = cast<RankedTensorType>(this->getTypeConverter()->convertType(op.getType()));
+    if (resultType.getRank() != keptType.getRank()) {
+      // keep_dims: reinsert the reduced dims as 1s (a view, no copy loop of its own). Each
+      // kept dim's group takes the unit dims after it; leading unit dims join the first group.
+      SmallVector<ReassociationIndices> groups(keptType.getRank());
+      SmallVector<int64_t> leading;
+      int64_t group = -1;
+      for (int64_t i = 0; i < resultType.getRank(); ++i) {
+        if (llvm::is_contained(dims.kept, i)) ++group;
+        if (group < 0) leading.push_back(i);
+        else groups[group].push_back(i);
+      }
+      if (!groups.empty()) groups.front().insert(groups.front().begin(), leading.begin(), leading.end());
+      result = tensor::ExpandShapeOp::create(rewriter, loc, resultType, result, groups);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct SoftmaxPattern : OpConversionPattern<SoftmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(SoftmaxOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inputType = tensorType(input);
+    Type element = inputType.getElementType(), accType = computeType(element);
+    MLIRContext *context = op.getContext();
+    SmallVector<int64_t> axes;
+    for (int64_t axis : op.getAxes()) axes.push_back(axis < 0 ? axis + inputType.getRank() : axis);
+    ReductionDims dims(inputType.getRank(), axes);
+    auto widen = [&](OpBuilder &b, Location l, Value x) { return castScalar(b, l, x, element, accType, true); };
+    Value max = reduce(rewriter, loc, input, dims, Combine::Max, accType, false, {}, {},
+                       [&](OpBuilder &b, Location l, ValueRange args) { return widen(b, l, args[0]); });
+    AffineMap keptMap = dims.keptMap(context);
+    auto shiftedExp = [&](OpBuilder &b, Location l, Value x, Value m) {
+      return math::ExpOp::create(b, l, arith::SubFOp::create(b, l, widen(b, l, x), m));
+    };
+    Value sum = reduce(rewriter, loc, input, dims, Combine::Sum, accType, false, max, keptMap,
+                       [&](OpBuilder &b, Location l, ValueRange args) { return shiftedExp(b, l, args[0], args[1]); });
+    // exp(x - max) / sum over the input, iterated kept dims first like the reductions.
+    Value init = emptyTensor(rewriter, loc, inputType, [&](int64_t i) { return dim(rewriter, loc, input, i); });
+    AffineMap inputMap = dims.inputMap(context);
+    auto normalized = linalg::GenericOp::create(
+        rewriter, loc, inputType, ValueRange{input, max, sum}, init,
+        SmallVector<AffineMap>{inputMap, keptMap, keptMap, inputMap}, iterators(dims.rank(), 0),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value value = arith::DivFOp::create(b, l, shiftedExp(b, l, args[0], args[1]), args[2]);
+          linalg::YieldOp::create(b, l, castScalar(b, l, value, accType, element, true));
+        });
+    rewriter.replaceOp(op, normalized.getResults());
+    return success();
+  }
+};
+
+struct TransposePattern : OpConversionPattern<TransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(TransposeOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    ArrayRef<int64_t> perm = op.getPerm();
+    Value init = emptyTensor(rewriter, loc, resultType, [&](int64_t i) { return dim(rewriter, loc, input, perm[i]); });
+    rewriter.replaceOp(op, linalg::TransposeOp::create(rewriter, loc, input, init, perm).getResults());
+    return success();
+  }
+};
+
+// Re-types any other op whose operand or result types mention ui8 (to_tensor, dims, ...).
+struct RetypeOtherOps : ConversionPattern {
+  RetypeOtherOps(TypeConverter &converter, MLIRContext *context)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/0, context) {}
+  LogicalResult matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                                ConversionPatternRewriter &rewriter) const override {
+    if (op->getNumRegions() != 0 || isa<func::ReturnOp, func::CallOp>(op)) return failure();
+    SmallVector<Type> results;
+    if (failed(getTypeConverter()->convertTypes(op->getResultTypes(), results))) return failure();
+    OperationState state(op->getLoc(), op->getName(), operands, results, op->getAttrs());
+    rewriter.replaceOp(op, rewriter.create(state)->getResults());
+    return success();
+  }
+};
+
+struct ConvertAclopToLinalgPass : aclop::impl::ConvertAclopToLinalgBase<ConvertAclopToLinalgPass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    SignlessTypeConverter converter;
+    ConversionTarget target(*context);
+    target.addIllegalDialect<AclopDialect>();
+    target.markUnknownOpDynamicallyLegal([&](Operation *op) {
+      if (auto func = dyn_cast<func::FuncOp>(op))
+        return converter.isSignatureLegal(func.getFunctionType()) && converter.isLegal(&func.getBody());
+      return converter.isLegal(op);
+    });
+    RewritePatternSet patterns(context);
+    patterns.add<ElementwisePattern<AddOp>, ElementwisePattern<SubOp>, ElementwisePattern<MulOp>,
+                 ElementwisePattern<DivOp>, ElementwisePattern<MaximumOp>, ElementwisePattern<MinimumOp>,
+                 ElementwisePattern<PowOp>, ElementwisePattern<ReluOp>, ElementwisePattern<GeluOp>,
+                 ElementwisePattern<SigmoidOp>, ElementwisePattern<TanhOp>, ElementwisePattern<ExpOp>,
+                 ElementwisePattern<LogOp>, ElementwisePattern<SqrtOp>, ElementwisePattern<RsqrtOp>,
+                 ElementwisePattern<AbsOp>, ElementwisePattern<NegOp>, CastPattern, GemmPattern,
+                 ProductPattern<MatMulOp>, ProductPattern<BatchMatMulOp>, ReducePattern<ReduceSumOp>,
+                 ReducePattern<ReduceMaxOp>, ReducePattern<ReduceMeanOp>, SoftmaxPattern, TransposePattern>(
+        converter, context);
+    patterns.add<RetypeOtherOps>(converter, context);
+    populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
+    populateReturnOpTypeConversionPattern(patterns, converter);
+    populateCallOpTypeConversionPattern(patterns, converter);
+    if (failed(applyPartialConversion(getOperation(), target, std::move(patterns)))) signalPassFailure();
+  }
+};
+
+} // namespace

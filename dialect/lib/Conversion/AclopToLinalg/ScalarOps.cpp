@@ -1,0 +1,206 @@
+//===- ScalarOps.cpp - per-element semantics of aclop ops -----------------===//
+#include "ScalarOps.h"
+
+#include "aclop/AclopOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::aclop;
+
+namespace {
+
+bool isUnsigned(Type type) { return type.isUnsignedInteger() || type.isInteger(1); }
+
+Type signless(Type type) {
+  if (auto integer = dyn_cast<IntegerType>(type)) return IntegerType::get(type.getContext(), integer.getWidth());
+  return type;
+}
+
+Value floatConstant(OpBuilder &b, Location loc, Type type, double value) {
+  return arith::ConstantOp::create(b, loc, b.getFloatAttr(type, value));
+}
+
+Value intConstant(OpBuilder &b, Location loc, Type type, const APInt &value) {
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(type, value));
+}
+
+// Float -> integer: round toward zero, saturate at the type's range, NaN -> 0.
+Value floatToInt(OpBuilder &b, Location loc, Value value, Type to) {
+  Type target = signless(to);
+  unsigned width = target.getIntOrFloatBitWidth();
+  bool isUnsignedTarget = to.isUnsignedInteger();
+  Type floatType = value.getType();
+  Value converted = isUnsignedTarget ? Value(arith::FPToUIOp::create(b, loc, target, value))
+                                     : Value(arith::FPToSIOp::create(b, loc, target, value));
+  // Limits as powers of two are exact in every float type: x >= 2^(w-1) (2^w unsigned) is too big.
+  double upper = std::ldexp(1.0, isUnsignedTarget ? width : width - 1);
+  double lower = isUnsignedTarget ? -1.0 : -upper;
+  Value tooBig = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, value, floatConstant(b, loc, floatType, upper));
+  Value tooSmall = arith::CmpFOp::create(b, loc, isUnsignedTarget ? arith::CmpFPredicate::OLE : arith::CmpFPredicate::OLT,
+                                         value, floatConstant(b, loc, floatType, lower));
+  Value isNan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, value, value);
+  APInt maxValue = isUnsignedTarget ? APInt::getMaxValue(width) : APInt::getSignedMaxValue(width);
+  APInt minValue = isUnsignedTarget ? APInt::getMinValue(width) : APInt::getSignedMinValue(width);
+  Value result = arith::SelectOp::create(b, loc, tooBig, intConstant(b, loc, target, maxValue), converted);
+  result = arith::SelectOp::create(b, loc, tooSmall, intConstant(b, loc, target, minValue), result);
+  return arith::SelectOp::create(b, loc, isNan, intConstant(b, loc, target, APInt::getZero(width)), result);
+}
+
+// Integer -> narrower or equal-width integer, saturating at the target's range.
+Value saturateInt(OpBuilder &b, Location loc, Value value, Type from, Type to) {
+  Type source = signless(from), target = signless(to);
+  unsigned sourceWidth = source.getIntOrFloatBitWidth(), targetWidth = target.getIntOrFloatBitWidth();
+  bool sourceUnsigned = isUnsigned(from), targetUnsigned = to.isUnsignedInteger();
+  APInt maxValue = targetUnsigned ? APInt::getMaxValue(targetWidth) : APInt::getSignedMaxValue(targetWidth);
+  APInt minValue = targetUnsigned ? APInt::getMinValue(targetWidth) : APInt::getSignedMinValue(targetWidth);
+  // Compare in the source width (sign- or zero-extended limits).
+  APInt maxWide = targetUnsigned ? maxValue.zext(sourceWidth) : maxValue.sext(sourceWidth);
+  APInt minWide = targetUnsigned ? minValue.zext(sourceWidth) : minValue.sext(sourceWidth);
+  if (sourceWidth == targetWidth) {  // ui8 <-> i8
+    maxWide = maxValue;
+    minWide = minValue;
+  }
+  Value result = value;
+  if (sourceUnsigned) {
+    if (!(sourceWidth == targetWidth && targetUnsigned))
+      result = arith::MinUIOp::create(b, loc, result, intConstant(b, loc, source, maxWide));
+  } else {
+    result = arith::MinSIOp::create(b, loc, result, intConstant(b, loc, source, maxWide));
+    result = arith::MaxSIOp::create(b, loc, result, intConstant(b, loc, source, targetUnsigned ? APInt::getZero(sourceWidth) : minWide));
+  }
+  if (targetWidth < sourceWidth) result = arith::TruncIOp::create(b, loc, target, result);
+  return result;
+}
+
+} // namespace
+
+Type mlir::aclop::computeType(Type type) {
+  if (type.isF16() || type.isBF16()) return Float32Type::get(type.getContext());
+  return signless(type);
+}
+
+Value mlir::aclop::castScalar(OpBuilder &b, Location loc, Value value, Type from, Type to, bool truncate) {
+  if (from == to) return value;
+  Type target = signless(to);
+  bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(to);
+  if (to.isInteger(1)) {  // "not equal to zero"; NaN counts as non-zero
+    if (fromFloat)
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, value, floatConstant(b, loc, from, 0.0));
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, value,
+                                 intConstant(b, loc, signless(from), APInt::getZero(from.getIntOrFloatBitWidth())));
+  }
+  if (fromFloat && toFloat) {
+    if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth() || (from.isF16() && to.isBF16()) ||
+        (from.isBF16() && to.isF16())) {
+      Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
+      return to.isF32() ? wide : castScalar(b, loc, wide, b.getF32Type(), to, truncate);
+    }
+    return arith::TruncFOp::create(b, loc, target, value);
+  }
+  if (!fromFloat && toFloat) {
+    return isUnsigned(from) ? Value(arith::UIToFPOp::create(b, loc, target, value))
+                            : Value(arith::SIToFPOp::create(b, loc, target, value));
+  }
+  if (fromFloat) {
+    Value wide = from.isF16() || from.isBF16() ? Value(arith::ExtFOp::create(b, loc, b.getF32Type(), value)) : value;
+    return floatToInt(b, loc, wide, to);
+  }
+  unsigned fromWidth = from.getIntOrFloatBitWidth(), toWidth = to.getIntOrFloatBitWidth();
+  if (toWidth > fromWidth)
+    return isUnsigned(from) ? Value(arith::ExtUIOp::create(b, loc, target, value))
+                            : Value(arith::ExtSIOp::create(b, loc, target, value));
+  if (truncate) return toWidth < fromWidth ? Value(arith::TruncIOp::create(b, loc, target, value)) : value;
+  return saturateInt(b, loc, value, from, to);
+}
+
+Value mlir::aclop::binaryScalar(OpBuilder &b, Location loc, Operation *op, Value lhs, Value rhs, Type type) {
+  Type compute = computeType(type);
+  bool isFloat = isa<FloatType>(compute), unsignedInts = isUnsigned(type);
+  if (compute != signless(type)) {
+    lhs = castScalar(b, loc, lhs, type, compute, true);
+    rhs = castScalar(b, loc, rhs, type, compute, true);
+  }
+  Value result = llvm::TypeSwitch<Operation *, Value>(op)
+      .Case([&](AddOp) { return isFloat ? Value(arith::AddFOp::create(b, loc, lhs, rhs)) : Value(arith::AddIOp::create(b, loc, lhs, rhs)); })
+      .Case([&](SubOp) { return isFloat ? Value(arith::SubFOp::create(b, loc, lhs, rhs)) : Value(arith::SubIOp::create(b, loc, lhs, rhs)); })
+      .Case([&](MulOp) { return isFloat ? Value(arith::MulFOp::create(b, loc, lhs, rhs)) : Value(arith::MulIOp::create(b, loc, lhs, rhs)); })
+      .Case([&](MaximumOp) {
+        if (isFloat) return Value(arith::MaximumFOp::create(b, loc, lhs, rhs));
+        return unsignedInts ? Value(arith::MaxUIOp::create(b, loc, lhs, rhs)) : Value(arith::MaxSIOp::create(b, loc, lhs, rhs));
+      })
+      .Case([&](MinimumOp) {
+        if (isFloat) return Value(arith::MinimumFOp::create(b, loc, lhs, rhs));
+        return unsignedInts ? Value(arith::MinUIOp::create(b, loc, lhs, rhs)) : Value(arith::MinSIOp::create(b, loc, lhs, rhs));
+      })
+      .Case([&](DivOp) {
+        if (isFloat) return Value(arith::DivFOp::create(b, loc, lhs, rhs));
+        // Integer division never traps: x / 0 is 0, and MIN / -1 wraps to MIN (as -x does).
+        unsigned width = compute.getIntOrFloatBitWidth();
+        Value zero = intConstant(b, loc, compute, APInt::getZero(width));
+        Value one = intConstant(b, loc, compute, APInt(width, 1));
+        Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, zero);
+        Value safe = arith::SelectOp::create(b, loc, isZero, one, rhs);
+        Value quotient;
+        if (unsignedInts) {
+          quotient = arith::DivUIOp::create(b, loc, lhs, safe);
+        } else {
+          Value minusOne = intConstant(b, loc, compute, APInt::getAllOnes(width));
+          Value isMinusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, safe, minusOne);
+          safe = arith::SelectOp::create(b, loc, isMinusOne, one, safe);
+          Value divided = arith::DivSIOp::create(b, loc, lhs, safe);
+          Value negated = arith::SubIOp::create(b, loc, zero, lhs);
+          quotient = arith::SelectOp::create(b, loc, isMinusOne, negated, divided);
+        }
+        return Value(arith::SelectOp::create(b, loc, isZero, zero, quotient));
+      })
+      .Case([&](PowOp) {
+        if (isFloat) return Value(math::PowFOp::create(b, loc, lhs, rhs));
+        if (!unsignedInts) return Value(math::IPowIOp::create(b, loc, lhs, rhs));
+        // Unsigned: an exponent of 128..255 must not read as negative; wrapping is width-independent.
+        Type wide = b.getI32Type();
+        Value base = arith::ExtUIOp::create(b, loc, wide, lhs), exponent = arith::ExtUIOp::create(b, loc, wide, rhs);
+        return Value(arith::TruncIOp::create(b, loc, compute, math::IPowIOp::create(b, loc, base, exponent)));
+      })
+      .Default([](Operation *) { return Value(); });
+  if (compute != signless(type)) result = castScalar(b, loc, result, compute, type, true);
+  return result;
+}
+
+Value mlir::aclop::unaryScalar(OpBuilder &b, Location loc, Operation *op, Value input, Type type) {
+  Type compute = computeType(type);
+  bool isFloat = isa<FloatType>(compute);
+  Value x = compute != signless(type) ? castScalar(b, loc, input, type, compute, true) : input;
+  auto one = [&] { return floatConstant(b, loc, compute, 1.0); };
+  Value zero = isFloat ? floatConstant(b, loc, compute, 0.0)
+                       : intConstant(b, loc, compute, APInt::getZero(compute.getIntOrFloatBitWidth()));
+  Value result = llvm::TypeSwitch<Operation *, Value>(op)
+      .Case([&](ReluOp) { return isFloat ? Value(arith::MaximumFOp::create(b, loc, x, zero)) : Value(arith::MaxSIOp::create(b, loc, x, zero)); })
+      .Case([&](GeluOp) {
+        // 0.5 * x * (1 + erf(x / sqrt(2))), the exact form CANN's Gelu approximates.
+        Value scaled = arith::MulFOp::create(b, loc, x, floatConstant(b, loc, compute, M_SQRT1_2));
+        Value erf = math::ErfOp::create(b, loc, scaled);
+        Value half = arith::MulFOp::create(b, loc, x, floatConstant(b, loc, compute, 0.5));
+        return Value(arith::MulFOp::create(b, loc, half, arith::AddFOp::create(b, loc, one(), erf)));
+      })
+      .Case([&](SigmoidOp) {
+        Value negated = arith::NegFOp::create(b, loc, x);
+        Value denominator = arith::AddFOp::create(b, loc, one(), math::ExpOp::create(b, loc, negated));
+        return Value(arith::DivFOp::create(b, loc, one(), denominator));
+      })
+      .Case([&](TanhOp) { return Value(math::TanhOp::create(b, loc, x)); })
+      .Case([&](ExpOp) { return Value(math::ExpOp::create(b, loc, x)); })
+      .Case([&](LogOp) { return Value(math::LogOp::create(b, loc, x)); })
+      .Case([&](SqrtOp) { return Value(math::SqrtOp::create(b, loc, x)); })
+      .Case([&](RsqrtOp) { return Value(math::RsqrtOp::create(b, loc, x)); })
+      .Case([&](AbsOp) { return isFloat ? Value(math::AbsFOp::create(b, loc, x)) : Value(math::AbsIOp::create(b, loc, x)); })
+      .Case([&](NegOp) { return isFloat ? Value(arith::NegFOp::create(b, loc, x)) : Value(arith::SubIOp::create(b, loc, zero, x)); })
+      .Default([](Operation *) { return Value(); });
+  if (compute != signless(type)) result = castScalar(b, loc, result, compute, type, true);
+  return result;
+}

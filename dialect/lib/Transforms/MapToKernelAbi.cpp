@@ -1,0 +1,203 @@
+//===- MapToKernelAbi.cpp - blocks and the aclcpu kernel entry point ------===//
+//
+// Partitioning: the op lowerings iterate kept/parallel data dimensions first, so the first
+// non-unit dimension of every top-level scf.parallel walks the same data rows; giving each
+// block an even share of that dimension in every nest keeps all of a block's reads within the
+// rows it wrote itself. Anything else that writes memory makes the function single-block.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aclop/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::aclop {
+#define GEN_PASS_DEF_ACLOPMAPTOKERNELABI
+#include "aclop/Passes.h.inc"
+} // namespace mlir::aclop
+
+using namespace mlir;
+
+namespace {
+
+constexpr int64_t kBlockIdxOffset = 4;  // offsetof(aclcpuBlockCtx, blockIdx)
+constexpr int64_t kBlockNumOffset = 8;  // offsetof(aclcpuBlockCtx, blockNum)
+constexpr uint32_t kKernelAbiVersion = 1;  // ACLCPU_KERNEL_ABI_VERSION
+
+// True if `op` (with its regions) may write memory other than allocating or freeing it.
+bool writesMemory(Operation *op) {
+  std::optional<SmallVector<MemoryEffects::EffectInstance>> effects = getEffectsRecursively(op);
+  if (!effects) return true;
+  return llvm::any_of(*effects, [](const MemoryEffects::EffectInstance &effect) {
+    return isa<MemoryEffects::Write>(effect.getEffect());
+  });
+}
+
+// The first dimension of `loop` whose trip count is not statically 1.
+std::optional<unsigned> partitionDim(scf::ParallelOp loop) {
+  for (unsigned d = 0; d < loop.getNumLoops(); ++d) {
+    auto lb = getConstantIntValue(loop.getLowerBound()[d]), ub = getConstantIntValue(loop.getUpperBound()[d]);
+    auto step = getConstantIntValue(loop.getStep()[d]);
+    if (lb && ub && step && *step > 0 && (*ub - *lb + *step - 1) / *step <= 1) continue;
+    return d;
+  }
+  return std::nullopt;
+}
+
+// Restricts dimension `d` of `loop` to this block's share of its iterations.
+void partition(scf::ParallelOp loop, unsigned d, Value blockIdx, Value blockNum) {
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  Value lb = loop.getLowerBound()[d], ub = loop.getUpperBound()[d], step = loop.getStep()[d];
+  Value span = arith::SubIOp::create(b, loc, ub, lb);
+  Value trips = arith::CeilDivSIOp::create(b, loc, span, step);
+  auto share = [&](Value block) {
+    Value scaled = arith::MulIOp::create(b, loc, trips, block);
+    return arith::DivUIOp::create(b, loc, scaled, blockNum);
+  };
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value begin = share(blockIdx), end = share(arith::AddIOp::create(b, loc, blockIdx, one));
+  Value newLb = arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, begin, step));
+  Value newUb = arith::MinSIOp::create(b, loc, ub, arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, end, step)));
+  loop.getLowerBoundMutable()[d].assign(newLb);
+  loop.getUpperBoundMutable()[d].assign(newUb);
+}
+
+// Divides the function's work over blocks; returns whether it could.
+bool partitionOverBlocks(func::FuncOp func, Value blockIdx, Value blockNum) {
+  Block &body = func.getBody().front();
+  SmallVector<std::pair<scf::ParallelOp, unsigned>> loops;
+  bool divisible = true;
+  for (Operation &op : body.without_terminator()) {
+    if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
+      if (std::optional<unsigned> d = partitionDim(loop)) {
+        loops.emplace_back(loop, *d);
+        continue;
+      }
+    }
+    if (writesMemory(&op)) divisible = false;
+  }
+  if (divisible && !loops.empty()) {
+    for (auto [loop, d] : loops) partition(loop, d, blockIdx, blockNum);
+    return true;
+  }
+  // Single block: everything runs under `if (blockIdx == 0)`.
+  OpBuilder b(&body, body.begin());
+  Location loc = func.getLoc();
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, blockIdx, zero);
+  auto guard = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
+  Block *then = guard.thenBlock();
+  SmallVector<Operation *> moved;
+  for (Operation &op : llvm::make_range(std::next(Block::iterator(guard)), Block::iterator(body.getTerminator())))
+    moved.push_back(&op);
+  for (Operation *op : moved) op->moveBefore(then->getTerminator());
+  return false;
+}
+
+// memref<...> from a data pointer and its sizes: the descriptor LLVM lowering expects,
+// made a memref again by an unrealized cast that the LLVM conversion folds away.
+Value memrefFromPointer(OpBuilder &b, Location loc, MemRefType type, Value pointer, ArrayRef<Value> dynamicSizes) {
+  MLIRContext *context = b.getContext();
+  Type i64 = b.getI64Type();
+  int64_t rank = type.getRank();
+  SmallVector<Type> fields{LLVM::LLVMPointerType::get(context), LLVM::LLVMPointerType::get(context), i64};
+  if (rank > 0) fields.append(2, LLVM::LLVMArrayType::get(i64, rank));
+  auto descriptorType = LLVM::LLVMStructType::getLiteral(context, fields);
+  Value descriptor = LLVM::UndefOp::create(b, loc, descriptorType);
+  descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, pointer, ArrayRef<int64_t>{0});
+  descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, pointer, ArrayRef<int64_t>{1});
+  auto constant = [&](int64_t v) { return LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(v)); };
+  descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, constant(0), ArrayRef<int64_t>{2});
+  SmallVector<Value> sizes;
+  size_t next = 0;
+  for (int64_t i = 0; i < rank; ++i)
+    sizes.push_back(type.isDynamicDim(i) ? dynamicSizes[next++] : Value(constant(type.getDimSize(i))));
+  Value stride = constant(1);
+  for (int64_t i = rank - 1; i >= 0; --i) {  // row-major, contiguous
+    descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, sizes[i], ArrayRef<int64_t>{3, i});
+    descriptor = LLVM::InsertValueOp::create(b, loc, descriptor, stride, ArrayRef<int64_t>{4, i});
+    stride = LLVM::MulOp::create(b, loc, stride, sizes[i]);
+  }
+  return UnrealizedConversionCastOp::create(b, loc, type, descriptor).getResult(0);
+}
+
+Value loadAt(OpBuilder &b, Location loc, Type type, Value base, int64_t offset) {
+  Type i8 = b.getI8Type();
+  Value address = LLVM::GEPOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), i8, base,
+                                      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(offset)});
+  return LLVM::LoadOp::create(b, loc, type, address);
+}
+
+// func.func @<name>(%args: !llvm.ptr, %ctx: !llvm.ptr) -> i32 calling `compute`.
+void createEntry(ModuleOp module, func::FuncOp compute, StringRef name) {
+  OpBuilder b = OpBuilder::atBlockEnd(module.getBody());
+  Location loc = compute.getLoc();
+  MLIRContext *context = b.getContext();
+  auto pointer = LLVM::LLVMPointerType::get(context);
+  auto entry = func::FuncOp::create(b, loc, name, b.getFunctionType({pointer, pointer}, {b.getI32Type()}));
+  Block *body = entry.addEntryBlock();
+  b.setInsertionPointToStart(body);
+  Value args = body->getArgument(0), ctx = body->getArgument(1);
+  SmallVector<MemRefType> buffers;
+  for (Type type : compute.getArgumentTypes())
+    if (auto memref = dyn_cast<MemRefType>(type)) buffers.push_back(memref);
+  int64_t sizeOffset = 8 * static_cast<int64_t>(buffers.size());
+  SmallVector<Value> operands;
+  for (auto [i, type] : llvm::enumerate(buffers)) {
+    Value data = loadAt(b, loc, pointer, args, 8 * static_cast<int64_t>(i));
+    SmallVector<Value> dynamicSizes;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (!type.isDynamicDim(d)) continue;
+      dynamicSizes.push_back(loadAt(b, loc, b.getI64Type(), args, sizeOffset));
+      sizeOffset += 8;
+    }
+    operands.push_back(memrefFromPointer(b, loc, type, data, dynamicSizes));
+  }
+  for (int64_t offset : {kBlockIdxOffset, kBlockNumOffset}) {
+    Value value = loadAt(b, loc, b.getI32Type(), ctx, offset);
+    Value wide = arith::ExtUIOp::create(b, loc, b.getI64Type(), value);
+    operands.push_back(arith::IndexCastOp::create(b, loc, b.getIndexType(), wide));
+  }
+  func::CallOp::create(b, loc, compute, operands);
+  func::ReturnOp::create(b, loc, ValueRange{arith::ConstantIntOp::create(b, loc, 0, 32).getResult()});
+  // The ABI version the runtime checks: const uint32_t <name>__aclcpu_abi.
+  b.setInsertionPointToEnd(module.getBody());
+  LLVM::GlobalOp::create(b, loc, b.getI32Type(), /*isConstant=*/true, LLVM::Linkage::External,
+                         (name + "__aclcpu_abi").str(), b.getI32IntegerAttr(kKernelAbiVersion));
+}
+
+struct AclopMapToKernelAbiPass : aclop::impl::AclopMapToKernelAbiBase<AclopMapToKernelAbiPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<func::FuncOp> kernels;
+    module.walk([&](func::FuncOp func) {
+      if (func->hasAttr("aclop.kernel")) kernels.push_back(func);
+    });
+    for (func::FuncOp compute : kernels) {
+      auto name = compute->getAttrOfType<StringAttr>("aclop.kernel");
+      unsigned n = compute.getNumArguments();
+      if (!name || n < 2 || !compute.getArgumentTypes().take_back(2).front().isIndex() ||
+          !compute.getArgumentTypes().back().isIndex() || compute.getNumResults() != 0 || compute.isExternal()) {
+        compute.emitError("aclop.kernel functions take buffers, then the block index and count, and return nothing");
+        return signalPassFailure();
+      }
+      bool partitioned = partitionOverBlocks(compute, compute.getArgument(n - 2), compute.getArgument(n - 1));
+      // Recorded on the module, which the LLVM lowering leaves alone: the launch recipe reads it.
+      NamedAttrList recorded(module->getAttrOfType<DictionaryAttr>("aclop.partitioned"));
+      recorded.set(name, BoolAttr::get(&getContext(), partitioned));
+      module->setAttr("aclop.partitioned", recorded.getDictionary(&getContext()));
+      compute.setPrivate();
+      std::string computeName = ("__aclop_compute_" + name.getValue()).str();
+      compute.setName(computeName);
+      createEntry(module, compute, name.getValue());
+    }
+  }
+};
+
+} // namespace

@@ -1,0 +1,57 @@
+//===- Pipelines.cpp - the aclop-to-llvm pipeline ---------------------------===//
+//
+// Stages, each inspectable with op-opt: aclop -> linalg on tensors; strategy; tiling and
+// vectorization; bufferization (outputs written in place, temporaries freed); loops; block
+// partitioning and the kernel entry; LLVM dialect; a final check that nothing else is left.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aclop/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+
+namespace {
+
+std::string pipelineText(const aclop::AclopToLlvmOptions &options) {
+  return "convert-aclop-to-linalg,canonicalize,cse,"
+         "aclop-select-strategy{vector-bits=" + std::to_string(options.vectorBits) + "},"
+         "func.func(aclop-tile-and-vectorize),canonicalize,cse,"
+         "eliminate-empty-tensors,"
+         "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map "
+         "buffer-alignment=64},"
+         "drop-equivalent-buffer-results,buffer-deallocation-pipeline,"
+         "func.func(convert-linalg-to-parallel-loops),scf-forall-to-parallel,canonicalize,cse,"
+         "aclop-map-to-kernel-abi,"
+         "func.func(convert-vector-to-scf),lower-affine,convert-scf-to-cf,"
+         "arith-expand{include-bf16=true},expand-strided-metadata,lower-affine,"
+         // Math first: libm calls for what LLVM has no intrinsic for (erf) scalarize vectors.
+         "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,"
+         "convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"
+         "convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts,aclop-verify-lowered";
+}
+
+struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
+  Option<int64_t> vectorBits{*this, "vector-bits", llvm::cl::desc("Vector register width in bits"),
+                             llvm::cl::init(256)};
+};
+
+} // namespace
+
+LogicalResult aclop::buildAclopToLlvmPipeline(OpPassManager &pm, const AclopToLlvmOptions &options,
+                                              raw_ostream &errors) {
+  return parsePassPipeline(pipelineText(options), pm, errors);
+}
+
+void aclop::registerAclopPipelines() {
+  PassPipelineRegistration<PipelineOptions>(
+      "aclop-to-llvm", "Lower aclop ops to LLVM dialect kernels with the aclcpu kernel ABI",
+      [](OpPassManager &pm, const PipelineOptions &options) {
+        aclop::AclopToLlvmOptions settings;
+        settings.vectorBits = options.vectorBits;
+        // The text names only registered passes, so this fails only on a broken build (lit catches it).
+        if (failed(buildAclopToLlvmPipeline(pm, settings, llvm::errs())))
+          llvm::report_fatal_error("aclop-to-llvm: the pipeline does not parse");
+      });
+}

@@ -1,0 +1,55 @@
+//===- TileAndVectorize.cpp - apply aclop.strategy tile sizes -------------===//
+#include "aclop/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::aclop {
+#define GEN_PASS_DEF_ACLOPTILEANDVECTORIZE
+#include "aclop/Passes.h.inc"
+} // namespace mlir::aclop
+
+using namespace mlir;
+
+namespace {
+
+struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopTileAndVectorizePass> {
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> candidates;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      auto strategy = op->getAttrOfType<DictionaryAttr>("aclop.strategy");
+      if (strategy && strategy.get("tile_sizes")) candidates.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : candidates) {
+      auto tiles = cast<DenseI64ArrayAttr>(op->getAttrOfType<DictionaryAttr>("aclop.strategy").get("tile_sizes"));
+      SmallVector<int64_t> sizes(tiles.asArrayRef());
+      scf::SCFTilingOptions options;
+      options.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes));
+      options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);  // tiles stay parallel
+      rewriter.setInsertionPoint(op);
+      FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), options);
+      if (failed(tiled)) continue;  // left whole; LLVM may still vectorize its loops
+      rewriter.replaceOp(op, tiled->replacements);
+      for (Operation *tile : tiled->tiledOps) {
+        // Partial tiles at the edges are masked; ops the vectorizer cannot take stay scalar.
+        SmallVector<bool> scalable(sizes.size(), false);
+        if (failed(linalg::vectorizeOpPrecondition(tile, sizes, scalable))) continue;
+        rewriter.setInsertionPoint(tile);
+        FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(rewriter, tile, sizes, scalable);
+        if (succeeded(vectorized)) rewriter.replaceOp(tile, vectorized->replacements);
+      }
+    }
+    // Fold each vector.mask into its transfer op's mask operand now: canonicalization of the
+    // tiles' slices would otherwise move casts into the mask regions, which they do not allow.
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,226 @@
+// Every verifier error of the aclop ops, with its message.
+// RUN: %op-opt %s -split-input-file -verify-diagnostics
+
+func.func @add_broadcast(%a: tensor<4x3xf32>, %b: tensor<5xf32>) {
+  // expected-error @below {{operand shapes do not broadcast: dimension 1 is 3 vs 5}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.add %a, %b : (tensor<4x3xf32>, tensor<5xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @add_mixed_types(%a: tensor<3xf32>, %b: tensor<3xf16>) {
+  // expected-error @below {{lhs and rhs must have the same element type}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.add %a, %b : (tensor<3xf32>, tensor<3xf16>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @add_bool(%a: tensor<3xi1>) {
+  // expected-error @below {{lhs has element type i1; allowed: f16, bf16, f32, f64, i8, i16, i32, i64, ui8}}
+  // expected-error @below {{rhs has element type i1}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.add %a, %a : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
+  return
+}
+
+// -----
+
+func.func @exp_int(%a: tensor<3xi32>) {
+  // expected-error @below {{input has element type i32; allowed: f16, bf16, f32, f64}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.exp %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @relu_unsigned(%a: tensor<3xui8>) {
+  // expected-error @below {{input has element type ui8; allowed: f16, bf16, f32, f64, i8, i16, i32, i64}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.relu %a : (tensor<3xui8>) -> tensor<3xui8>
+  return
+}
+
+// -----
+
+func.func @unranked(%a: tensor<*xf32>) {
+  // expected-error @below {{operand #0 must be ranked tensor of any type values}}
+  %r = aclop.neg %a : (tensor<*xf32>) -> tensor<*xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_k(%a: tensor<4x8xf32>, %b: tensor<9x16xf32>, %c: tensor<4x16xf32>, %s: tensor<f32>) {
+  // expected-error @below {{the contraction sizes of a and b disagree: 8 vs 9}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.gemm %a, %b, %c, %s, %s : (tensor<4x8xf32>, tensor<9x16xf32>, tensor<4x16xf32>, tensor<f32>, tensor<f32>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_c_shape(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<5x16xf32>, %s: tensor<f32>) {
+  // expected-error @below {{the row counts of op(a) and c disagree: 4 vs 5}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.gemm %a, %b, %c, %s, %s : (tensor<4x8xf32>, tensor<8x16xf32>, tensor<5x16xf32>, tensor<f32>, tensor<f32>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_alpha_type(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>, %s: tensor<f16>) {
+  // expected-error @below {{alpha and beta must have the element type of c}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.gemm %a, %b, %c, %s, %s : (tensor<4x8xf32>, tensor<8x16xf32>, tensor<4x16xf32>, tensor<f16>, tensor<f16>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_alpha_rank(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>, %s: tensor<1xf32>) {
+  // expected-error @below {{alpha must have rank 0, not 1}}
+  // expected-error @below {{beta must have rank 0, not 1}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.gemm %a, %b, %c, %s, %s : (tensor<4x8xf32>, tensor<8x16xf32>, tensor<4x16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @gemm_result_type(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf16>, %s: tensor<f16>) {
+  // expected-error @below {{cannot produce f16 from f32 inputs}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.gemm %a, %b, %c, %s, %s : (tensor<4x8xf32>, tensor<8x16xf32>, tensor<4x16xf16>, tensor<f16>, tensor<f16>) -> tensor<4x16xf16>
+  return
+}
+
+// -----
+
+func.func @matmul_rank(%a: tensor<4xf32>, %b: tensor<4x2xf32>) {
+  // expected-error @below {{a must have rank 2, not 1}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.matmul %a, %b : (tensor<4xf32>, tensor<4x2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_int16(%a: tensor<4x4xi16>) {
+  // expected-error @below {{integer products take i8 inputs}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.matmul %a, %a : (tensor<4x4xi16>, tensor<4x4xi16>) -> tensor<4x4xi32>
+  return
+}
+
+// -----
+
+func.func @matmul_types(%a: tensor<4x4xf32>, %b: tensor<4x4xf16>) {
+  // expected-error @below {{a and b must have the same element type}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.matmul %a, %b : (tensor<4x4xf32>, tensor<4x4xf16>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_result(%a: tensor<4x4xi8>) {
+  // expected-error @below {{cannot produce i8 from i8 inputs}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.matmul %a, %a {result_type = i8} : (tensor<4x4xi8>, tensor<4x4xi8>) -> tensor<4x4xi8>
+  return
+}
+
+// -----
+
+func.func @bmm_batch(%a: tensor<2x4x8xf32>, %b: tensor<3x8x3xf32>) {
+  // expected-error @below {{operand shapes do not broadcast: dimension 0 is 2 vs 3}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.batch_matmul %a, %b : (tensor<2x4x8xf32>, tensor<3x8x3xf32>) -> tensor<2x4x3xf32>
+  return
+}
+
+// -----
+
+func.func @cast_target(%a: tensor<3xf32>) {
+  // expected-error @below {{dst_type must be one of f16, bf16, f32, f64, i8, i16, i32, i64, ui8, i1}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.cast %a {dst_type = i4} : (tensor<3xf32>) -> tensor<3xi4>
+  return
+}
+
+// -----
+
+func.func @cast_source(%a: tensor<3xui16>) {
+  // expected-error @below {{input has element type ui16}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.cast %a {dst_type = f32} : (tensor<3xui16>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_axis_range(%a: tensor<4x5xf32>) {
+  // expected-error @below {{axis 2 is out of range for rank 2}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.reduce_sum %a {axes = array<i64: 2>} : (tensor<4x5xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_axis_twice(%a: tensor<4x5xf32>) {
+  // expected-error @below {{axis -1 appears twice}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.reduce_max %a {axes = array<i64: 1, -1>} : (tensor<4x5xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_mean_int(%a: tensor<4x5xi32>) {
+  // expected-error @below {{input has element type i32; allowed: f16, bf16, f32, f64}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.reduce_mean %a {axes = array<i64: 1>} : (tensor<4x5xi32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @softmax_empty(%a: tensor<4x5xf32>) {
+  // expected-error @below {{axes must not be empty}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.softmax %a {axes = array<i64>} : (tensor<4x5xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_size(%a: tensor<4x5xf32>) {
+  // expected-error @below {{perm has 1 entries for rank 2}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.transpose %a {perm = array<i64: 0>} : (tensor<4x5xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @transpose_repeat(%a: tensor<4x5xf32>) {
+  // expected-error @below {{perm is not a permutation of [0, 2)}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.transpose %a {perm = array<i64: 0, 0>} : (tensor<4x5xf32>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @result_mismatch(%a: tensor<4x3xf32>) {
+  // expected-error @below {{inferred type(s) 'tensor<4x3xf32>' are incompatible with return type(s) of operation 'tensor<4x4xf32>'}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.exp %a : (tensor<4x3xf32>) -> tensor<4x4xf32>
+  return
+}

@@ -1,0 +1,86 @@
+// Every aclop op parses, prints and parses again to the same IR.
+// RUN: %op-opt %s | %op-opt | FileCheck %s
+
+// CHECK-LABEL: func @products
+func.func @products(%a: tensor<4x8xf16>, %b: tensor<16x8xf16>, %c: tensor<4x16xf32>, %s: tensor<f32>,
+                    %i: tensor<?x8xi8>, %j: tensor<8x3xi8>, %x: tensor<2x4x8xbf16>, %y: tensor<1x8x3xbf16>) {
+  // CHECK: aclop.gemm %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {transpose_b = true} : (tensor<4x8xf16>, tensor<16x8xf16>, tensor<4x16xf32>, tensor<f32>, tensor<f32>) -> tensor<4x16xf32>
+  %0 = aclop.gemm %a, %b, %c, %s, %s {transpose_b = true} : (tensor<4x8xf16>, tensor<16x8xf16>, tensor<4x16xf32>, tensor<f32>, tensor<f32>) -> tensor<4x16xf32>
+  // CHECK: aclop.matmul %{{.*}}, %{{.*}} : (tensor<?x8xi8>, tensor<8x3xi8>) -> tensor<?x3xi32>
+  %1 = aclop.matmul %i, %j : (tensor<?x8xi8>, tensor<8x3xi8>) -> tensor<?x3xi32>
+  // CHECK: aclop.matmul %{{.*}}, %{{.*}} {result_type = f32, transpose_a = true} : (tensor<16x8xf16>, tensor<16x8xf16>) -> tensor<8x8xf32>
+  %2 = aclop.matmul %b, %b {transpose_a = true, result_type = f32} : (tensor<16x8xf16>, tensor<16x8xf16>) -> tensor<8x8xf32>
+  // CHECK: aclop.batch_matmul %{{.*}}, %{{.*}} : (tensor<2x4x8xbf16>, tensor<1x8x3xbf16>) -> tensor<2x4x3xbf16>
+  %3 = aclop.batch_matmul %x, %y : (tensor<2x4x8xbf16>, tensor<1x8x3xbf16>) -> tensor<2x4x3xbf16>
+  return
+}
+
+// CHECK-LABEL: func @cast
+func.func @cast(%a: tensor<?x7xf32>, %b: tensor<3xi1>) {
+  // CHECK: aclop.cast %{{.*}} {dst_type = ui8} : (tensor<?x7xf32>) -> tensor<?x7xui8>
+  %0 = aclop.cast %a {dst_type = ui8} : (tensor<?x7xf32>) -> tensor<?x7xui8>
+  // CHECK: aclop.cast %{{.*}} {dst_type = i64, truncate = false} : (tensor<?x7xf32>) -> tensor<?x7xi64>
+  %1 = aclop.cast %a {dst_type = i64, truncate = false} : (tensor<?x7xf32>) -> tensor<?x7xi64>
+  // CHECK: aclop.cast %{{.*}} {dst_type = bf16} : (tensor<3xi1>) -> tensor<3xbf16>
+  %2 = aclop.cast %b {dst_type = bf16} : (tensor<3xi1>) -> tensor<3xbf16>
+  return
+}
+
+// CHECK-LABEL: func @binary
+func.func @binary(%a: tensor<4x1x3xf32>, %b: tensor<5x1xf32>, %i: tensor<?xi32>, %u: tensor<2xui8>) {
+  // CHECK: aclop.add %{{.*}}, %{{.*}} : (tensor<4x1x3xf32>, tensor<5x1xf32>) -> tensor<4x5x3xf32>
+  %0 = aclop.add %a, %b : (tensor<4x1x3xf32>, tensor<5x1xf32>) -> tensor<4x5x3xf32>
+  // CHECK: aclop.sub
+  %1 = aclop.sub %i, %i : (tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32>
+  // CHECK: aclop.mul
+  %2 = aclop.mul %u, %u : (tensor<2xui8>, tensor<2xui8>) -> tensor<2xui8>
+  // CHECK: aclop.div
+  %3 = aclop.div %a, %b : (tensor<4x1x3xf32>, tensor<5x1xf32>) -> tensor<4x5x3xf32>
+  // CHECK: aclop.maximum
+  %4 = aclop.maximum %i, %i : (tensor<?xi32>, tensor<?xi32>) -> tensor<?xi32>
+  // CHECK: aclop.minimum
+  %5 = aclop.minimum %u, %u : (tensor<2xui8>, tensor<2xui8>) -> tensor<2xui8>
+  // CHECK: aclop.pow
+  %6 = aclop.pow %a, %a : (tensor<4x1x3xf32>, tensor<4x1x3xf32>) -> tensor<4x1x3xf32>
+  return
+}
+
+// CHECK-LABEL: func @unary
+func.func @unary(%a: tensor<2x?xf16>, %i: tensor<3xi64>) {
+  // CHECK: aclop.relu
+  %0 = aclop.relu %i : (tensor<3xi64>) -> tensor<3xi64>
+  // CHECK: aclop.gelu
+  %1 = aclop.gelu %a : (tensor<2x?xf16>) -> tensor<2x?xf16>
+  // CHECK: aclop.sigmoid
+  %2 = aclop.sigmoid %a : (tensor<2x?xf16>) -> tensor<2x?xf16>
+  // CHECK: aclop.tanh
+  %3 = aclop.tanh %a : (tensor<2x?xf16>) -> tensor<2x?xf16>
+  // CHECK: aclop.exp
+  %4 = aclop.exp %a : (tensor<2x?xf16>) -> tensor<2x?xf16>
+  // CHECK: aclop.log
+  %5 = aclop.log %a : (tensor<2x?xf16>) -> tensor<2x?xf16>
+  // CHECK: aclop.sqrt
+  %6 = aclop.sqrt %a : (tensor<2x?xf16>) -> tensor<2x?xf16>
+  // CHECK: aclop.rsqrt
+  %7 = aclop.rsqrt %a : (tensor<2x?xf16>) -> tensor<2x?xf16>
+  // CHECK: aclop.abs
+  %8 = aclop.abs %i : (tensor<3xi64>) -> tensor<3xi64>
+  // CHECK: aclop.neg
+  %9 = aclop.neg %a : (tensor<2x?xf16>) -> tensor<2x?xf16>
+  return
+}
+
+// CHECK-LABEL: func @reductions
+func.func @reductions(%a: tensor<4x?x6xf32>) {
+  // CHECK: aclop.reduce_sum %{{.*}} {axes = array<i64: 1, -1>, keep_dims = true} : (tensor<4x?x6xf32>) -> tensor<4x1x1xf32>
+  %0 = aclop.reduce_sum %a {axes = array<i64: 1, -1>, keep_dims = true} : (tensor<4x?x6xf32>) -> tensor<4x1x1xf32>
+  // CHECK: aclop.reduce_max %{{.*}} {axes = array<i64: 0>} : (tensor<4x?x6xf32>) -> tensor<?x6xf32>
+  %1 = aclop.reduce_max %a {axes = array<i64: 0>} : (tensor<4x?x6xf32>) -> tensor<?x6xf32>
+  // CHECK: aclop.reduce_mean %{{.*}} {axes = array<i64>} : (tensor<4x?x6xf32>) -> tensor<f32>
+  %2 = aclop.reduce_mean %a {axes = array<i64>} : (tensor<4x?x6xf32>) -> tensor<f32>
+  // CHECK: aclop.softmax %{{.*}} {axes = array<i64: -1>} : (tensor<4x?x6xf32>) -> tensor<4x?x6xf32>
+  %3 = aclop.softmax %a {axes = array<i64: -1>} : (tensor<4x?x6xf32>) -> tensor<4x?x6xf32>
+  // CHECK: aclop.transpose %{{.*}} {perm = array<i64: 2, 0, 1>} : (tensor<4x?x6xf32>) -> tensor<6x4x?xf32>
+  %4 = aclop.transpose %a {perm = array<i64: 2, 0, 1>} : (tensor<4x?x6xf32>) -> tensor<6x4x?xf32>
+  return
+}

@@ -1,0 +1,158 @@
+// aclop -> linalg on tensors, one case per op family.
+// RUN: %op-opt %s -convert-aclop-to-linalg -split-input-file | FileCheck %s
+
+// Broadcasting: a stretched static 1 reads index 0; f16 arithmetic is done in f32.
+// CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG: #[[ROW:.*]] = affine_map<(d0, d1) -> (0, d1)>
+// CHECK-LABEL: func @add_f16
+// CHECK: %[[DIM:.*]] = tensor.dim %arg0, %c1
+// CHECK: %[[EMPTY:.*]] = tensor.empty(%[[DIM]]) : tensor<4x?xf16>
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[ROW]], #[[ID]]], iterator_types = ["parallel", "parallel"]}
+// CHECK:   arith.extf {{.*}} : f16 to f32
+// CHECK:   arith.addf {{.*}} : f32
+// CHECK:   arith.truncf {{.*}} : f32 to f16
+func.func @add_f16(%a: tensor<4x?xf16>, %b: tensor<1x?xf16>) -> tensor<4x?xf16> {
+  %r = aclop.add %a, %b : (tensor<4x?xf16>, tensor<1x?xf16>) -> tensor<4x?xf16>
+  return %r : tensor<4x?xf16>
+}
+
+// -----
+
+// ui8 becomes i8 and the op picks unsigned arithmetic.
+// CHECK-LABEL: func @max_u8(%arg0: tensor<3xi8>) -> tensor<3xi8>
+// CHECK: arith.maxui {{.*}} : i8
+func.func @max_u8(%a: tensor<3xui8>) -> tensor<3xui8> {
+  %r = aclop.maximum %a, %a : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
+  return %r : tensor<3xui8>
+}
+
+// -----
+
+// Integer division never traps: the divisor 0 and the MIN / -1 case are selected away.
+// CHECK-LABEL: func @div_i32
+// CHECK: arith.cmpi eq
+// CHECK: arith.select
+// CHECK: arith.divsi
+// CHECK: arith.select
+func.func @div_i32(%a: tensor<5xi32>) -> tensor<5xi32> {
+  %r = aclop.div %a, %a : (tensor<5xi32>, tensor<5xi32>) -> tensor<5xi32>
+  return %r : tensor<5xi32>
+}
+
+// -----
+
+// Float -> int rounds toward zero and saturates; NaN becomes 0.
+// CHECK-LABEL: func @cast_f32_i32
+// CHECK: arith.fptosi {{.*}} : f32 to i32
+// CHECK: arith.cmpf oge, {{.*}}, %cst{{.*}} : f32
+// CHECK: arith.cmpf olt
+// CHECK: arith.cmpf uno
+// CHECK: arith.constant 2147483647 : i32
+// CHECK: arith.constant -2147483648 : i32
+func.func @cast_f32_i32(%a: tensor<7xf32>) -> tensor<7xi32> {
+  %r = aclop.cast %a {dst_type = i32} : (tensor<7xf32>) -> tensor<7xi32>
+  return %r : tensor<7xi32>
+}
+
+// -----
+
+// To bool is "not equal to zero".
+// CHECK-LABEL: func @cast_to_bool
+// CHECK: arith.cmpf une
+func.func @cast_to_bool(%a: tensor<7xbf16>) -> tensor<7xi1> {
+  %r = aclop.cast %a {dst_type = i1} : (tensor<7xbf16>) -> tensor<7xi1>
+  return %r : tensor<7xi1>
+}
+
+// -----
+
+// Reductions iterate kept dims first, compute on the kept shape, then expand for keep_dims.
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func @reduce_sum_keep_dims
+// CHECK: %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4x6xf32>)
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: tensor.expand_shape %[[SUM]] {{\[}}[0, 1], [2]] output_shape [4, 1, 6] : tensor<4x6xf32> into tensor<4x1x6xf32>
+func.func @reduce_sum_keep_dims(%a: tensor<4x5x6xf32>) -> tensor<4x1x6xf32> {
+  %r = aclop.reduce_sum %a {axes = array<i64: 1>, keep_dims = true} : (tensor<4x5x6xf32>) -> tensor<4x1x6xf32>
+  return %r : tensor<4x1x6xf32>
+}
+
+// -----
+
+// The mean divides by the reduced element count, known at run time for dynamic dims.
+// CHECK-LABEL: func @reduce_mean_dynamic
+// CHECK: tensor.dim %arg0, %c1
+// CHECK: arith.uitofp {{.*}} : i64 to f32
+// CHECK: linalg.generic
+// CHECK: arith.divf
+func.func @reduce_mean_dynamic(%a: tensor<4x?xf32>) -> tensor<4xf32> {
+  %r = aclop.reduce_mean %a {axes = array<i64: 1>} : (tensor<4x?xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+// gemm: a contraction into a zeroed accumulator, then alpha * acc + beta * c, skipping c
+// when beta == 0.
+// CHECK-LABEL: func @gemm
+// CHECK: linalg.fill
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
+// CHECK:   arith.mulf
+// CHECK:   arith.addf
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
+// CHECK:   arith.cmpf oeq
+// CHECK:   arith.select
+func.func @gemm(%a: tensor<8x4xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>, %s: tensor<f32>) -> tensor<4x16xf32> {
+  %r = aclop.gemm %a, %b, %c, %s, %s {transpose_a = true} : (tensor<8x4xf32>, tensor<8x16xf32>, tensor<4x16xf32>, tensor<f32>, tensor<f32>) -> tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
+}
+
+// -----
+
+// int8 products accumulate in i32.
+// CHECK-LABEL: func @matmul_i8
+// CHECK: arith.extsi {{.*}} : i8 to i32
+// CHECK: arith.muli {{.*}} : i32
+// CHECK: arith.addi {{.*}} : i32
+func.func @matmul_i8(%a: tensor<3x8xi8>, %b: tensor<8x5xi8>) -> tensor<3x5xi32> {
+  %r = aclop.matmul %a, %b : (tensor<3x8xi8>, tensor<8x5xi8>) -> tensor<3x5xi32>
+  return %r : tensor<3x5xi32>
+}
+
+// -----
+
+// Softmax: max and sum of exp over the axes (kept dims first), then exp(x - max) / sum.
+// CHECK-LABEL: func @softmax
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK:   arith.maximumf
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK:   math.exp
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
+// CHECK:   arith.divf
+func.func @softmax(%a: tensor<4x7xf32>) -> tensor<4x7xf32> {
+  %r = aclop.softmax %a {axes = array<i64: 0>} : (tensor<4x7xf32>) -> tensor<4x7xf32>
+  return %r : tensor<4x7xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func @transpose
+// CHECK: linalg.transpose ins(%arg0 : tensor<2x3x5xi1>) outs(%{{.*}} : tensor<5x2x3xi1>) permutation = [2, 0, 1]
+func.func @transpose(%a: tensor<2x3x5xi1>) -> tensor<5x2x3xi1> {
+  %r = aclop.transpose %a {perm = array<i64: 2, 0, 1>} : (tensor<2x3x5xi1>) -> tensor<5x2x3xi1>
+  return %r : tensor<5x2x3xi1>
+}
+
+// -----
+
+// gelu uses erf; sigmoid is 1 / (1 + exp(-x)).
+// CHECK-LABEL: func @gelu_sigmoid
+// CHECK: math.erf
+// CHECK: arith.negf
+// CHECK: math.exp
+func.func @gelu_sigmoid(%a: tensor<9xf32>) -> tensor<9xf32> {
+  %g = aclop.gelu %a : (tensor<9xf32>) -> tensor<9xf32>
+  %s = aclop.sigmoid %g : (tensor<9xf32>) -> tensor<9xf32>
+  return %s : tensor<9xf32>
+}

@@ -1,0 +1,59 @@
+// Block partitioning and the kernel entry point.
+// RUN: %op-opt %s -aclop-map-to-kernel-abi -split-input-file | FileCheck %s
+
+// Every top-level scf.parallel gets this block's share of its first non-unit dimension.
+// CHECK: module attributes {aclop.partitioned = {scale = true}}
+// CHECK: func.func private @__aclop_compute_scale(%[[IN:.*]]: memref<1x?xf32>, %[[OUT:.*]]: memref<1x?xf32>, %[[BLOCK:.*]]: index, %[[BLOCKS:.*]]: index)
+// CHECK: %[[TRIPS:.*]] = arith.ceildivsi
+// CHECK: %[[SCALED:.*]] = arith.muli %[[TRIPS]], %[[BLOCK]]
+// CHECK: %[[BEGIN:.*]] = arith.divui %[[SCALED]], %[[BLOCKS]]
+// CHECK: %[[NEXT:.*]] = arith.addi %[[BLOCK]], %c1
+// CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%c0, %{{.*}}) to (%c1, %{{.*}})
+// CHECK-LABEL: func.func @scale(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
+// CHECK: llvm.load {{.*}} : !llvm.ptr -> !llvm.ptr
+// CHECK: %[[SIZE_AT:.*]] = llvm.getelementptr %arg0[16] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.load %[[SIZE_AT]] : !llvm.ptr -> i64
+// CHECK: llvm.getelementptr %arg0[8]
+// CHECK: llvm.getelementptr %arg0[24]
+// CHECK: builtin.unrealized_conversion_cast {{.*}} to memref<1x?xf32>
+// CHECK: llvm.getelementptr %arg1[4]
+// CHECK: llvm.getelementptr %arg1[8]
+// CHECK: call @__aclop_compute_scale
+// CHECK: return %{{.*}} : i32
+// CHECK: llvm.mlir.global external constant @scale__aclcpu_abi(1 : i32)
+func.func @k(%in: memref<1x?xf32>, %out: memref<1x?xf32>, %block: index, %blocks: index) attributes {aclop.kernel = "scale"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = memref.dim %in, %c1 : memref<1x?xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c1, %n) step (%c1, %c1) {
+    %x = memref.load %in[%i, %j] : memref<1x?xf32>
+    %y = arith.addf %x, %x : f32
+    memref.store %y, %out[%i, %j] : memref<1x?xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Work that cannot be divided runs in block 0 only.
+// CHECK: module attributes {aclop.partitioned = {total = false}}
+// CHECK-LABEL: func.func private @__aclop_compute_total
+// CHECK: %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0
+// CHECK: scf.if %[[FIRST]] {
+// CHECK:   scf.for
+// CHECK:   memref.store
+func.func @k(%in: memref<8xf32>, %out: memref<f32>, %block: index, %blocks: index) attributes {aclop.kernel = "total"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %zero = arith.constant 0.0 : f32
+  %sum = scf.for %i = %c0 to %c8 step %c1 iter_args(%acc = %zero) -> f32 {
+    %x = memref.load %in[%i] : memref<8xf32>
+    %s = arith.addf %acc, %x : f32
+    scf.yield %s : f32
+  }
+  memref.store %sum, %out[] : memref<f32>
+  return
+}
+

@@ -1,0 +1,25 @@
+// Element-wise ops become an scf.forall of tiles, each one masked vector read-compute-write.
+// RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy=vector-bits=512 -aclop-tile-and-vectorize | FileCheck %s
+
+// CHECK-LABEL: func @exp_dynamic
+// CHECK: scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (4, %{{.*}}) step (1, 16)
+// CHECK:   %[[SIZE:.*]] = affine.min
+// CHECK:   %[[MASK:.*]] = vector.create_mask %{{.*}}, %[[SIZE]] : vector<1x16xi1>
+// CHECK:   %[[IN:.*]] = vector.transfer_read {{.*}}, %[[MASK]] {{.*}} : tensor<1x?xf32>, vector<1x16xf32>
+// CHECK:   %[[EXP:.*]] = math.exp %[[IN]] : vector<1x16xf32>
+// CHECK:   vector.transfer_write %[[EXP]], {{.*}}, %[[MASK]]
+// CHECK:   tensor.parallel_insert_slice
+// CHECK-NOT: linalg.generic
+func.func @exp_dynamic(%a: tensor<4x?xf32>) -> tensor<4x?xf32> {
+  %r = aclop.exp %a : (tensor<4x?xf32>) -> tensor<4x?xf32>
+  return %r : tensor<4x?xf32>
+}
+
+// Ops without tile sizes are left alone.
+// CHECK-LABEL: func @reduction_untouched
+// CHECK-NOT: scf.forall
+// CHECK: linalg.generic
+func.func @reduction_untouched(%a: tensor<4x9xf32>) -> tensor<4xf32> {
+  %r = aclop.reduce_max %a {axes = array<i64: 1>} : (tensor<4x9xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}

@@ -1,0 +1,133 @@
+// Every op, static and dynamic shapes and each dtype family, through the whole aclop-to-llvm
+// pipeline: the last pass fails on anything that is not LLVM dialect.
+// RUN: %op-opt %s -aclop-to-llvm=vector-bits=512 -split-input-file | FileCheck %s
+// RUN: %op-opt %s -aclop-to-llvm=vector-bits=256 -split-input-file | FileCheck %s
+
+// CHECK-LABEL: llvm.func @gemm(
+func.func @gemm(%a: tensor<4x8xf16>, %b: tensor<16x8xf16>, %c: tensor<4x16xf32>, %al: tensor<f32>, %be: tensor<f32>) -> tensor<4x16xf32> {
+  %r = aclop.gemm %a, %b, %c, %al, %be {transpose_b = true} : (tensor<4x8xf16>, tensor<16x8xf16>, tensor<4x16xf32>, tensor<f32>, tensor<f32>) -> tensor<4x16xf32>
+  return %r : tensor<4x16xf32>
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @matmul(
+func.func @matmul(%a: tensor<?x8xi8>, %b: tensor<8x?xi8>) -> tensor<?x?xi32> {
+  %r = aclop.matmul %a, %b : (tensor<?x8xi8>, tensor<8x?xi8>) -> tensor<?x?xi32>
+  return %r : tensor<?x?xi32>
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @bmm(
+func.func @bmm(%a: tensor<2x4x8xbf16>, %b: tensor<1x8x3xbf16>) -> tensor<2x4x3xbf16> {
+  %r = aclop.batch_matmul %a, %b : (tensor<2x4x8xbf16>, tensor<1x8x3xbf16>) -> tensor<2x4x3xbf16>
+  return %r : tensor<2x4x3xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @cast(
+func.func @cast(%a: tensor<?x7xf32>) -> tensor<?x7xui8> {
+  %r = aclop.cast %a {dst_type = ui8} : (tensor<?x7xf32>) -> tensor<?x7xui8>
+  return %r : tensor<?x7xui8>
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @cast2(
+func.func @cast2(%a: tensor<5xbf16>) -> tensor<5xi1> {
+  %r = aclop.cast %a {dst_type = i1} : (tensor<5xbf16>) -> tensor<5xi1>
+  return %r : tensor<5xi1>
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @div(
+func.func @div(%a: tensor<3x?xi32>, %b: tensor<1x?xi32>) -> tensor<3x?xi32> {
+  %r = aclop.div %a, %b : (tensor<3x?xi32>, tensor<1x?xi32>) -> tensor<3x?xi32>
+  return %r : tensor<3x?xi32>
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @pow(
+func.func @pow(%a: tensor<3xui8>, %b: tensor<3xui8>) -> tensor<3xui8> {
+  %r = aclop.pow %a, %b : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
+  return %r : tensor<3xui8>
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @gelu(
+func.func @gelu(%a: tensor<33xf16>) -> tensor<33xf16> {
+  %r = aclop.gelu %a : (tensor<33xf16>) -> tensor<33xf16>
+  return %r : tensor<33xf16>
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @tanh(
+func.func @tanh(%a: tensor<?xf32>) -> tensor<?xf32> {
+  %r = aclop.tanh %a : (tensor<?xf32>) -> tensor<?xf32>
+  %s = aclop.sigmoid %r : (tensor<?xf32>) -> tensor<?xf32>
+  %t = aclop.rsqrt %s : (tensor<?xf32>) -> tensor<?xf32>
+  %u = aclop.abs %t : (tensor<?xf32>) -> tensor<?xf32>
+  return %u : tensor<?xf32>
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @rsum(
+func.func @rsum(%a: tensor<4x?x6xf16>) -> tensor<4x1x1xf16> {
+  %r = aclop.reduce_sum %a {axes = array<i64: 1, -1>, keep_dims = true} : (tensor<4x?x6xf16>) -> tensor<4x1x1xf16>
+  return %r : tensor<4x1x1xf16>
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @rmean(
+func.func @rmean(%a: tensor<4x5xf32>) -> tensor<f32> {
+  %r = aclop.reduce_mean %a {axes = array<i64>} : (tensor<4x5xf32>) -> tensor<f32>
+  return %r : tensor<f32>
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @rmax(
+func.func @rmax(%a: tensor<4x5xi32>) -> tensor<1x5xi32> {
+  %r = aclop.reduce_max %a {axes = array<i64: 0>, keep_dims = true} : (tensor<4x5xi32>) -> tensor<1x5xi32>
+  return %r : tensor<1x5xi32>
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @softmax(
+func.func @softmax(%a: tensor<4x?xf32>) -> tensor<4x?xf32> {
+  %r = aclop.softmax %a {axes = array<i64: 0>} : (tensor<4x?xf32>) -> tensor<4x?xf32>
+  return %r : tensor<4x?xf32>
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @transpose(
+func.func @transpose(%a: tensor<2x3x?xi1>) -> tensor<?x2x3xi1> {
+  %r = aclop.transpose %a {perm = array<i64: 2, 0, 1>} : (tensor<2x3x?xi1>) -> tensor<?x2x3xi1>
+  return %r : tensor<?x2x3xi1>
+}
+
+// -----
+
+// A kernel: block-partitioned, with the aclcpu entry point and ABI version.
+// CHECK: module attributes {aclop.partitioned = {exp_kernel = true}}
+// The result is computed in place in the output buffer: no temporary is allocated.
+// CHECK-NOT: @malloc
+// CHECK-LABEL: llvm.func @exp_kernel(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
+// CHECK: llvm.call @__aclop_compute_exp_kernel
+// CHECK: llvm.mlir.global external constant @exp_kernel__aclcpu_abi(1 : i32)
+func.func @k(%a: memref<4x?xf32>, %b: memref<4x?xf32>, %bi: index, %bn: index) attributes {aclop.kernel = "exp_kernel"} {
+  %ta = bufferization.to_tensor %a restrict : memref<4x?xf32> to tensor<4x?xf32>
+  %r = aclop.exp %ta : (tensor<4x?xf32>) -> tensor<4x?xf32>
+  bufferization.materialize_in_destination %r in restrict writable %b : (tensor<4x?xf32>, memref<4x?xf32>) -> ()
+  return
+}

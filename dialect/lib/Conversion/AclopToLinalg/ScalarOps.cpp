@@ -78,6 +78,23 @@ Value saturateInt(OpBuilder &b, Location loc, Value value, Type from, Type to) {
   return result;
 }
 
+// f64 -> f32 rounded to odd: the nearest-even result, stepped toward zero when it rounded up
+// in magnitude, with the lowest bit set when inexact. A second rounding to a narrower type is
+// then correctly rounded (f64 -> bf16 has no library routine on every platform).
+Value truncateToOddF32(OpBuilder &b, Location loc, Value x) {
+  Type f32 = b.getF32Type(), i32 = b.getI32Type();
+  Value nearest = arith::TruncFOp::create(b, loc, f32, x);
+  Value back = arith::ExtFOp::create(b, loc, x.getType(), nearest);
+  Value inexact = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ONE, back, x);
+  Value roundedAway = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, math::AbsFOp::create(b, loc, back),
+                                            math::AbsFOp::create(b, loc, x));
+  Value bits = arith::BitcastOp::create(b, loc, i32, nearest);
+  Value one = arith::ConstantIntOp::create(b, loc, i32, 1);
+  Value towardZero = arith::SelectOp::create(b, loc, roundedAway, arith::SubIOp::create(b, loc, bits, one), bits);
+  Value odd = arith::OrIOp::create(b, loc, towardZero, one);
+  return arith::BitcastOp::create(b, loc, f32, arith::SelectOp::create(b, loc, inexact, odd, bits));
+}
+
 } // namespace
 
 Type mlir::aclop::computeType(Type type) {
@@ -96,12 +113,14 @@ Value mlir::aclop::castScalar(OpBuilder &b, Location loc, Value value, Type from
                                  intConstant(b, loc, signless(from), APInt::getZero(from.getIntOrFloatBitWidth())));
   }
   if (fromFloat && toFloat) {
-    if (from.getIntOrFloatBitWidth() < to.getIntOrFloatBitWidth() || (from.isF16() && to.isBF16()) ||
-        (from.isBF16() && to.isF16())) {
+    unsigned fromWidth = from.getIntOrFloatBitWidth(), toWidth = to.getIntOrFloatBitWidth();
+    if (fromWidth == toWidth) {  // f16 <-> bf16: through f32, which holds both exactly
       Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), value);
-      return to.isF32() ? wide : castScalar(b, loc, wide, b.getF32Type(), to, truncate);
+      return arith::TruncFOp::create(b, loc, target, wide);
     }
-    return arith::TruncFOp::create(b, loc, target, value);
+    if (fromWidth < toWidth) return arith::ExtFOp::create(b, loc, target, value);
+    if (from.isF64() && to.isBF16()) return arith::TruncFOp::create(b, loc, target, truncateToOddF32(b, loc, value));
+    return arith::TruncFOp::create(b, loc, target, value);  // one correctly rounded step
   }
   if (!fromFloat && toFloat) {
     return isUnsigned(from) ? Value(arith::UIToFPOp::create(b, loc, target, value))

@@ -1,0 +1,159 @@
+// Orchestrates one compile: module, pipeline (with ACLCPU_DUMP_DIR dumps), LLVM IR, object,
+// load. All diagnostics are collected into the error string; nothing aborts.
+#include "op_compiler.h"
+
+#include "object_emitter.h"
+#include "op_module_builder.h"
+
+#include "aclop/AclopDialect.h"
+#include "aclop/Passes.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <mutex>
+
+namespace aclcpu {
+namespace {
+
+constexpr const char *kKernelName = "aclop_kernel";
+
+const mlir::DialectRegistry &compilerRegistry() {
+  static mlir::DialectRegistry *registry = [] {
+    auto *dialects = new mlir::DialectRegistry();
+    mlir::registerAllDialects(*dialects);
+    mlir::registerAllExtensions(*dialects);
+    mlir::registerAllToLLVMIRTranslations(*dialects);
+    dialects->insert<mlir::aclop::AclopDialect>();
+    // The pipeline is assembled from registered pass names.
+    mlir::registerAllPasses();
+    mlir::aclop::registerAclopPasses();
+    return dialects;
+  }();
+  return *registry;
+}
+
+// A context per compile: compiles of different ops run concurrently without sharing one.
+struct CompilerContext {
+  mlir::MLIRContext context{compilerRegistry(), mlir::MLIRContext::Threading::DISABLED};
+  std::string diagnostics;
+  mlir::ScopedDiagnosticHandler handler{&context, [this](mlir::Diagnostic &diagnostic) {
+                                          llvm::raw_string_ostream out(diagnostics);
+                                          if (!diagnostics.empty()) out << "\n";
+                                          out << diagnostic;
+                                          for (auto &note : diagnostic.getNotes()) out << "\n  note: " << note;
+                                          return mlir::success();
+                                        }};
+  CompilerContext() { context.loadAllAvailableDialects(); }
+};
+
+std::string describe(const OpSpec &spec) {
+  std::string text = spec.op + "(";
+  for (size_t i = 0; i < spec.inputs.size(); ++i) {
+    text += i ? ", " : "";
+    for (int64_t d : spec.inputs[i].shape) text += (d < 0 ? std::string("?") : std::to_string(d)) + "x";
+    text += elementTypeName(spec.inputs[i].type);
+  }
+  return text + ")";
+}
+
+// ACLCPU_DUMP_DIR/<n>-<op>: input.mlir, each pass's IR, the LLVM IR before and after -O3, the object.
+struct Dump {
+  std::string prefix;
+  explicit Dump(const CompileOptions &options, const OpSpec &spec) {
+    std::string dir = options.dumpDir;
+    if (dir.empty())
+      if (const char *env = getenv("ACLCPU_DUMP_DIR")) dir = env;
+    if (dir.empty()) return;
+    static std::atomic<int> counter{0};
+    llvm::sys::fs::create_directories(dir);
+    prefix = dir + "/" + std::to_string(++counter) + "-" + spec.op;
+  }
+  bool enabled() const { return !prefix.empty(); }
+  void write(const std::string &suffix, llvm::function_ref<void(llvm::raw_ostream &)> print) const {
+    if (!enabled()) return;
+    std::error_code ec;
+    llvm::raw_fd_ostream out(prefix + suffix, ec);
+    if (!ec) print(out);
+  }
+};
+
+}  // namespace
+
+bool inferOutputs(const OpSpec &spec, std::vector<TensorSpec> &outputs, std::string &error) {
+  CompilerContext compiler;
+  if (buildOpModule(compiler.context, spec, kKernelName, outputs)) return true;
+  error = describe(spec) + ": " + compiler.diagnostics;
+  return false;
+}
+
+std::unique_ptr<CompiledKernel> compileOp(const OpSpec &spec, const CompileOptions &options, std::string &error) {
+  auto start = std::chrono::steady_clock::now();
+  CompilerContext compiler;
+  auto kernel = std::make_unique<CompiledKernel>();
+  auto fail = [&](const std::string &stage) -> std::unique_ptr<CompiledKernel> {
+    error = describe(spec) + ": " + stage + (compiler.diagnostics.empty() ? "" : ": " + compiler.diagnostics);
+    return nullptr;
+  };
+  mlir::OwningOpRef<mlir::ModuleOp> module = buildOpModule(compiler.context, spec, kKernelName, kernel->outputs);
+  if (!module) return fail("invalid operator");
+  Dump dump(options, spec);
+  dump.write(".input.mlir", [&](llvm::raw_ostream &out) { module->print(out); });
+
+  mlir::PassManager pm(&compiler.context);
+  mlir::aclop::AclopToLlvmOptions pipeline;
+  pipeline.vectorBits = options.vectorBits > 0 ? options.vectorBits : hostTarget().vectorBits;
+  std::string pipelineErrors;
+  llvm::raw_string_ostream pipelineStream(pipelineErrors);
+  if (failed(mlir::aclop::buildAclopToLlvmPipeline(pm, pipeline, pipelineStream))) return fail(pipelineErrors);
+  std::unique_ptr<llvm::raw_fd_ostream> passDump;
+  if (dump.enabled()) {
+    std::error_code ec;
+    passDump = std::make_unique<llvm::raw_fd_ostream>(dump.prefix + ".passes.mlir", ec);
+    if (!ec)
+      pm.enableIRPrinting([](mlir::Pass *, mlir::Operation *) { return false; },
+                          [](mlir::Pass *, mlir::Operation *) { return true; }, /*printModuleScope=*/true,
+                          /*printAfterOnlyOnChange=*/true, /*printAfterOnlyOnFailure=*/false, *passDump);
+  }
+  if (failed(pm.run(*module))) return fail("lowering failed");
+  auto partitioned = (*module)->getAttrOfType<mlir::DictionaryAttr>("aclop.partitioned");
+  kernel->partitioned = partitioned && partitioned.getAs<mlir::BoolAttr>(kKernelName) &&
+                        partitioned.getAs<mlir::BoolAttr>(kKernelName).getValue();
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule = mlir::translateModuleToLLVMIR(*module, llvmContext, "aclop");
+  if (!llvmModule) return fail("translation to LLVM IR failed");
+  dump.write(".ll", [&](llvm::raw_ostream &out) { llvmModule->print(out, nullptr); });
+  llvm::SmallVector<char, 0> object;
+  std::string emitError;
+  if (!emitHostObject(*llvmModule, object, emitError)) return fail(emitError);
+  dump.write(".opt.ll", [&](llvm::raw_ostream &out) { llvmModule->print(out, nullptr); });
+  dump.write(".o", [&](llvm::raw_ostream &out) { out.write(object.data(), object.size()); });
+
+  ElfImage image;
+  const auto *bytes = reinterpret_cast<const uint8_t *>(object.data());
+  std::string problem = inspectElf(bytes, object.size(), image);
+  BinaryLoader *loader = problem.empty() ? binaryLoaderFor(image.kind) : nullptr;
+  if (loader == nullptr) return fail("the emitted object does not load: " + problem);
+  kernel->binary = loader->load(bytes, object.size(), image, /*lazy=*/false, problem);
+  if (!kernel->binary) return fail("linking the kernel failed: " + problem);
+  kernel->entry = reinterpret_cast<aclcpuKernelEntry>(kernel->binary->lookup(kKernelName, problem));
+  if (kernel->entry == nullptr) return fail("the kernel entry is missing: " + problem);
+  kernel->compileMilliseconds =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return kernel;
+}
+
+}  // namespace aclcpu

@@ -1,0 +1,45 @@
+// The JIT: one operator instance (OpSpec) -> an aclop module -> the aclop-to-llvm pipeline ->
+// LLVM IR optimized at -O3 for the host CPU -> an ELF object -> linked by the runtime's ORC
+// loader into its own JITDylib. The result launches like any loaded kernel binary.
+#pragma once
+
+#include "aclcpu/kernel.h"
+#include "kernel_binary.h"
+#include "op_spec.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace aclcpu {
+
+struct CompileOptions {
+  int64_t vectorBits = 0;  // 0: the host's widest vector registers
+  std::string dumpDir;     // empty: ACLCPU_DUMP_DIR, if set
+};
+
+// A compiled operator. Its argument block is one 8-byte data pointer per input, then per
+// output, then one int64 per dynamic dim of each of them in the same order (the kernel ABI of
+// aclop-map-to-kernel-abi).
+struct CompiledKernel {
+  std::unique_ptr<KernelBinary> binary;  // owns the code; dropping it frees the JITDylib
+  aclcpuKernelEntry entry = nullptr;
+  std::vector<TensorSpec> outputs;       // inferred; dynamic dims stay -1
+  bool partitioned = false;              // work divides over blocks (else: launch 1 block)
+  double compileMilliseconds = 0;
+};
+
+// Never aborts: failures return nullptr with the MLIR/LLVM diagnostics in `error`.
+std::unique_ptr<CompiledKernel> compileOp(const OpSpec &spec, const CompileOptions &options, std::string &error);
+
+// The output tensors `spec` produces (the dialect's shape inference), without compiling.
+bool inferOutputs(const OpSpec &spec, std::vector<TensorSpec> &outputs, std::string &error);
+
+// The host CPU as the compiler sees it: name, features, and vector width in bits.
+struct HostTarget {
+  std::string triple, cpu, features;
+  int64_t vectorBits = 128;
+};
+const HostTarget &hostTarget();
+
+}  // namespace aclcpu

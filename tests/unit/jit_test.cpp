@@ -1,0 +1,472 @@
+// JIT-compiles aclop ops for several shapes and dtypes, runs them through the runtime's block
+// dispatcher, and compares with plain-loop references written independently of the lowering.
+#include "kernel_launch.h"
+#include "op_compiler.h"
+
+#include "acl/acl_base.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <random>
+
+using namespace aclcpu;
+using namespace std::chrono_literals;
+
+namespace {
+
+// ---- element encoding -------------------------------------------------------------------
+
+uint16_t toBf16(float value) {
+  uint32_t bits;
+  memcpy(&bits, &value, 4);
+  if (std::isnan(value)) return 0x7FC0;
+  bits += 0x7FFF + ((bits >> 16) & 1);  // round to nearest even
+  return static_cast<uint16_t>(bits >> 16);
+}
+float fromBf16(uint16_t value) {
+  uint32_t bits = uint32_t(value) << 16;
+  float result;
+  memcpy(&result, &bits, 4);
+  return result;
+}
+
+void store(ElementType type, uint8_t *at, double value) {
+  switch (type) {
+    case ElementType::F32: { float v = float(value); memcpy(at, &v, 4); break; }
+    case ElementType::F64: memcpy(at, &value, 8); break;
+    case ElementType::F16: { uint16_t v = aclFloatToFloat16(float(value)); memcpy(at, &v, 2); break; }
+    case ElementType::BF16: { uint16_t v = toBf16(float(value)); memcpy(at, &v, 2); break; }
+    case ElementType::I8: { int8_t v = int8_t(value); memcpy(at, &v, 1); break; }
+    case ElementType::U8: { uint8_t v = uint8_t(value); memcpy(at, &v, 1); break; }
+    case ElementType::Bool: { uint8_t v = value != 0; memcpy(at, &v, 1); break; }
+    case ElementType::I16: { int16_t v = int16_t(value); memcpy(at, &v, 2); break; }
+    case ElementType::I32: { int32_t v = int32_t(value); memcpy(at, &v, 4); break; }
+    case ElementType::I64: { int64_t v = int64_t(value); memcpy(at, &v, 8); break; }
+  }
+}
+
+double load(ElementType type, const uint8_t *at) {
+  switch (type) {
+    case ElementType::F32: { float v; memcpy(&v, at, 4); return v; }
+    case ElementType::F64: { double v; memcpy(&v, at, 8); return v; }
+    case ElementType::F16: { uint16_t v; memcpy(&v, at, 2); return aclFloat16ToFloat(v); }
+    case ElementType::BF16: { uint16_t v; memcpy(&v, at, 2); return fromBf16(v); }
+    case ElementType::I8: return int8_t(*at);
+    case ElementType::U8: return *at;
+    case ElementType::Bool: return *at;
+    case ElementType::I16: { int16_t v; memcpy(&v, at, 2); return v; }
+    case ElementType::I32: { int32_t v; memcpy(&v, at, 4); return v; }
+    case ElementType::I64: { int64_t v; memcpy(&v, at, 8); return double(v); }
+  }
+  return 0;
+}
+
+// The value `value` becomes when stored as `type` (what a correct kernel must produce).
+double roundTo(ElementType type, double value) {
+  uint8_t bytes[8];
+  store(type, bytes, value);
+  return load(type, bytes);
+}
+
+bool isFloat(ElementType t) {
+  return t == ElementType::F32 || t == ElementType::F16 || t == ElementType::BF16 || t == ElementType::F64;
+}
+
+// Relative tolerance per dtype: a few units in the last place.
+double tolerance(ElementType type) {
+  switch (type) {
+    case ElementType::F16: return 2e-3;
+    case ElementType::BF16: return 1.6e-2;
+    case ElementType::F32: return 2e-5;
+    case ElementType::F64: return 1e-12;
+    default: return 0;
+  }
+}
+
+// ---- tensors -----------------------------------------------------------------------------
+
+struct Tensor {
+  ElementType type;
+  std::vector<int64_t> shape;
+  std::vector<uint8_t> bytes;
+
+  Tensor(ElementType t, std::vector<int64_t> s) : type(t), shape(std::move(s)) {
+    bytes.assign(std::max<int64_t>(count(), 1) * elementSize(type), 0);
+  }
+  int64_t count() const {
+    int64_t n = 1;
+    for (int64_t d : shape) n *= d;
+    return n;
+  }
+  double at(int64_t i) const { return load(type, bytes.data() + i * elementSize(type)); }
+  void set(int64_t i, double v) { store(type, bytes.data() + i * elementSize(type), v); }
+};
+
+Tensor randomTensor(ElementType type, std::vector<int64_t> shape, unsigned seed, double lo = -2, double hi = 2) {
+  Tensor t(type, std::move(shape));
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<double> uniform(lo, hi);
+  for (int64_t i = 0; i < t.count(); ++i) {
+    double v = uniform(random);
+    t.set(i, isFloat(type) ? v : std::round(v));
+  }
+  return t;
+}
+
+std::vector<int64_t> unravel(int64_t flat, const std::vector<int64_t> &shape) {
+  std::vector<int64_t> index(shape.size());
+  for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
+    index[d] = shape[d] ? flat % shape[d] : 0;
+    flat = shape[d] ? flat / shape[d] : 0;
+  }
+  return index;
+}
+
+int64_t ravel(const std::vector<int64_t> &index, const std::vector<int64_t> &shape) {
+  int64_t flat = 0;
+  for (size_t d = 0; d < shape.size(); ++d) flat = flat * shape[d] + index[d];
+  return flat;
+}
+
+// The element of `t` that NumPy broadcasting reads for result index `index`.
+double broadcastAt(const Tensor &t, const std::vector<int64_t> &index) {
+  std::vector<int64_t> own(t.shape.size());
+  size_t offset = index.size() - t.shape.size();
+  for (size_t d = 0; d < t.shape.size(); ++d) own[d] = t.shape[d] == 1 ? 0 : index[d + offset];
+  return t.at(ravel(own, t.shape));
+}
+
+// ---- running kernels ----------------------------------------------------------------------
+
+class JitTest : public ::testing::Test {
+ protected:
+  static inline WorkerPool *pool = nullptr;
+  static void SetUpTestSuite() { pool = new WorkerPool(2, 20us, false); }
+  static void TearDownTestSuite() {
+    delete pool;
+    pool = nullptr;
+  }
+
+  // Compiles `op` with the inputs' shapes (or `compileShapes`, to make dims dynamic), runs it
+  // and returns the outputs (whose concrete shapes the caller gives).
+  std::vector<Tensor> run(const std::string &op, std::vector<Tensor> inputs, std::vector<Tensor> outputs,
+                          std::vector<std::pair<std::string, AttributeValue>> attributes = {},
+                          std::vector<std::vector<int64_t>> compileShapes = {}) {
+    OpSpec spec{op, {}, std::move(attributes)};
+    for (size_t i = 0; i < inputs.size(); ++i)
+      spec.inputs.push_back({inputs[i].type, compileShapes.empty() ? inputs[i].shape : compileShapes[i]});
+    std::string error;
+    auto kernel = compileOp(spec, CompileOptions{}, error);
+    EXPECT_TRUE(kernel) << error;
+    if (!kernel) return outputs;
+    EXPECT_EQ(kernel->outputs.size(), outputs.size());
+    std::vector<void *> pointers;
+    std::vector<int64_t> dynamicSizes;
+    auto addTensor = [&](Tensor &t, const TensorSpec &compiled) {
+      pointers.push_back(t.bytes.data());
+      for (size_t d = 0; d < compiled.shape.size(); ++d)
+        if (compiled.shape[d] < 0) dynamicSizes.push_back(t.shape[d]);
+    };
+    for (size_t i = 0; i < inputs.size(); ++i) addTensor(inputs[i], spec.inputs[i]);
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      EXPECT_EQ(kernel->outputs[i].type, outputs[i].type);
+      EXPECT_EQ(kernel->outputs[i].shape.size(), outputs[i].shape.size());
+      addTensor(outputs[i], kernel->outputs[i]);
+    }
+    std::vector<uint8_t> args(8 * (pointers.size() + dynamicSizes.size()));
+    memcpy(args.data(), pointers.data(), 8 * pointers.size());
+    memcpy(args.data() + 8 * pointers.size(), dynamicSizes.data(), 8 * dynamicSizes.size());
+    uint32_t blocks = kernel->partitioned ? 5 : 1, faultBlock = 0;
+    EXPECT_EQ(runBlocks(*pool, kernel->entry, args.data(), blocks, 0, faultBlock), 0);
+    return outputs;
+  }
+
+  void expectClose(const Tensor &actual, const std::function<double(int64_t)> &expected, const std::string &what) {
+    double tol = tolerance(actual.type);
+    for (int64_t i = 0; i < actual.count(); ++i) {
+      double want = roundTo(actual.type, expected(i)), got = actual.at(i);
+      if (std::isnan(want)) {
+        ASSERT_TRUE(std::isnan(got)) << what << " element " << i;
+        continue;
+      }
+      ASSERT_NEAR(got, want, tol * std::max(1.0, std::fabs(want))) << what << " element " << i;
+    }
+  }
+
+};
+
+const ElementType kFloatTypes[] = {ElementType::F32, ElementType::F16, ElementType::BF16};
+
+// ---- element-wise -------------------------------------------------------------------------
+
+TEST_F(JitTest, BinaryOpsWithBroadcastingOverShapesAndTypes) {
+  struct Case {
+    std::vector<int64_t> lhs, rhs, out;
+  };
+  const Case cases[] = {{{7}, {7}, {7}}, {{33, 1}, {1, 17}, {33, 17}}, {{1000}, {1}, {1000}},
+                        {{1}, {1}, {1}}, {{0, 5}, {0, 5}, {0, 5}}, {{2, 3, 4}, {4}, {2, 3, 4}}};
+  const std::pair<const char *, std::function<double(double, double)>> ops[] = {
+      {"add", [](double a, double b) { return a + b; }}, {"sub", [](double a, double b) { return a - b; }},
+      {"mul", [](double a, double b) { return a * b; }}, {"maximum", [](double a, double b) { return std::max(a, b); }},
+      {"minimum", [](double a, double b) { return std::min(a, b); }}};
+  std::vector<ElementType> types(std::begin(kFloatTypes), std::end(kFloatTypes));
+  types.push_back(ElementType::I32);
+  for (ElementType type : types)
+    for (const Case &c : cases)
+      for (const auto &[op, reference] : ops) {
+        Tensor a = randomTensor(type, c.lhs, 1), b = randomTensor(type, c.rhs, 2);
+        auto out = run(op, {a, b}, {Tensor(type, c.out)});
+        expectClose(out[0], [&](int64_t i) {
+          auto index = unravel(i, c.out);
+          return reference(broadcastAt(a, index), broadcastAt(b, index));
+        }, std::string(op) + " " + elementTypeName(type));
+      }
+}
+
+TEST_F(JitTest, DynamicShapesTakeTheirSizesAtLaunch) {
+  Tensor a = randomTensor(ElementType::F32, {33, 17}, 3), b = randomTensor(ElementType::F32, {17}, 4);
+  auto out = run("add", {a, b}, {Tensor(ElementType::F32, {33, 17})}, {}, {{-1, 17}, {-1}});
+  expectClose(out[0], [&](int64_t i) { return broadcastAt(a, unravel(i, {33, 17})) + broadcastAt(b, unravel(i, {33, 17})); },
+              "dynamic add");
+}
+
+TEST_F(JitTest, IntegerDivisionNeverTraps) {
+  Tensor a(ElementType::I32, {4}), b(ElementType::I32, {4});
+  const double as[] = {7, -7, -2147483648.0, 5}, bs[] = {2, 2, -1, 0};
+  for (int i = 0; i < 4; ++i) { a.set(i, as[i]); b.set(i, bs[i]); }
+  auto out = run("div", {a, b}, {Tensor(ElementType::I32, {4})});
+  EXPECT_EQ(out[0].at(0), 3);
+  EXPECT_EQ(out[0].at(1), -3);
+  EXPECT_EQ(out[0].at(2), -2147483648.0) << "MIN / -1 wraps";
+  EXPECT_EQ(out[0].at(3), 0) << "x / 0 is 0";
+}
+
+TEST_F(JitTest, UnaryOps) {
+  const std::pair<const char *, std::function<double(double)>> ops[] = {
+      {"exp", [](double x) { return std::exp(x); }},
+      {"tanh", [](double x) { return std::tanh(x); }},
+      {"sigmoid", [](double x) { return 1 / (1 + std::exp(-x)); }},
+      {"gelu", [](double x) { return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0))); }},
+      {"relu", [](double x) { return std::max(x, 0.0); }},
+      {"abs", [](double x) { return std::fabs(x); }},
+      {"neg", [](double x) { return -x; }}};
+  for (ElementType type : kFloatTypes)
+    for (int64_t n : {1, 7, 33, 1000})
+      for (const auto &[op, reference] : ops) {
+        Tensor x = randomTensor(type, {n}, 5);
+        auto out = run(op, {x}, {Tensor(type, {n})});
+        expectClose(out[0], [&](int64_t i) { return reference(x.at(i)); }, std::string(op) + " " + elementTypeName(type));
+      }
+  const std::pair<const char *, std::function<double(double)>> positive[] = {
+      {"log", [](double x) { return std::log(x); }}, {"sqrt", [](double x) { return std::sqrt(x); }},
+      {"rsqrt", [](double x) { return 1 / std::sqrt(x); }}};
+  for (ElementType type : kFloatTypes)
+    for (const auto &[op, reference] : positive) {
+      Tensor x = randomTensor(type, {3, 11}, 6, 0.1, 9);
+      auto out = run(op, {x}, {Tensor(type, {3, 11})});
+      expectClose(out[0], [&](int64_t i) { return reference(x.at(i)); }, op);
+    }
+}
+
+// ---- cast ---------------------------------------------------------------------------------
+
+TEST_F(JitTest, CastRoundsTowardZeroSaturatesAndMapsNanToZero) {
+  Tensor x(ElementType::F32, {8});
+  const double values[] = {1.9, -1.9, 3e9, -3e9, std::nan(""), 300.5, -0.5, 65504.0};
+  for (int i = 0; i < 8; ++i) x.set(i, values[i]);
+  auto i32 = run("cast", {x}, {Tensor(ElementType::I32, {8})}, {{"dst_type", TypeValue{ElementType::I32}}});
+  const double wantI32[] = {1, -1, 2147483647.0, -2147483648.0, 0, 300, 0, 65504};
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(i32[0].at(i), wantI32[i]) << i;
+  auto u8 = run("cast", {x}, {Tensor(ElementType::U8, {8})}, {{"dst_type", TypeValue{ElementType::U8}}});
+  const double wantU8[] = {1, 0, 255, 0, 0, 255, 0, 255};
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(u8[0].at(i), wantU8[i]) << i;
+  auto b = run("cast", {x}, {Tensor(ElementType::Bool, {8})}, {{"dst_type", TypeValue{ElementType::Bool}}});
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(b[0].at(i), values[i] != 0 ? 1 : 0) << i;
+}
+
+// 1 + 2^-8 + 2^-40 is just above halfway between bf16 neighbours 1 and 1 + 2^-7; rounding
+// through f32 first would land exactly on the halfway point and wrongly round to 1.
+TEST_F(JitTest, CastF64ToBf16RoundsOnce) {
+  Tensor x(ElementType::F64, {2});
+  x.set(0, 1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -40));
+  x.set(1, -(1.0 + std::ldexp(1.0, -8) + std::ldexp(1.0, -40)));
+  auto out = run("cast", {x}, {Tensor(ElementType::BF16, {2})}, {{"dst_type", TypeValue{ElementType::BF16}}});
+  EXPECT_EQ(out[0].at(0), 1.0 + std::ldexp(1.0, -7));
+  EXPECT_EQ(out[0].at(1), -(1.0 + std::ldexp(1.0, -7)));
+}
+
+TEST_F(JitTest, CastBetweenFloatTypesAndIntegers) {
+  const ElementType all[] = {ElementType::F32, ElementType::F16, ElementType::BF16, ElementType::F64,
+                             ElementType::I32, ElementType::I8, ElementType::I64, ElementType::U8};
+  for (ElementType from : all)
+    for (ElementType to : all) {
+      Tensor x = randomTensor(from, {37}, 7, -100, 100);
+      auto out = run("cast", {x}, {Tensor(to, {37})}, {{"dst_type", TypeValue{to}}});
+      expectClose(out[0], [&](int64_t i) {
+        double v = x.at(i);
+        if (!isFloat(to)) v = std::trunc(v);
+        if (to == ElementType::U8) v = std::clamp(v, 0.0, 255.0);   // float sources saturate
+        if (to == ElementType::I8) v = std::clamp(v, -128.0, 127.0);
+        if (!isFloat(from) && !isFloat(to)) v = roundTo(to, x.at(i));  // integers wrap (truncate)
+        return v;
+      }, std::string("cast ") + elementTypeName(from) + " -> " + elementTypeName(to));
+    }
+}
+
+// ---- products -----------------------------------------------------------------------------
+
+double product(const Tensor &a, const Tensor &b, bool ta, bool tb, int64_t m, int64_t n, int64_t k, int64_t batch = 0) {
+  int64_t rowsA = ta ? a.shape[a.shape.size() - 1] : a.shape[a.shape.size() - 2];
+  int64_t colsA = ta ? a.shape[a.shape.size() - 2] : a.shape[a.shape.size() - 1];
+  int64_t colsB = b.shape.back();
+  (void)rowsA;
+  double sum = 0;
+  int64_t K = colsA;
+  int64_t aBase = a.shape.size() == 3 ? (a.shape[0] == 1 ? 0 : batch) * a.shape[1] * a.shape[2] : 0;
+  int64_t bBase = b.shape.size() == 3 ? (b.shape[0] == 1 ? 0 : batch) * b.shape[1] * b.shape[2] : 0;
+  for (int64_t p = 0; p < K; ++p) {
+    double x = ta ? a.at(aBase + p * a.shape[a.shape.size() - 1] + m) : a.at(aBase + m * a.shape.back() + p);
+    double y = tb ? b.at(bBase + n * colsB + p) : b.at(bBase + p * colsB + n);
+    sum += x * y;
+  }
+  (void)k;
+  return sum;
+}
+
+TEST_F(JitTest, MatMulWithTransposesAndTypes) {
+  const int64_t m = 7, n = 5, k = 33;
+  for (ElementType type : {ElementType::F32, ElementType::F16, ElementType::BF16})
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) {
+        Tensor a = randomTensor(type, ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k}, 8);
+        Tensor b = randomTensor(type, tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n}, 9);
+        // f16/bf16 products may widen to f32 (result_type), which checks the accumulation too.
+        ElementType result = type == ElementType::F32 ? type : ElementType::F32;
+        auto out = run("matmul", {a, b}, {Tensor(result, {m, n})},
+                       {{"transpose_a", ta}, {"transpose_b", tb}, {"result_type", TypeValue{result}}});
+        expectClose(out[0], [&](int64_t i) { return product(a, b, ta, tb, i / n, i % n, k); }, "matmul");
+      }
+  Tensor a = randomTensor(ElementType::I8, {m, k}, 10, -128, 127), b = randomTensor(ElementType::I8, {k, n}, 11, -128, 127);
+  auto out = run("matmul", {a, b}, {Tensor(ElementType::I32, {m, n})});
+  for (int64_t i = 0; i < m * n; ++i) ASSERT_EQ(out[0].at(i), product(a, b, false, false, i / n, i % n, k)) << i;
+}
+
+TEST_F(JitTest, GemmAlphaBetaAndInPlaceC) {
+  const int64_t m = 33, n = 17, k = 9;
+  Tensor a = randomTensor(ElementType::F32, {m, k}, 12), b = randomTensor(ElementType::F32, {k, n}, 13);
+  Tensor c = randomTensor(ElementType::F32, {m, n}, 14), alpha(ElementType::F32, {}), beta(ElementType::F32, {});
+  alpha.set(0, 1.5);
+  beta.set(0, -0.5);
+  auto out = run("gemm", {a, b, c, alpha, beta}, {Tensor(ElementType::F32, {m, n})});
+  expectClose(out[0], [&](int64_t i) { return 1.5 * product(a, b, false, false, i / n, i % n, k) - 0.5 * c.at(i); }, "gemm");
+  // beta == 0: C is not read, so NaN there does not leak.
+  for (int64_t i = 0; i < c.count(); ++i) c.set(i, std::nan(""));
+  beta.set(0, 0);
+  out = run("gemm", {a, b, c, alpha, beta}, {Tensor(ElementType::F32, {m, n})});
+  expectClose(out[0], [&](int64_t i) { return 1.5 * product(a, b, false, false, i / n, i % n, k); }, "gemm beta=0");
+}
+
+TEST_F(JitTest, BatchMatMulBroadcastsTheBatch) {
+  Tensor a = randomTensor(ElementType::F32, {3, 4, 6}, 15), b = randomTensor(ElementType::F32, {1, 6, 5}, 16);
+  auto out = run("batch_matmul", {a, b}, {Tensor(ElementType::F32, {3, 4, 5})});
+  expectClose(out[0], [&](int64_t i) { return product(a, b, false, false, (i / 5) % 4, i % 5, 6, i / 20); }, "bmm");
+}
+
+// ---- reductions, softmax, transpose -------------------------------------------------------
+
+TEST_F(JitTest, Reductions) {
+  for (ElementType type : {ElementType::F32, ElementType::F16, ElementType::I32}) {
+    Tensor x = randomTensor(type, {33, 7}, 17);
+    auto sum = run("reduce_sum", {x}, {Tensor(type, {33, 1})},
+                   {{"axes", std::vector<int64_t>{1}}, {"keep_dims", true}});
+    expectClose(sum[0], [&](int64_t r) { double s = 0; for (int c = 0; c < 7; ++c) s += x.at(r * 7 + c); return s; }, "sum");
+    auto max = run("reduce_max", {x}, {Tensor(type, {7})}, {{"axes", std::vector<int64_t>{0}}});
+    expectClose(max[0], [&](int64_t c) { double m = -1e300; for (int r = 0; r < 33; ++r) m = std::max(m, x.at(r * 7 + c)); return m; }, "max");
+  }
+  Tensor x = randomTensor(ElementType::F32, {5, 1000}, 18);
+  auto mean = run("reduce_mean", {x}, {Tensor(ElementType::F32, {})}, {{"axes", std::vector<int64_t>{}}});
+  double total = 0;
+  for (int64_t i = 0; i < x.count(); ++i) total += x.at(i);
+  expectClose(mean[0], [&](int64_t) { return total / x.count(); }, "mean of all");
+  auto empty = run("reduce_sum", {Tensor(ElementType::F32, {0, 4})}, {Tensor(ElementType::F32, {4})},
+                   {{"axes", std::vector<int64_t>{0}}});
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(empty[0].at(i), 0) << "a sum over zero elements";
+}
+
+TEST_F(JitTest, SoftmaxOverEitherAxis) {
+  for (ElementType type : kFloatTypes)
+    for (int64_t axis : {-1, 0}) {
+      Tensor x = randomTensor(type, {7, 33}, 19, -5, 5);
+      auto out = run("softmax", {x}, {Tensor(type, {7, 33})}, {{"axes", std::vector<int64_t>{axis}}});
+      expectClose(out[0], [&](int64_t i) {
+        int64_t r = i / 33, c = i % 33;
+        double max = -1e300, sum = 0;
+        for (int j = 0; j < (axis == 0 ? 7 : 33); ++j) max = std::max(max, axis == 0 ? x.at(j * 33 + c) : x.at(r * 33 + j));
+        for (int j = 0; j < (axis == 0 ? 7 : 33); ++j) sum += std::exp((axis == 0 ? x.at(j * 33 + c) : x.at(r * 33 + j)) - max);
+        return std::exp(x.at(i) - max) / sum;
+      }, "softmax");
+    }
+}
+
+TEST_F(JitTest, Transpose) {
+  for (ElementType type : {ElementType::F32, ElementType::BF16, ElementType::I32, ElementType::Bool}) {
+    Tensor x = randomTensor(type, {2, 3, 5}, 20);
+    auto out = run("transpose", {x}, {Tensor(type, {5, 2, 3})}, {{"perm", std::vector<int64_t>{2, 0, 1}}});
+    expectClose(out[0], [&](int64_t i) {
+      auto index = unravel(i, {5, 2, 3});
+      return x.at(ravel({index[1], index[2], index[0]}, {2, 3, 5}));
+    }, "transpose");
+  }
+}
+
+// ---- errors and figures -------------------------------------------------------------------
+
+TEST_F(JitTest, InvalidOperatorsComeBackAsErrorsWithDiagnostics) {
+  std::string error;
+  OpSpec mixed{"add", {{ElementType::F32, {3}}, {ElementType::F16, {3}}}, {}};
+  EXPECT_EQ(compileOp(mixed, {}, error), nullptr);
+  EXPECT_NE(error.find("lhs and rhs must have the same element type"), std::string::npos) << error;
+  OpSpec unknown{"frobnicate", {{ElementType::F32, {3}}}, {}};
+  EXPECT_EQ(compileOp(unknown, {}, error), nullptr);
+  EXPECT_NE(error.find("'aclop.frobnicate' is not an aclop operation"), std::string::npos) << error;
+  OpSpec axes{"softmax", {{ElementType::F32, {3}}}, {{"axes", std::vector<int64_t>{4}}}};
+  std::vector<TensorSpec> outputs;
+  EXPECT_FALSE(inferOutputs(axes, outputs, error));
+  EXPECT_NE(error.find("axis 4 is out of range for rank 1"), std::string::npos) << error;
+  OpSpec good{"reduce_sum", {{ElementType::F32, {-1, 4, 6}}}, {{"axes", std::vector<int64_t>{1}}, {"keep_dims", true}}};
+  ASSERT_TRUE(inferOutputs(good, outputs, error)) << error;
+  ASSERT_EQ(outputs.size(), 1u);
+  EXPECT_EQ(outputs[0].shape, (std::vector<int64_t>{-1, 1, 6}));
+}
+
+// Figures for the notes (printed, never asserted): compile time per op, cold context each time.
+TEST_F(JitTest, CompileTimeFigures) {
+  const OpSpec specs[] = {
+      {"add", {{ElementType::F32, {1000}}, {ElementType::F32, {1000}}}, {}},
+      {"exp", {{ElementType::F16, {-1, 256}}}, {}},
+      {"cast", {{ElementType::F32, {4096}}}, {{"dst_type", TypeValue{ElementType::BF16}}}},
+      {"matmul", {{ElementType::F32, {256, 256}}, {ElementType::F32, {256, 256}}}, {}},
+      {"gemm", {{ElementType::F32, {64, 32}}, {ElementType::F32, {32, 48}}, {ElementType::F32, {64, 48}},
+                {ElementType::F32, {}}, {ElementType::F32, {}}}, {}},
+      {"softmax", {{ElementType::F32, {64, 1000}}}, {{"axes", std::vector<int64_t>{-1}}}},
+      {"reduce_sum", {{ElementType::F32, {64, 1000}}}, {{"axes", std::vector<int64_t>{1}}}}};
+  for (const OpSpec &spec : specs) {
+    std::vector<double> times;
+    for (int i = 0; i < 3; ++i) {
+      std::string error;
+      auto kernel = compileOp(spec, {}, error);
+      ASSERT_TRUE(kernel) << error;
+      times.push_back(kernel->compileMilliseconds);
+    }
+    std::sort(times.begin(), times.end());
+    printf("JIT compile %-10s median %6.1f ms (host %s, %lld-bit vectors)\n", spec.op.c_str(), times[1],
+           hostTarget().cpu.c_str(), static_cast<long long>(hostTarget().vectorBits));
+  }
+}
+
+}  // namespace

@@ -343,25 +343,59 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
 // Creation with inferred result types
 //===----------------------------------------------------------------------===//
 
+namespace {
+
+// The operand count an aclop op's ODS definition fixes (every aclop op has a fixed arity).
+std::optional<unsigned> fixedArity(Operation *op) {
+  if (op->hasTrait<OpTrait::OneOperand>()) return 1;
+  if (op->hasTrait<OpTrait::NOperands<2>::Impl>()) return 2;
+  if (op->hasTrait<OpTrait::NOperands<5>::Impl>()) return 5;
+  return std::nullopt;
+}
+
+// ODS's own checks of operand and result type constraints and of required, well-typed
+// attributes, dispatched to the op's class.
+template <typename... Ops>
+LogicalResult verifyOdsInvariants(Operation *op) {
+  LogicalResult result = failure();
+  (void)((isa<Ops>(op) ? (result = cast<Ops>(op).verifyInvariantsImpl(), true) : false) || ...);
+  return result;
+}
+
+} // namespace
+
 FailureOr<Operation *> mlir::aclop::createInferredOp(OpBuilder &builder, Location loc, StringRef name,
                                                      ValueRange operands, ArrayRef<NamedAttribute> attributes) {
   MLIRContext *context = builder.getContext();
   std::optional<RegisteredOperationName> registered = RegisteredOperationName::lookup(name, context);
   if (!registered || registered->getDialectNamespace() != AclopDialect::getDialectNamespace())
     return emitError(loc, "'") << name << "' is not an aclop operation";
-  // Create with a placeholder result type, infer from the op's own properties, then fix it.
+  // Create with a placeholder result type (it satisfies the result constraint), check arity and
+  // the ODS invariants, infer from the op's own properties, then set the real type.
   OperationState state(loc, *registered);
   state.addOperands(operands);
   state.addAttributes(attributes);
-  state.addTypes(builder.getNoneType());
+  state.addTypes(RankedTensorType::get({}, builder.getF32Type()));
   Operation *op = builder.create(state);
+  auto discard = [&]() -> FailureOr<Operation *> {
+    op->erase();
+    return failure();
+  };
+  std::optional<unsigned> arity = fixedArity(op);
+  if (!arity || op->getNumOperands() != *arity) {
+    op->emitError() << "takes " << (arity ? *arity : 0) << " operands, not " << op->getNumOperands();
+    return discard();
+  }
+  if (failed(verifyOdsInvariants<
+#define GET_OP_LIST
+#include "aclop/AclopOps.cpp.inc"
+          >(op)))
+    return discard();
   auto inferred = cast<InferTypeOpInterface>(op);
   SmallVector<Type> types;
   if (failed(inferred.inferReturnTypes(context, loc, op->getOperands(), op->getAttrDictionary(),
-                                       op->getPropertiesStorage(), op->getRegions(), types))) {
-    op->erase();
-    return failure();
-  }
+                                       op->getPropertiesStorage(), op->getRegions(), types)))
+    return discard();
   op->getResult(0).setType(types.front());
   return op;
 }

@@ -13,6 +13,7 @@
 #include <functional>
 #include <limits>
 #include <random>
+#include <unistd.h>
 
 using namespace aclcpu;
 using namespace std::chrono_literals;
@@ -434,6 +435,16 @@ TEST_F(JitTest, InvalidOperatorsComeBackAsErrorsWithDiagnostics) {
   OpSpec unknown{"frobnicate", {{ElementType::F32, {3}}}, {}};
   EXPECT_EQ(compileOp(unknown, {}, error), nullptr);
   EXPECT_NE(error.find("'aclop.frobnicate' is not an aclop operation"), std::string::npos) << error;
+  // Malformed specs are errors too, never a crash: wrong arity, missing or mistyped attributes.
+  OpSpec arity{"add", {{ElementType::F32, {3}}}, {}};
+  EXPECT_EQ(compileOp(arity, {}, error), nullptr);
+  EXPECT_NE(error.find("takes 2 operands, not 1"), std::string::npos) << error;
+  OpSpec missing{"softmax", {{ElementType::F32, {3}}}, {}};
+  EXPECT_EQ(compileOp(missing, {}, error), nullptr);
+  EXPECT_NE(error.find("requires attribute 'axes'"), std::string::npos) << error;
+  OpSpec mistyped{"cast", {{ElementType::F32, {3}}}, {{"dst_type", int64_t(3)}}};
+  EXPECT_EQ(compileOp(mistyped, {}, error), nullptr);
+  EXPECT_NE(error.find("dst_type"), std::string::npos) << error;
   OpSpec axes{"softmax", {{ElementType::F32, {3}}}, {{"axes", std::vector<int64_t>{4}}}};
   std::vector<TensorSpec> outputs;
   EXPECT_FALSE(inferOutputs(axes, outputs, error));
@@ -442,6 +453,26 @@ TEST_F(JitTest, InvalidOperatorsComeBackAsErrorsWithDiagnostics) {
   ASSERT_TRUE(inferOutputs(good, outputs, error)) << error;
   ASSERT_EQ(outputs.size(), 1u);
   EXPECT_EQ(outputs[0].shape, (std::vector<int64_t>{-1, 1, 6}));
+}
+
+TEST_F(JitTest, DumpDirectoryHoldsEveryStage) {
+  char pattern[] = "/tmp/aclcpu-dump-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  CompileOptions options;
+  options.dumpDir = pattern;
+  std::string error;
+  OpSpec spec{"exp", {{ElementType::F32, {8}}}, {}};
+  ASSERT_TRUE(compileOp(spec, options, error)) << error;
+  for (const char *suffix : {".input.mlir", ".passes.mlir", ".ll", ".opt.ll", ".o"}) {
+    std::string path = std::string(pattern) + "/1-exp" + suffix;
+    FILE *file = fopen(path.c_str(), "rb");
+    ASSERT_NE(file, nullptr) << path;
+    fseek(file, 0, SEEK_END);
+    EXPECT_GT(ftell(file), 0) << path;
+    fclose(file);
+    remove(path.c_str());
+  }
+  rmdir(pattern);
 }
 
 // Figures for the notes (printed, never asserted): compile time per op, cold context each time.

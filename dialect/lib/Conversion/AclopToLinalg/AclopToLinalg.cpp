@@ -121,22 +121,29 @@ struct ElementwisePattern : OpConversionPattern<Op> {
   }
 };
 
+// Casts `value` element-wise (aclop types `from` -> `to`) into a tensor of `resultType`;
+// nothing to do when the types agree.
+Value castTensor(OpBuilder &b, Location loc, Value value, RankedTensorType resultType, Type from, Type to,
+                 bool truncate) {
+  if (from == to) return value;
+  auto type = tensorType(value);
+  Value init = emptyTensor(b, loc, resultType, [&](int64_t i) { return dim(b, loc, value, i); });
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  return linalg::GenericOp::create(b, loc, resultType, value, init, SmallVector<AffineMap>{identity, identity},
+                                   iterators(type.getRank(), 0),
+                                   [&](OpBuilder &nb, Location l, ValueRange args) {
+                                     linalg::YieldOp::create(nb, l, castScalar(nb, l, args[0], from, to, truncate));
+                                   })
+      .getResult(0);
+}
+
 struct CastPattern : OpConversionPattern<CastOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(CastOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value input = adaptor.getInput();
     auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    Value input = adaptor.getInput();
     Type from = op.getInput().getType().getElementType(), to = op.getType().getElementType();
-    bool truncate = op.getTruncate();
-    Value init = emptyTensor(rewriter, loc, resultType, [&](int64_t i) { return dim(rewriter, loc, input, i); });
-    AffineMap identity = rewriter.getMultiDimIdentityMap(resultType.getRank());
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, resultType, input, init, SmallVector<AffineMap>{identity, identity},
-        iterators(resultType.getRank(), 0), [&](OpBuilder &b, Location l, ValueRange args) {
-          linalg::YieldOp::create(b, l, castScalar(b, l, args[0], from, to, truncate));
-        });
-    rewriter.replaceOp(op, generic.getResults());
+    rewriter.replaceOp(op, castTensor(rewriter, op.getLoc(), input, resultType, from, to, op.getTruncate()));
     return success();
   }
 };
@@ -199,21 +206,6 @@ Value contraction(OpBuilder &b, Location loc, Value lhs, Value rhs, bool transpo
       .getResult(0);
 }
 
-// Converts an accumulator tensor to `resultType` element-wise (nothing when they agree).
-Value convertTensor(OpBuilder &b, Location loc, Value value, RankedTensorType resultType) {
-  auto type = tensorType(value);
-  if (type.getElementType() == resultType.getElementType()) return value;
-  Value init = emptyTensor(b, loc, resultType, [&](int64_t i) { return dim(b, loc, value, i); });
-  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
-  Type from = type.getElementType(), to = resultType.getElementType();
-  return linalg::GenericOp::create(b, loc, resultType, value, init, SmallVector<AffineMap>{identity, identity},
-                                   iterators(type.getRank(), 0),
-                                   [&](OpBuilder &nb, Location l, ValueRange args) {
-                                     linalg::YieldOp::create(nb, l, castScalar(nb, l, args[0], from, to, true));
-                                   })
-      .getResult(0);
-}
-
 template <typename Op>
 struct ProductPattern : OpConversionPattern<Op> {
   using OpConversionPattern<Op>::OpConversionPattern;
@@ -222,7 +214,9 @@ struct ProductPattern : OpConversionPattern<Op> {
     auto resultType = cast<RankedTensorType>(op.getType());
     Value acc = contraction(rewriter, op.getLoc(), adaptor.getA(), adaptor.getB(), op.getTransposeA(),
                             op.getTransposeB(), batched, resultType, op.getA().getType().getElementType());
-    rewriter.replaceOp(op, convertTensor(rewriter, op.getLoc(), acc, resultType));
+    Type accumulator = tensorType(acc).getElementType();
+    rewriter.replaceOp(op, castTensor(rewriter, op.getLoc(), acc, resultType, accumulator, resultType.getElementType(),
+                                      /*truncate=*/true));
     return success();
   }
 };

@@ -229,6 +229,33 @@ TEST_F(JitTest, BinaryOpsWithBroadcastingOverShapesAndTypes) {
       }
 }
 
+TEST_F(JitTest, PowAndDivision) {
+  for (ElementType type : kFloatTypes)
+    for (int64_t n : {1, 7, 33, 1000}) {
+      Tensor base = randomTensor(type, {n}, 21, 0.1, 3), exponent = randomTensor(type, {n}, 22, -2, 2);
+      auto pow = run("pow", {base, exponent}, {Tensor(type, {n})});
+      expectClose(pow[0], [&](int64_t i) { return std::pow(base.at(i), exponent.at(i)); }, "pow");
+      auto div = run("div", {exponent, base}, {Tensor(type, {n})});
+      expectClose(div[0], [&](int64_t i) { return exponent.at(i) / base.at(i); }, "div");
+    }
+  // Integer pow wraps; ui8 exponents above 127 are not negative.
+  Tensor base(ElementType::I32, {4}), exponent(ElementType::I32, {4});
+  const double bases[] = {3, -2, 7, 2}, exponents[] = {4, 3, 0, 40};
+  for (int i = 0; i < 4; ++i) { base.set(i, bases[i]); exponent.set(i, exponents[i]); }
+  auto ints = run("pow", {base, exponent}, {Tensor(ElementType::I32, {4})});
+  EXPECT_EQ(ints[0].at(0), 81);
+  EXPECT_EQ(ints[0].at(1), -8);
+  EXPECT_EQ(ints[0].at(2), 1);
+  EXPECT_EQ(ints[0].at(3), 0) << "2^40 wraps to 0 in 32 bits";
+  Tensor ub(ElementType::U8, {1}), ue(ElementType::U8, {1});
+  ub.set(0, 3);
+  ue.set(0, 200);
+  auto u8 = run("pow", {ub, ue}, {Tensor(ElementType::U8, {1})});
+  double expected = 1;
+  for (int i = 0; i < 200; ++i) expected = std::fmod(expected * 3, 256);
+  EXPECT_EQ(u8[0].at(0), expected);
+}
+
 TEST_F(JitTest, DynamicShapesTakeTheirSizesAtLaunch) {
   Tensor a = randomTensor(ElementType::F32, {33, 17}, 3), b = randomTensor(ElementType::F32, {17}, 4);
   auto out = run("add", {a, b}, {Tensor(ElementType::F32, {33, 17})}, {}, {{-1, 17}, {-1}});

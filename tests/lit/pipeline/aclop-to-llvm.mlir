@@ -131,3 +131,34 @@ func.func @k(%a: memref<4x?xf32>, %b: memref<4x?xf32>, %bi: index, %bn: index) a
   bufferization.materialize_in_destination %r in restrict writable %b : (tensor<4x?xf32>, memref<4x?xf32>) -> ()
   return
 }
+
+// -----
+
+// The remaining element-wise ops, chained.
+// CHECK-LABEL: llvm.func @elementwise(
+func.func @elementwise(%a: tensor<5x?xf32>, %b: tensor<?xf32>) -> tensor<5x?xf32> {
+  %0 = aclop.add %a, %b : (tensor<5x?xf32>, tensor<?xf32>) -> tensor<5x?xf32>
+  %1 = aclop.sub %0, %a : (tensor<5x?xf32>, tensor<5x?xf32>) -> tensor<5x?xf32>
+  %2 = aclop.mul %1, %b : (tensor<5x?xf32>, tensor<?xf32>) -> tensor<5x?xf32>
+  %3 = aclop.maximum %2, %a : (tensor<5x?xf32>, tensor<5x?xf32>) -> tensor<5x?xf32>
+  %4 = aclop.minimum %3, %a : (tensor<5x?xf32>, tensor<5x?xf32>) -> tensor<5x?xf32>
+  %5 = aclop.relu %4 : (tensor<5x?xf32>) -> tensor<5x?xf32>
+  %6 = aclop.exp %5 : (tensor<5x?xf32>) -> tensor<5x?xf32>
+  %7 = aclop.log %6 : (tensor<5x?xf32>) -> tensor<5x?xf32>
+  %8 = aclop.sqrt %7 : (tensor<5x?xf32>) -> tensor<5x?xf32>
+  %9 = aclop.neg %8 : (tensor<5x?xf32>) -> tensor<5x?xf32>
+  %10 = aclop.div %9, %b : (tensor<5x?xf32>, tensor<?xf32>) -> tensor<5x?xf32>
+  %11 = aclop.pow %10, %a : (tensor<5x?xf32>, tensor<5x?xf32>) -> tensor<5x?xf32>
+  return %11 : tensor<5x?xf32>
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @int_elementwise(
+func.func @int_elementwise(%a: tensor<3x4xi16>, %b: tensor<4xi16>, %c: tensor<7xi64>) -> (tensor<3x4xi16>, tensor<7xi64>) {
+  %0 = aclop.pow %a, %b : (tensor<3x4xi16>, tensor<4xi16>) -> tensor<3x4xi16>
+  %1 = aclop.neg %0 : (tensor<3x4xi16>) -> tensor<3x4xi16>
+  %2 = aclop.relu %c : (tensor<7xi64>) -> tensor<7xi64>
+  %3 = aclop.abs %2 : (tensor<7xi64>) -> tensor<7xi64>
+  return %1, %3 : tensor<3x4xi16>, tensor<7xi64>
+}

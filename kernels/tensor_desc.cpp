@@ -1,0 +1,27 @@
+// Data type checks and element counts for tensor descriptions.
+#include "tensor_desc.h"
+
+namespace aclcpu {
+
+bool isKnownDataType(aclDataType type) {
+  switch (type) {
+    case ACL_FLOAT: case ACL_FLOAT16: case ACL_INT8: case ACL_INT32: case ACL_UINT8: case ACL_INT16:
+    case ACL_UINT16: case ACL_UINT32: case ACL_INT64: case ACL_UINT64: case ACL_DOUBLE: case ACL_BOOL:
+    case ACL_STRING: case ACL_COMPLEX64: case ACL_COMPLEX128: case ACL_BF16: case ACL_INT4: case ACL_UINT1:
+    case ACL_COMPLEX32: case ACL_DT_UNDEFINED:
+      return true;
+  }
+  return false;
+}
+
+int64_t staticElementCount(const aclTensorDesc &desc) {
+  if (desc.unknownRank) return -1;
+  int64_t count = 1;
+  for (int64_t d : desc.dims) {
+    if (d < 0) return -1;
+    count *= d;
+  }
+  return count;
+}
+
+}  // namespace aclcpu

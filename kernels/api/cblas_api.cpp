@@ -1,0 +1,186 @@
+// The cblas wrappers: aclblasGemmEx is op type GEMM with inputs A, B, C, alpha, beta (0-d
+// tensors read from device memory when the op runs) and output C; Hgemm, S8gemm and GemvEx
+// are GemmEx with fixed types or n = 1. Models are compiled on first use.
+#include "acl/ops/acl_cblas.h"
+#include "diagnostics.h"
+#include "op_session.h"
+#include "runtime_state.h"
+#include "untrusted_enum.h"
+
+#include <memory>
+
+using namespace aclcpu;
+
+namespace {
+
+struct DescDeleter {
+  void operator()(aclTensorDesc *desc) const { aclDestroyTensorDesc(desc); }
+};
+using Desc = std::unique_ptr<aclTensorDesc, DescDeleter>;
+
+Desc makeDesc(aclDataType type, std::vector<int64_t> dims) {
+  return Desc(aclCreateTensorDesc(type, static_cast<int>(dims.size()), dims.data(), ACL_FORMAT_ND));
+}
+
+struct GemmShape {
+  aclTransType transA, transB;
+  int m, n, k;
+  aclDataType typeA, typeB, typeC;
+};
+
+aclError checkTrans(aclTransType trans, const char *what, const char *caller) {
+  long long value = untrustedEnumValue(trans);
+  if (value == ACL_TRANS_NZ || value == ACL_TRANS_NZ_T)
+    return reportError(ACL_ERROR_API_NOT_SUPPORT, caller, "%s: the FRACTAL_NZ layouts are not supported by aclcpu", what);
+  if (value != ACL_TRANS_N && value != ACL_TRANS_T)
+    return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s %lld is not an aclTransType", what, value);
+  return ACL_SUCCESS;
+}
+
+// lda/ldb/ldc: -1 or the packed leading dimension (strided matrices are not supported yet).
+aclError checkLeading(int given, int packed, const char *what, const char *caller) {
+  if (given == -1 || given == packed) return ACL_SUCCESS;
+  if (given < packed)
+    return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s %d is less than the matrix's leading dimension %d", what, given, packed);
+  return reportError(ACL_ERROR_API_NOT_SUPPORT, caller, "%s %d: only packed matrices (%s = %d or -1) are supported", what,
+                     given, what, packed);
+}
+
+aclError gemmModel(const GemmShape &shape, std::shared_ptr<Model> &model, ResolvedRequest &request, const char *caller) {
+  if (aclError error = checkTrans(shape.transA, "transA", caller)) return error;
+  if (aclError error = checkTrans(shape.transB, "transB", caller)) return error;
+  if (shape.m < 0 || shape.n < 0 || shape.k < 0)
+    return reportError(ACL_ERROR_INVALID_PARAM, caller, "m, n, k (%d, %d, %d) must not be negative", shape.m, shape.n, shape.k);
+  bool ta = shape.transA == ACL_TRANS_T, tb = shape.transB == ACL_TRANS_T;
+  Desc a = makeDesc(shape.typeA, ta ? std::vector<int64_t>{shape.k, shape.m} : std::vector<int64_t>{shape.m, shape.k});
+  Desc b = makeDesc(shape.typeB, tb ? std::vector<int64_t>{shape.n, shape.k} : std::vector<int64_t>{shape.k, shape.n});
+  Desc c = makeDesc(shape.typeC, {shape.m, shape.n});
+  Desc alpha = makeDesc(shape.typeC, {}), beta = makeDesc(shape.typeC, {});
+  Desc out = makeDesc(shape.typeC, {shape.m, shape.n});
+  if (!a || !b || !c || !alpha || !beta || !out) return reportError(ACL_ERROR_INVALID_PARAM, caller, "invalid data types");
+  aclopAttr attr;
+  attr.values["transpose_a"] = ta;
+  attr.values["transpose_b"] = tb;
+  const aclTensorDesc *inputs[] = {a.get(), b.get(), c.get(), alpha.get(), beta.get()};
+  const aclTensorDesc *outputs[] = {out.get()};
+  return compileRequest("GEMM", 5, inputs, 1, outputs, &attr, model, request, caller);
+}
+
+aclError runGemm(const GemmShape &shape, const void *alpha, const void *a, int lda, const void *b, int ldb,
+                 const void *beta, void *c, int ldc, aclrtStream stream, const char *caller) {
+  if (aclError error = checkLeading(lda, shape.transA == ACL_TRANS_T ? shape.m : shape.k, "lda", caller)) return error;
+  if (aclError error = checkLeading(ldb, shape.transB == ACL_TRANS_T ? shape.k : shape.n, "ldb", caller)) return error;
+  if (aclError error = checkLeading(ldc, shape.n, "ldc", caller)) return error;
+  std::shared_ptr<Model> model;
+  ResolvedRequest request;
+  if (aclError error = gemmModel(shape, model, request, caller)) return error;
+  if (shape.m == 0 || shape.n == 0) return ACL_SUCCESS;  // nothing to compute
+  auto bytes = [](aclDataType type, int64_t count) { return static_cast<size_t>(count) * aclDataTypeSize(type); };
+  aclDataBuffer bufferA{const_cast<void *>(a), bytes(shape.typeA, int64_t(shape.m) * shape.k)};
+  aclDataBuffer bufferB{const_cast<void *>(b), bytes(shape.typeB, int64_t(shape.k) * shape.n)};
+  aclDataBuffer bufferC{c, bytes(shape.typeC, int64_t(shape.m) * shape.n)};
+  aclDataBuffer bufferAlpha{const_cast<void *>(alpha), bytes(shape.typeC, 1)};
+  aclDataBuffer bufferBeta{const_cast<void *>(beta), bytes(shape.typeC, 1)};
+  const aclDataBuffer *inputs[] = {&bufferA, &bufferB, &bufferC, &bufferAlpha, &bufferBeta};
+  aclDataBuffer *outputs[] = {&bufferC};
+  return launchModel(*model, tensorDims(request.inputs), tensorDims(request.outputs), inputs, outputs, stream, caller);
+}
+
+aclError checkTransC(aclTransType transC, const char *caller) {
+  if (untrustedEnumValue(transC) != ACL_TRANS_N)
+    return reportError(ACL_ERROR_API_NOT_SUPPORT, caller, "transC must be ACL_TRANS_N");
+  return ACL_SUCCESS;
+}
+
+aclError checkComputeType(aclComputeType type, const char *caller) {
+  long long value = untrustedEnumValue(type);
+  if (value != ACL_COMPUTE_HIGH_PRECISION && value != ACL_COMPUTE_LOW_PRECISION)
+    return reportError(ACL_ERROR_INVALID_PARAM, caller, "computeType %lld is not an aclComputeType", value);
+  return ACL_SUCCESS;
+}
+
+aclError makeGemmHandle(const GemmShape &shape, aclTransType transC, aclComputeType type, aclopHandle **handle,
+                        const char *caller) {
+  if (handle == nullptr) return reportError(ACL_ERROR_INVALID_PARAM, caller, "handle is NULL");
+  if (aclError error = checkTransC(transC, caller)) return error;
+  if (aclError error = checkComputeType(type, caller)) return error;
+  std::shared_ptr<Model> model;
+  ResolvedRequest request;
+  if (aclError error = gemmModel(shape, model, request, caller)) return error;
+  return makeHandle(std::move(model), request, handle, caller);
+}
+
+}  // namespace
+
+extern "C" aclError aclblasGemmEx(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n, int k,
+                                  const void *alpha, const void *matrixA, int lda, aclDataType dataTypeA,
+                                  const void *matrixB, int ldb, aclDataType dataTypeB, const void *beta, void *matrixC,
+                                  int ldc, aclDataType dataTypeC, aclComputeType type, aclrtStream stream) {
+  ACLCPU_REQUIRE_INIT();
+  if (aclError error = checkTransC(transC, __func__)) return error;
+  if (aclError error = checkComputeType(type, __func__)) return error;
+  return runGemm({transA, transB, m, n, k, dataTypeA, dataTypeB, dataTypeC}, alpha, matrixA, lda, matrixB, ldb, beta,
+                 matrixC, ldc, stream, __func__);
+}
+
+extern "C" aclError aclblasCreateHandleForGemmEx(aclTransType transA, aclTransType transB, aclTransType transC, int m,
+                                                 int n, int k, aclDataType dataTypeA, aclDataType dataTypeB,
+                                                 aclDataType dataTypeC, aclComputeType type, aclopHandle **handle) {
+  ACLCPU_REQUIRE_INIT();
+  return makeGemmHandle({transA, transB, m, n, k, dataTypeA, dataTypeB, dataTypeC}, transC, type, handle, __func__);
+}
+
+extern "C" aclError aclblasHgemm(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n, int k,
+                                 const aclFloat16 *alpha, const aclFloat16 *matrixA, int lda, const aclFloat16 *matrixB,
+                                 int ldb, const aclFloat16 *beta, aclFloat16 *matrixC, int ldc, aclComputeType type,
+                                 aclrtStream stream) {
+  return aclblasGemmEx(transA, transB, transC, m, n, k, alpha, matrixA, lda, ACL_FLOAT16, matrixB, ldb, ACL_FLOAT16,
+                       beta, matrixC, ldc, ACL_FLOAT16, type, stream);
+}
+
+extern "C" aclError aclblasCreateHandleForHgemm(aclTransType transA, aclTransType transB, aclTransType transC, int m,
+                                                int n, int k, aclComputeType type, aclopHandle **handle) {
+  return aclblasCreateHandleForGemmEx(transA, transB, transC, m, n, k, ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16, type,
+                                      handle);
+}
+
+extern "C" aclError aclblasS8gemm(aclTransType transA, aclTransType transB, aclTransType transC, int m, int n, int k,
+                                  const int32_t *alpha, const int8_t *matrixA, int lda, const int8_t *matrixB, int ldb,
+                                  const int32_t *beta, int32_t *matrixC, int ldc, aclComputeType type,
+                                  aclrtStream stream) {
+  return aclblasGemmEx(transA, transB, transC, m, n, k, alpha, matrixA, lda, ACL_INT8, matrixB, ldb, ACL_INT8, beta,
+                       matrixC, ldc, ACL_INT32, type, stream);
+}
+
+extern "C" aclError aclblasCreateHandleForS8gemm(aclTransType transA, aclTransType transB, aclTransType transC, int m,
+                                                 int n, int k, aclComputeType type, aclopHandle **handle) {
+  return aclblasCreateHandleForGemmEx(transA, transB, transC, m, n, k, ACL_INT8, ACL_INT8, ACL_INT32, type, handle);
+}
+
+// y = alpha * op(A) * x + beta * y with A of m x n (row-major): GemmEx with a single column.
+extern "C" aclError aclblasGemvEx(aclTransType transA, int m, int n, const void *alpha, const void *a, int lda,
+                                  aclDataType dataTypeA, const void *x, int incx, aclDataType dataTypeX,
+                                  const void *beta, void *y, int incy, aclDataType dataTypeY, aclComputeType type,
+                                  aclrtStream stream) {
+  ACLCPU_REQUIRE_INIT();
+  if (incx != 1 || incy != 1)
+    return ACLCPU_FAIL(ACL_ERROR_API_NOT_SUPPORT, "incx and incy must be 1 (strided vectors are not supported yet)");
+  if (aclError error = checkComputeType(type, __func__)) return error;
+  bool transposed = untrustedEnumValue(transA) == ACL_TRANS_T;
+  // op(A) is rows x cols; as GemmEx: M = rows, N = 1, K = cols.
+  int rows = transposed ? n : m, cols = transposed ? m : n;
+  int packedLda = n;
+  if (aclError error = checkLeading(lda, packedLda, "lda", __func__)) return error;
+  return runGemm({transA, ACL_TRANS_N, rows, 1, cols, dataTypeA, dataTypeX, dataTypeY}, alpha, a, -1, x, -1, beta, y, -1,
+                 stream, __func__);
+}
+
+extern "C" aclError aclblasCreateHandleForGemvEx(aclTransType transA, int m, int n, aclDataType dataTypeA,
+                                                 aclDataType dataTypeX, aclDataType dataTypeY, aclComputeType type,
+                                                 aclopHandle **handle) {
+  ACLCPU_REQUIRE_INIT();
+  bool transposed = untrustedEnumValue(transA) == ACL_TRANS_T;
+  int rows = transposed ? n : m, cols = transposed ? m : n;
+  return makeGemmHandle({transA, ACL_TRANS_N, rows, 1, cols, dataTypeA, dataTypeX, dataTypeY}, ACL_TRANS_N, type, handle,
+                        __func__);
+}

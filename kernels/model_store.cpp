@@ -1,0 +1,221 @@
+// The model store and the launch of compiled operators.
+#include "model_store.h"
+
+#include "diagnostics.h"
+#include "kernel_launch.h"
+#include "runtime_state.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+namespace aclcpu {
+namespace {
+
+size_t cacheCapacity() {
+  const char *text = getenv("ACLCPU_OP_CACHE_CAPACITY");
+  long value = text ? strtol(text, nullptr, 10) : 0;
+  return value > 0 ? static_cast<size_t>(value) : 512;
+}
+
+std::string dimsText(const std::vector<int64_t> &dims) {
+  std::string text = "[";
+  for (size_t i = 0; i < dims.size(); ++i) text += (i ? "," : "") + std::to_string(dims[i]);
+  return text + "]";
+}
+
+// Why `model` does not serve `request` ("" if it does).
+std::string difference(const ResolvedRequest &model, const ResolvedRequest &request) {
+  if (model.opType != request.opType) return "op type " + model.opType;
+  if (model.inputs.size() != request.inputs.size()) return "input count " + std::to_string(model.inputs.size());
+  if (model.attributes != request.attributes) return "attributes";
+  for (int side = 0; side < 2; ++side) {
+    const auto &have = side ? model.outputs : model.inputs;
+    const auto &want = side ? request.outputs : request.inputs;
+    const char *what = side ? "output" : "input";
+    for (size_t i = 0; i < have.size(); ++i) {
+      std::string which = std::string(what) + " " + std::to_string(i);
+      if (have[i].present != want[i].present) return which + " presence";
+      if (!have[i].present) continue;
+      if (have[i].dataType != want[i].dataType)
+        return which + " data type " + std::to_string(want[i].dataType) + " vs " + std::to_string(have[i].dataType);
+      if (have[i].format != want[i].format)
+        return which + " format " + std::to_string(want[i].format) + " vs " + std::to_string(have[i].format);
+      // A request may leave its output shapes to inference (unknown rank or -1 dims).
+      if (side && want[i].unknownRank) continue;
+      if (have[i].dims.size() != want[i].dims.size())
+        return which + " rank " + dimsText(want[i].dims) + " vs " + dimsText(have[i].dims);
+      for (size_t d = 0; d < have[i].dims.size(); ++d) {
+        int64_t dim = want[i].dims[d], lo = have[i].ranges[d][0], hi = have[i].ranges[d][1];
+        if (side && dim < 0) continue;
+        bool fits = have[i].dims[d] < 0 ? dim >= lo && (hi < 0 || dim <= hi) : dim == have[i].dims[d];
+        if (!fits) return which + " dims " + dimsText(want[i].dims) + " vs " + dimsText(have[i].dims);
+      }
+      if (have[i].constData != want[i].constData) return which + " const data";
+    }
+  }
+  return "";
+}
+
+int64_t elementCount(const std::vector<int64_t> &dims) {
+  int64_t count = 1;
+  for (int64_t d : dims) count *= d;
+  return count;
+}
+
+}  // namespace
+
+ModelStore &modelStore() {
+  static ModelStore store;
+  return store;
+}
+
+void ModelStore::insertLocked(const std::string &key, std::shared_ptr<Model> model) {
+  recency_.push_front(key);
+  models_[key] = Entry{std::move(model), recency_.begin()};
+  while (models_.size() > cacheCapacity()) {
+    models_.erase(recency_.back());
+    recency_.pop_back();
+  }
+}
+
+aclError ModelStore::compile(const ResolvedRequest &request, std::shared_ptr<Model> &out, const char *caller) {
+  std::string key = request.signature();
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      auto it = models_.find(key);
+      if (it != models_.end()) {
+        recency_.splice(recency_.begin(), recency_, it->second.recency);
+        out = it->second.model;
+        return ACL_SUCCESS;
+      }
+      if (!inFlight_.count(key)) break;
+      compiled_.wait(lock);  // another thread compiles this signature: wait for its result
+    }
+    inFlight_[key] = true;
+  }
+  auto finish = [&](std::shared_ptr<Model> model) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    inFlight_.erase(key);
+    if (model) insertLocked(key, std::move(model));
+    compiled_.notify_all();
+  };
+  // Outputs first: a wrong output description fails before any compile work.
+  std::vector<TensorSpec> outputs;
+  std::string error;
+  if (!inferOutputs(request.spec, outputs, error)) {
+    finish(nullptr);
+    return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s: %s", request.opType.c_str(), error.c_str());
+  }
+  for (size_t i = 0; i < outputs.size() && i < request.outputs.size(); ++i) {
+    const ResolvedTensor &want = request.outputs[i];
+    bool sameType = toAclDataType(outputs[i].type) == want.dataType;
+    bool sameRank = want.unknownRank || outputs[i].shape.size() == want.dims.size();
+    bool sameDims = sameRank;
+    for (size_t d = 0; sameRank && !want.unknownRank && d < want.dims.size(); ++d)
+      if (want.dims[d] >= 0 && outputs[i].shape[d] >= 0 && want.dims[d] != outputs[i].shape[d]) sameDims = false;
+    if (!sameType || !sameDims) {
+      finish(nullptr);
+      return reportError(ACL_ERROR_OP_OUTPUT_NOT_MATCH, caller,
+                         "%s output %zu is described as data type %d dims %s, but the operator produces data type %d dims %s",
+                         request.opType.c_str(), i, want.dataType, dimsText(want.dims).c_str(),
+                         toAclDataType(outputs[i].type), dimsText(outputs[i].shape).c_str());
+    }
+  }
+  std::unique_ptr<CompiledKernel> kernel = compileOp(request.spec, CompileOptions{}, error);
+  if (!kernel) {
+    finish(nullptr);
+    return reportError(ACL_ERROR_INTERNAL_ERROR, caller, "compiling %s failed: %s", request.opType.c_str(), error.c_str());
+  }
+  compilations_.fetch_add(1);
+  auto model = std::make_shared<Model>();
+  model->request = request;
+  model->kernel = std::move(kernel);
+  out = model;
+  finish(model);
+  return ACL_SUCCESS;
+}
+
+std::shared_ptr<Model> ModelStore::find(const ResolvedRequest &request, std::string &mismatch) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto exact = models_.find(request.signature());
+  if (exact != models_.end()) {
+    recency_.splice(recency_.begin(), recency_, exact->second.recency);
+    return exact->second.model;
+  }
+  std::string closest;
+  for (auto &[key, entry] : models_) {
+    const ResolvedRequest &model = entry.model->request;
+    if (model.opType != request.opType) continue;
+    std::string why = difference(model, request);
+    if (why.empty()) {  // dims within a dynamic model's ranges, or outputs left to inference
+      recency_.splice(recency_.begin(), recency_, entry.recency);
+      return entry.model;
+    }
+    if (closest.empty()) closest = why;
+  }
+  mismatch = closest.empty() ? "no model of operator type " + request.opType + " was compiled or loaded"
+                             : "the " + request.opType + " models differ (" + closest + ")";
+  return nullptr;
+}
+
+void ModelStore::clear() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  models_.clear();
+  recency_.clear();
+}
+
+aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>> &inputDims,
+                     const std::vector<std::vector<int64_t>> &outputDims, const aclDataBuffer *const inputs[],
+                     aclDataBuffer *const outputs[], aclrtStream stream, const char *caller) {
+  const ResolvedRequest &request = model.request;
+  const CompiledKernel &kernel = *model.kernel;
+  std::shared_ptr<Stream> resolved;
+  if (aclError error = resolveStream(stream, resolved, caller)) return error;
+  std::vector<void *> pointers;
+  std::vector<int64_t> dynamicSizes;
+  // Each buffer must hold its tensor: no kernel ever writes past a buffer.
+  auto add = [&](const aclDataBuffer *buffer, const std::vector<int64_t> &compiled, const std::vector<int64_t> &actual,
+                 aclDataType type, const char *what, size_t index) -> aclError {
+    int64_t count = elementCount(actual);
+    size_t bytes = static_cast<size_t>(count) * aclDataTypeSize(type);
+    if (buffer == nullptr)
+      return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s buffer %zu is NULL", what, index);
+    if (bytes > 0 && (buffer->data == nullptr || buffer->size < bytes))
+      return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s buffer %zu holds %zu bytes at %p; the tensor needs %zu",
+                         what, index, buffer->size, buffer->data, bytes);
+    pointers.push_back(buffer->data);
+    for (size_t d = 0; d < compiled.size(); ++d)
+      if (compiled[d] < 0) dynamicSizes.push_back(actual[d]);
+    return ACL_SUCCESS;
+  };
+  for (size_t k = 0; k < request.kernelInputs.size(); ++k) {
+    int index = request.kernelInputs[k];
+    if (aclError error = add(inputs[index], request.spec.inputs[k].shape,
+                             inputDims[index], request.inputs[index].dataType, "input", index))
+      return error;
+  }
+  for (size_t i = 0; i < kernel.outputs.size(); ++i)
+    if (aclError error = add(outputs[i], kernel.outputs[i].shape, outputDims[i], request.outputs[i].dataType, "output", i))
+      return error;
+  ArgBlock args;
+  std::vector<uint8_t> raw(8 * (pointers.size() + dynamicSizes.size()));
+  if (!pointers.empty()) memcpy(raw.data(), pointers.data(), 8 * pointers.size());
+  if (!dynamicSizes.empty()) memcpy(raw.data() + 8 * pointers.size(), dynamicSizes.data(), 8 * dynamicSizes.size());
+  if (aclError error = copyRawArgs(raw.data(), raw.size(), args, caller)) return error;
+  KernelLaunch launch;
+  launch.entry = kernel.entry;
+  launch.kernelName = request.opType;
+  launch.keepAlive = model.kernel;
+  launch.args = std::move(args);
+  // Blocks split the outer parallel dimension; ~16K output elements a block, at most 4 per worker.
+  int64_t work = outputDims.empty() ? 1 : elementCount(outputDims[0]);
+  uint32_t workers = std::max(1u, resolved->pool().numThreads());
+  launch.numBlocks = kernel.partitioned ? static_cast<uint32_t>(std::clamp<int64_t>(work / 16384, 1, 4 * workers)) : 1;
+  launch.scratchBytes = 0;
+  resolved->enqueue(makeKernelLaunchTask(std::move(launch)));
+  return ACL_SUCCESS;
+}
+
+}  // namespace aclcpu

@@ -1,0 +1,57 @@
+// Compiled operator models and how requests find them. Static models match by full
+// signature; dynamic ones by op type, dtypes, formats and attributes with every request dim
+// inside the model's range. The store is an LRU cache (ACLCPU_OP_CACHE_CAPACITY, default 512)
+// with single-flight compiles: concurrent compiles of one signature wait for one compile, and
+// failures are never cached. Handles and queued launches keep their model alive past eviction.
+#pragma once
+
+#include "op_compiler.h"
+#include "op_request.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <list>
+#include <map>
+#include <memory>
+#include <mutex>
+
+namespace aclcpu {
+
+struct Model {
+  ResolvedRequest request;
+  std::shared_ptr<CompiledKernel> kernel;
+};
+
+class ModelStore {
+ public:
+  // Finds or compiles the model of `request`.
+  aclError compile(const ResolvedRequest &request, std::shared_ptr<Model> &out, const char *caller);
+  // The model a request runs on, or nullptr with `mismatch` saying what differed.
+  std::shared_ptr<Model> find(const ResolvedRequest &request, std::string &mismatch);
+  uint64_t compilations() const { return compilations_.load(); }
+  void clear();
+
+ private:
+  struct Entry {
+    std::shared_ptr<Model> model;
+    std::list<std::string>::iterator recency;
+  };
+  void insertLocked(const std::string &key, std::shared_ptr<Model> model);
+
+  std::mutex mutex_;
+  std::condition_variable compiled_;
+  std::map<std::string, Entry> models_;
+  std::list<std::string> recency_;  // most recent first
+  std::map<std::string, bool> inFlight_;
+  std::atomic<uint64_t> compilations_{0};
+};
+
+ModelStore &modelStore();
+
+// Enqueues `model` on `stream` with the caller's buffers; `inputDims` / `outputDims` are the
+// request's actual dims (needed for dynamic models). Checks every buffer against its size.
+aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>> &inputDims,
+                     const std::vector<std::vector<int64_t>> &outputDims, const aclDataBuffer *const inputs[],
+                     aclDataBuffer *const outputs[], aclrtStream stream, const char *caller);
+
+}  // namespace aclcpu

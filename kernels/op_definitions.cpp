@@ -1,0 +1,149 @@
+// The CANN operators aclcpu implements, as one table.
+#include "op_definitions.h"
+
+#include <cstring>
+
+namespace aclcpu {
+namespace {
+
+// Reads an int list from an attribute or, when the op takes it as a tensor, a const input.
+std::string intList(const ResolvedRequest &request, const std::string &attribute, int inputIndex,
+                    std::vector<int64_t> &out) {
+  auto it = request.attributes.find(attribute);
+  if (it != request.attributes.end()) {
+    if (auto *list = std::get_if<std::vector<int64_t>>(&it->second)) {
+      out = *list;
+      return "";
+    }
+    return "attribute '" + attribute + "' must be a list of ints";
+  }
+  if (inputIndex < static_cast<int>(request.inputs.size())) {
+    const ResolvedTensor &input = request.inputs[inputIndex];
+    if (input.constData.empty())
+      return "input " + std::to_string(inputIndex) + " ('" + attribute + "') must be a const tensor (aclSetTensorConst)";
+    size_t width = input.dataType == ACL_INT64 ? 8 : input.dataType == ACL_INT32 ? 4 : 0;
+    if (width == 0) return "input '" + attribute + "' must be int32 or int64";
+    for (size_t at = 0; at + width <= input.constData.size(); at += width) {
+      int64_t value = 0;
+      if (width == 8) memcpy(&value, input.constData.data() + at, 8);
+      else { int32_t v; memcpy(&v, input.constData.data() + at, 4); value = v; }
+      out.push_back(value);
+    }
+    return "";
+  }
+  return "attribute '" + attribute + "' is required";
+}
+
+bool boolAttr(const ResolvedRequest &request, const std::string &name) {
+  auto it = request.attributes.find(name);
+  return it != request.attributes.end() && std::get_if<bool>(&it->second) && std::get<bool>(it->second);
+}
+
+// Element-wise ops, Gelu..Neg: inputs and no attributes pass straight through.
+OpDefinition elementwise(const char *type, const char *aclop, int inputs, std::vector<std::string> aliases = {}) {
+  return OpDefinition{type, std::move(aliases), aclop, inputs, inputs, {}, nullptr};
+}
+
+std::string translateCast(ResolvedRequest &request) {
+  const OpAttrValue &dst = request.attributes.at("dst_type");
+  aclDataType target;
+  if (auto *integer = std::get_if<int64_t>(&dst)) target = static_cast<aclDataType>(*integer);
+  else if (auto *type = std::get_if<DataTypeValue>(&dst)) target = type->type;
+  else return "attribute 'dst_type' must be an int or a data type";
+  ElementType element;
+  if (!toElementType(target, element)) return "dst_type " + std::to_string(target) + " is not supported";
+  request.spec.attributes.push_back({"dst_type", TypeValue{element}});
+  return "";
+}
+
+// MatMul / BatchMatMul: CANN spells the transposes transpose_x1/x2 (adj_x1/x2 for batches)
+// and may widen the result (its output description says to what).
+std::string translateProduct(ResolvedRequest &request, const char *first, const char *second) {
+  if (request.inputs.size() > 2 && request.inputs[2].present) return "a bias input is not supported yet";
+  request.kernelInputs = {0, 1};
+  request.spec.attributes.push_back({"transpose_a", boolAttr(request, first)});
+  request.spec.attributes.push_back({"transpose_b", boolAttr(request, second)});
+  if (!request.outputs.empty() && request.outputs[0].dataType != request.inputs[0].dataType) {
+    ElementType result;
+    if (!toElementType(request.outputs[0].dataType, result)) return "unsupported output data type";
+    request.spec.attributes.push_back({"result_type", TypeValue{result}});
+  }
+  return "";
+}
+
+std::string translateReduce(ResolvedRequest &request) {
+  std::vector<int64_t> axes;
+  if (std::string error = intList(request, "axes", 1, axes); !error.empty()) return error;
+  request.kernelInputs = {0};
+  request.spec.attributes.push_back({"axes", axes});
+  request.spec.attributes.push_back({"keep_dims", boolAttr(request, "keep_dims")});
+  return "";
+}
+
+std::string translateTranspose(ResolvedRequest &request) {
+  std::vector<int64_t> perm;
+  if (std::string error = intList(request, "perm", 1, perm); !error.empty()) return error;
+  request.kernelInputs = {0};
+  request.spec.attributes.push_back({"perm", perm});
+  return "";
+}
+
+std::string translateGemm(ResolvedRequest &request) {
+  request.spec.attributes.push_back({"transpose_a", boolAttr(request, "transpose_a")});
+  request.spec.attributes.push_back({"transpose_b", boolAttr(request, "transpose_b")});
+  return "";
+}
+
+std::string translateSoftmax(ResolvedRequest &request) {
+  std::vector<int64_t> axes;
+  if (std::string error = intList(request, "axes", 99, axes); !error.empty()) return error;
+  request.spec.attributes.push_back({"axes", axes});
+  return "";
+}
+
+std::vector<OpDefinition> buildTable() {
+  std::vector<OpDefinition> table = {
+      elementwise("Add", "add", 2, {"AddV2"}), elementwise("Sub", "sub", 2), elementwise("Mul", "mul", 2),
+      elementwise("RealDiv", "div", 2, {"Div"}), elementwise("Maximum", "maximum", 2),
+      elementwise("Minimum", "minimum", 2), elementwise("Pow", "pow", 2), elementwise("Relu", "relu", 1),
+      elementwise("Gelu", "gelu", 1), elementwise("Sigmoid", "sigmoid", 1), elementwise("Tanh", "tanh", 1),
+      elementwise("Exp", "exp", 1), elementwise("Log", "log", 1), elementwise("Sqrt", "sqrt", 1),
+      elementwise("Rsqrt", "rsqrt", 1), elementwise("Abs", "abs", 1), elementwise("Neg", "neg", 1),
+  };
+  table.push_back({"Cast", {}, "cast", 1, 1, {{"dst_type", std::nullopt}, {"truncate", OpAttrValue(false)}},
+                   translateCast});
+  table.push_back({"GEMM", {}, "gemm", 5, 5,
+                   {{"transpose_a", OpAttrValue(false)}, {"transpose_b", OpAttrValue(false)}}, translateGemm});
+  table.push_back({"MatMul", {"MatMulV2"}, "matmul", 2, 3,
+                   {{"transpose_x1", OpAttrValue(false)}, {"transpose_x2", OpAttrValue(false)}},
+                   [](ResolvedRequest &r) { return translateProduct(r, "transpose_x1", "transpose_x2"); }});
+  table.push_back({"BatchMatMul", {"BatchMatMulV2"}, "batch_matmul", 2, 3,
+                   {{"adj_x1", OpAttrValue(false)}, {"adj_x2", OpAttrValue(false)}},
+                   [](ResolvedRequest &r) { return translateProduct(r, "adj_x1", "adj_x2"); }});
+  for (auto [type, aclop] : {std::pair{"ReduceSum", "reduce_sum"}, std::pair{"ReduceMax", "reduce_max"},
+                             std::pair{"ReduceMean", "reduce_mean"}})
+    table.push_back({type, {std::string(type) + "D"}, aclop, 1, 2, {{"keep_dims", OpAttrValue(false)}},
+                     translateReduce});
+  table.push_back({"SoftmaxV2", {"Softmax"}, "softmax", 1, 1, {{"axes", OpAttrValue(std::vector<int64_t>{-1})}},
+                   translateSoftmax});
+  table.push_back({"Transpose", {"TransposeD"}, "transpose", 1, 2, {}, translateTranspose});
+  return table;
+}
+
+}  // namespace
+
+const std::vector<OpDefinition> &opDefinitions() {
+  static const std::vector<OpDefinition> table = buildTable();
+  return table;
+}
+
+const OpDefinition *findOpDefinition(const std::string &type) {
+  for (const OpDefinition &definition : opDefinitions()) {
+    if (definition.type == type) return &definition;
+    for (const std::string &alias : definition.aliases)
+      if (alias == type) return &definition;
+  }
+  return nullptr;
+}
+
+}  // namespace aclcpu

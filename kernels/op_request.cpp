@@ -1,0 +1,170 @@
+// Resolving ACL requests against the operator library, and their canonical signatures.
+#include "op_request.h"
+
+#include "diagnostics.h"
+#include "op_definitions.h"
+
+#include <cstring>
+#include <sstream>
+
+namespace aclcpu {
+
+bool toElementType(aclDataType type, ElementType &out) {
+  switch (type) {
+    case ACL_FLOAT: out = ElementType::F32; return true;
+    case ACL_FLOAT16: out = ElementType::F16; return true;
+    case ACL_BF16: out = ElementType::BF16; return true;
+    case ACL_DOUBLE: out = ElementType::F64; return true;
+    case ACL_INT8: out = ElementType::I8; return true;
+    case ACL_UINT8: out = ElementType::U8; return true;
+    case ACL_INT16: out = ElementType::I16; return true;
+    case ACL_INT32: out = ElementType::I32; return true;
+    case ACL_INT64: out = ElementType::I64; return true;
+    case ACL_BOOL: out = ElementType::Bool; return true;
+    default: return false;
+  }
+}
+
+aclDataType toAclDataType(ElementType type) {
+  switch (type) {
+    case ElementType::F32: return ACL_FLOAT;
+    case ElementType::F16: return ACL_FLOAT16;
+    case ElementType::BF16: return ACL_BF16;
+    case ElementType::F64: return ACL_DOUBLE;
+    case ElementType::I8: return ACL_INT8;
+    case ElementType::U8: return ACL_UINT8;
+    case ElementType::I16: return ACL_INT16;
+    case ElementType::I32: return ACL_INT32;
+    case ElementType::I64: return ACL_INT64;
+    case ElementType::Bool: return ACL_BOOL;
+  }
+  return ACL_DT_UNDEFINED;
+}
+
+namespace {
+
+std::string describeValue(const OpAttrValue &value) {
+  std::ostringstream out;
+  std::visit([&](const auto &v) {
+    using T = std::decay_t<decltype(v)>;
+    if constexpr (std::is_same_v<T, DataTypeValue>) out << "dtype:" << v.type;
+    else if constexpr (std::is_same_v<T, std::string>) out << '"' << v << '"';
+    else if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, int64_t> || std::is_same_v<T, float>) out << v;
+    else {
+      out << '[';
+      for (size_t i = 0; i < v.size(); ++i) out << (i ? "," : "") << v[i];
+      out << ']';
+    }
+  }, value);
+  return out.str();
+}
+
+void describeTensor(std::ostringstream &out, const ResolvedTensor &t) {
+  if (!t.present) {
+    out << "absent;";
+    return;
+  }
+  out << t.dataType << ':' << t.format << (t.unknownRank ? ":?rank" : "") << ":[";
+  for (size_t i = 0; i < t.dims.size(); ++i) out << (i ? "," : "") << t.dims[i];
+  out << ']';
+  for (auto &range : t.ranges) out << '{' << range[0] << ',' << range[1] << '}';
+  if (!t.constData.empty()) out << ":const" << t.constData.size();
+  out << ';';
+}
+
+aclError resolveTensor(const aclTensorDesc *desc, bool allDimsDynamic, ResolvedTensor &out, const char *what, int index,
+                       const char *caller) {
+  if (desc == nullptr) return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s description %d is NULL", what, index);
+  out.dataType = desc->dataType;
+  out.format = desc->format;
+  out.present = desc->dataType != ACL_DT_UNDEFINED;
+  bool isOutput = strcmp(what, "output") == 0;
+  if (desc->unknownRank && !isOutput)
+    return reportError(ACL_ERROR_OP_UNSUPPORTED_DYNAMIC, caller, "%s %d has unknown rank, which aclcpu does not compile",
+                       what, index);
+  out.unknownRank = desc->unknownRank;  // an output's shape may be left to inference
+  out.dims = desc->dims;
+  for (size_t d = 0; d < out.dims.size(); ++d) {
+    std::array<int64_t, 2> range{out.dims[d], out.dims[d]};
+    if (d < desc->shapeRange.size()) range = desc->shapeRange[d];
+    else if (out.dims[d] < 0 || allDimsDynamic) range = {0, -1};
+    out.ranges.push_back(range);
+    if (allDimsDynamic) out.dims[d] = -1;  // ACL_OP_COMPILE_FUZZ: one kernel for every shape
+  }
+  if (desc->isConst) out.constData = desc->constData;
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+bool ResolvedRequest::isDynamic() const {
+  for (const auto &tensors : {&inputs, &outputs})
+    for (const ResolvedTensor &t : *tensors)
+      for (int64_t d : t.dims)
+        if (d < 0) return true;
+  return false;
+}
+
+std::string ResolvedRequest::signature() const {
+  std::ostringstream out;
+  out << opType << "|in:";
+  for (const ResolvedTensor &t : inputs) describeTensor(out, t);
+  out << "|out:";
+  for (const ResolvedTensor &t : outputs) describeTensor(out, t);
+  out << "|attr:";
+  for (const auto &[name, value] : attributes) out << name << '=' << describeValue(value) << ';';
+  return out.str();
+}
+
+aclError resolveRequest(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[], int numOutputs,
+                        const aclTensorDesc *const outputDesc[], const aclopAttr *attr, bool allDimsDynamic,
+                        ResolvedRequest &out, const char *caller) {
+  if (opType == nullptr) return reportError(ACL_ERROR_INVALID_PARAM, caller, "opType is NULL");
+  const OpDefinition *definition = findOpDefinition(opType);
+  if (definition == nullptr)
+    return reportError(ACL_ERROR_OP_NOT_FOUND, caller, "operator type '%s' is not in aclcpu's operator library", opType);
+  if (numInputs < definition->minInputs || numInputs > definition->maxInputs)
+    return reportError(ACL_ERROR_OP_INPUT_NOT_MATCH, caller, "%s takes %d to %d inputs, not %d", opType,
+                       definition->minInputs, definition->maxInputs, numInputs);
+  if (numOutputs != 1)
+    return reportError(ACL_ERROR_OP_OUTPUT_NOT_MATCH, caller, "%s has 1 output, not %d", opType, numOutputs);
+  if ((numInputs > 0 && inputDesc == nullptr) || outputDesc == nullptr)
+    return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s is NULL", outputDesc ? "inputDesc" : "outputDesc");
+  out = ResolvedRequest{};
+  out.opType = definition->type;
+  out.inputs.resize(numInputs);
+  out.outputs.resize(numOutputs);
+  for (int i = 0; i < numInputs; ++i)
+    if (aclError error = resolveTensor(inputDesc[i], allDimsDynamic, out.inputs[i], "input", i, caller)) return error;
+  for (int i = 0; i < numOutputs; ++i)
+    if (aclError error = resolveTensor(outputDesc[i], allDimsDynamic, out.outputs[i], "output", i, caller)) return error;
+  for (int i = 0; i < definition->minInputs; ++i)
+    if (!out.inputs[i].present)
+      return reportError(ACL_ERROR_OP_INPUT_NOT_MATCH, caller, "%s input %d is required (it is ACL_DT_UNDEFINED)", opType, i);
+  // Attributes: what the request set, then the schema's defaults (applied here so that a
+  // request that omits an attribute matches a model compiled with its default, and back).
+  if (attr != nullptr) out.attributes = attr->values;
+  for (const AttrSchema &schema : definition->attributes) {
+    if (out.attributes.count(schema.name)) continue;
+    if (!schema.defaultValue)
+      return reportError(ACL_ERROR_OP_ATTR_NOT_MATCH, caller, "%s needs attribute '%s'", opType, schema.name.c_str());
+    out.attributes[schema.name] = *schema.defaultValue;
+  }
+  out.spec.op = definition->aclopName;
+  for (int i = 0; i < numInputs; ++i) out.kernelInputs.push_back(i);
+  if (definition->translate) {
+    std::string problem = definition->translate(out);
+    if (!problem.empty()) return reportError(ACL_ERROR_OP_ATTR_NOT_MATCH, caller, "%s: %s", opType, problem.c_str());
+  }
+  for (int index : out.kernelInputs) {
+    const ResolvedTensor &input = out.inputs[index];
+    ElementType element;
+    if (!toElementType(input.dataType, element))
+      return reportError(ACL_ERROR_UNSUPPORTED_DATA_TYPE, caller, "%s input %d has data type %d, which aclcpu does not support",
+                         opType, index, input.dataType);
+    out.spec.inputs.push_back({element, input.dims});
+  }
+  return ACL_SUCCESS;
+}
+
+}  // namespace aclcpu

@@ -1,0 +1,45 @@
+// One single-operator request as the ACL API describes it (op type, tensor descriptions,
+// attributes), resolved against the operator library: the CANN type and its aliases, input
+// counts, attribute defaults, and the aclop operator (OpSpec) that implements it.
+#pragma once
+
+#include "op_spec.h"
+#include "tensor_desc.h"
+
+#include <string>
+#include <vector>
+
+namespace aclcpu {
+
+struct ResolvedTensor {
+  aclDataType dataType = ACL_DT_UNDEFINED;
+  aclFormat format = ACL_FORMAT_ND;
+  std::vector<int64_t> dims;                       // -1 unknown
+  std::vector<std::array<int64_t, 2>> ranges;      // per dim; [d, d] for static dims
+  bool present = true;                             // false: an absent optional input
+  bool unknownRank = false;                        // outputs only: the shape is left to inference
+  std::vector<uint8_t> constData;
+};
+
+struct ResolvedRequest {
+  std::string opType;  // canonical CANN type (aliases resolved)
+  std::vector<ResolvedTensor> inputs, outputs;
+  std::map<std::string, OpAttrValue> attributes;  // defaults applied
+  OpSpec spec;                                   // the aclop operator computing it
+  std::vector<int> kernelInputs;                 // which request inputs the kernel takes, in order
+
+  bool isDynamic() const;
+  // Canonical text of everything that selects a kernel: the model store's key.
+  std::string signature() const;
+};
+
+// Resolves a request; on failure returns an ACL error code with the recent error message set.
+aclError resolveRequest(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[], int numOutputs,
+                        const aclTensorDesc *const outputDesc[], const aclopAttr *attr, bool allDimsDynamic,
+                        ResolvedRequest &out, const char *caller);
+
+// ACL data types the compiler supports, and back.
+bool toElementType(aclDataType type, ElementType &out);
+aclDataType toAclDataType(ElementType type);
+
+}  // namespace aclcpu

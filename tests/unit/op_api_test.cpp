@@ -1,0 +1,474 @@
+// The single-operator API end to end through libascendcl.so: compile, execute, handles,
+// dynamic shapes, shape inference, Cast and the cblas wrappers, and their error paths.
+#include "runtime_fixture.h"
+
+#include "acl/ops/acl_cblas.h"
+
+#include <cmath>
+#include <random>
+#include <thread>
+#include <vector>
+
+using namespace aclcpu_test;
+
+namespace {
+
+struct DescDeleter {
+  void operator()(aclTensorDesc *d) const { aclDestroyTensorDesc(d); }
+};
+using Desc = std::unique_ptr<aclTensorDesc, DescDeleter>;
+Desc desc(aclDataType type, std::vector<int64_t> dims, aclFormat format = ACL_FORMAT_ND) {
+  return Desc(aclCreateTensorDesc(type, static_cast<int>(dims.size()), dims.data(), format));
+}
+
+// Device memory holding a host vector, with a data buffer over it.
+template <typename T>
+struct DeviceTensor {
+  void *device = nullptr;
+  size_t bytes = 0;
+  aclDataBuffer *buffer = nullptr;
+  explicit DeviceTensor(const std::vector<T> &values) : bytes(values.size() * sizeof(T)) {
+    EXPECT_EQ(aclrtMalloc(&device, std::max<size_t>(bytes, 1), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    if (bytes) aclrtMemcpy(device, bytes, values.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE);
+    buffer = aclCreateDataBuffer(device, bytes);
+  }
+  ~DeviceTensor() {
+    aclDestroyDataBuffer(buffer);
+    aclrtFree(device);
+  }
+  std::vector<T> read() const {
+    std::vector<T> values(bytes / sizeof(T));
+    if (bytes) aclrtMemcpy(values.data(), bytes, device, bytes, ACL_MEMCPY_DEVICE_TO_HOST);
+    return values;
+  }
+};
+
+std::vector<float> randomFloats(size_t n, unsigned seed) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<float> uniform(-1, 1);
+  std::vector<float> v(n);
+  for (float &x : v) x = uniform(random);
+  return v;
+}
+
+class OpApiTest : public RuntimeTest {
+ protected:
+  void SetUp() override {
+    RuntimeTest::SetUp();
+    ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);
+  }
+  void TearDown() override {
+    aclopSetCompileFlag(ACL_OP_COMPILE_DEFAULT);
+    EXPECT_EQ(aclrtDestroyStream(stream_), ACL_SUCCESS);
+    RuntimeTest::TearDown();
+  }
+  aclrtStream stream_ = nullptr;
+};
+
+TEST_F(OpApiTest, CompileThenExecuteV2WithBroadcasting) {
+  Desc a = desc(ACL_FLOAT, {4, 3}), b = desc(ACL_FLOAT, {3}), out = desc(ACL_FLOAT, {4, 3});
+  const aclTensorDesc *inputs[] = {a.get(), b.get()};
+  const aclTensorDesc *outputs[] = {out.get()};
+  ASSERT_EQ(aclopCompile("Add", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
+      << recentError();
+  auto x = randomFloats(12, 1), y = randomFloats(3, 2);
+  DeviceTensor<float> dx(x), dy(y), dz(std::vector<float>(12));
+  aclTensorDesc *inDescs[] = {a.get(), b.get()};
+  aclTensorDesc *outDescs[] = {out.get()};
+  aclDataBuffer *inBuffers[] = {dx.buffer, dy.buffer};
+  aclDataBuffer *outBuffers[] = {dz.buffer};
+  ASSERT_EQ(aclopExecuteV2("Add", 2, inDescs, inBuffers, 1, outDescs, outBuffers, nullptr, stream_), ACL_SUCCESS)
+      << recentError();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  auto z = dz.read();
+  for (int i = 0; i < 12; ++i) EXPECT_EQ(z[i], x[i] + y[i % 3]) << i;
+}
+
+TEST_F(OpApiTest, ExecuteWithoutAMatchingModelIsOpNotFound) {
+  Desc a = desc(ACL_FLOAT, {5}), out = desc(ACL_FLOAT, {5});
+  const aclTensorDesc *inputs[] = {a.get()};
+  const aclTensorDesc *outputs[] = {out.get()};
+  ASSERT_EQ(aclopCompile("Exp", 1, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS);
+  Desc other = desc(ACL_FLOAT, {6}), otherOut = desc(ACL_FLOAT, {6});
+  DeviceTensor<float> x(std::vector<float>(6)), y(std::vector<float>(6));
+  aclTensorDesc *inDescs[] = {other.get()};
+  aclTensorDesc *outDescs[] = {otherOut.get()};
+  aclDataBuffer *inBuffers[] = {x.buffer};
+  aclDataBuffer *outBuffers[] = {y.buffer};
+  EXPECT_EQ(aclopExecuteV2("Exp", 1, inDescs, inBuffers, 1, outDescs, outBuffers, nullptr, stream_), ACL_ERROR_OP_NOT_FOUND);
+  EXPECT_NE(recentError().find("input 0 dims [6] vs [5]"), std::string::npos) << recentError();
+  EXPECT_EQ(aclopExecuteV2("Log", 1, inDescs, inBuffers, 1, outDescs, outBuffers, nullptr, stream_), ACL_ERROR_OP_NOT_FOUND);
+  EXPECT_NE(recentError().find("no model of operator type Log"), std::string::npos) << recentError();
+  aclopHandle *handle = nullptr;
+  const aclTensorDesc *constIn[] = {other.get()};
+  const aclTensorDesc *constOut[] = {otherOut.get()};
+  EXPECT_EQ(aclopCreateHandle("Exp", 1, constIn, 1, constOut, nullptr, &handle), ACL_ERROR_OP_NOT_FOUND);
+}
+
+TEST_F(OpApiTest, HandlesRunOnSeveralStreams) {
+  Desc a = desc(ACL_FLOAT, {64}), out = desc(ACL_FLOAT, {64});
+  const aclTensorDesc *inputs[] = {a.get()};
+  const aclTensorDesc *outputs[] = {out.get()};
+  ASSERT_EQ(aclopCompile("Neg", 1, inputs, 1, outputs, nullptr, ACL_ENGINE_AICORE, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS);
+  aclopHandle *handle = nullptr;
+  ASSERT_EQ(aclopCreateHandle("Neg", 1, inputs, 1, outputs, nullptr, &handle), ACL_SUCCESS);
+  aclrtStream other = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&other), ACL_SUCCESS);
+  auto x = randomFloats(64, 3);
+  DeviceTensor<float> dx(x), y1(std::vector<float>(64)), y2(std::vector<float>(64));
+  const aclDataBuffer *in[] = {dx.buffer};
+  aclDataBuffer *out1[] = {y1.buffer};
+  aclDataBuffer *out2[] = {y2.buffer};
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_EQ(aclopExecWithHandle(handle, 1, in, 1, out1, stream_), ACL_SUCCESS);
+    ASSERT_EQ(aclopExecWithHandle(handle, 1, in, 1, out2, other), ACL_SUCCESS);
+  }
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(other), ACL_SUCCESS);
+  auto r1 = y1.read(), r2 = y2.read();
+  for (int i = 0; i < 64; ++i) {
+    EXPECT_EQ(r1[i], -x[i]);
+    EXPECT_EQ(r2[i], -x[i]);
+  }
+  EXPECT_EQ(aclopExecWithHandle(handle, 2, in, 1, out1, stream_), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclopExecWithHandle(nullptr, 1, in, 1, out1, stream_), ACL_ERROR_INVALID_PARAM);
+  // A buffer smaller than its tensor is refused, never overrun.
+  DeviceTensor<float> small(std::vector<float>(10));
+  aclDataBuffer *tooSmall[] = {small.buffer};
+  EXPECT_EQ(aclopExecWithHandle(handle, 1, in, 1, tooSmall, stream_), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recentError().find("output buffer 0 holds 40 bytes"), std::string::npos) << recentError();
+  aclopDestroyHandle(handle);
+  aclopDestroyHandle(nullptr);
+  EXPECT_EQ(aclrtDestroyStream(other), ACL_SUCCESS);
+}
+
+TEST_F(OpApiTest, AttributeDefaultsApplyOnBothSides) {
+  // Compiled with no attributes; executed with the defaults spelled out (and the reverse).
+  Desc a = desc(ACL_FLOAT, {2, 3}), b = desc(ACL_FLOAT, {3, 4}), out = desc(ACL_FLOAT, {2, 4});
+  const aclTensorDesc *inputs[] = {a.get(), b.get()};
+  const aclTensorDesc *outputs[] = {out.get()};
+  ASSERT_EQ(aclopCompile("MatMulV2", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
+      << recentError();
+  aclopAttr *attr = aclopCreateAttr();
+  aclopSetAttrBool(attr, "transpose_x1", 0);
+  aclopSetAttrBool(attr, "transpose_x2", 0);
+  aclopHandle *handle = nullptr;
+  EXPECT_EQ(aclopCreateHandle("MatMul", 2, inputs, 1, outputs, attr, &handle), ACL_SUCCESS) << recentError();
+  auto x = randomFloats(6, 4), y = randomFloats(12, 5);
+  DeviceTensor<float> dx(x), dy(y), dz(std::vector<float>(8));
+  const aclDataBuffer *in[] = {dx.buffer, dy.buffer};
+  aclDataBuffer *outBuffers[] = {dz.buffer};
+  ASSERT_EQ(aclopExecWithHandle(handle, 2, in, 1, outBuffers, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  auto z = dz.read();
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 4; ++j) {
+      float expected = 0;
+      for (int p = 0; p < 3; ++p) expected += x[i * 3 + p] * y[p * 4 + j];
+      EXPECT_NEAR(z[i * 4 + j], expected, 1e-5);
+    }
+  aclopSetAttrBool(attr, "transpose_x1", 1);
+  aclopHandle *other = nullptr;
+  EXPECT_EQ(aclopCreateHandle("MatMul", 2, inputs, 1, outputs, attr, &other), ACL_ERROR_OP_NOT_FOUND);
+  aclopDestroyHandle(handle);
+  aclopDestroyAttr(attr);
+}
+
+TEST_F(OpApiTest, FuzzCompileServesManyShapesAndWritesOutputShapes) {
+  ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_FUZZ), ACL_SUCCESS);
+  Desc a = desc(ACL_FLOAT, {4, 8}), out = desc(ACL_FLOAT, {4, 8});
+  const aclTensorDesc *inputs[] = {a.get(), a.get()};
+  const aclTensorDesc *outputs[] = {out.get()};
+  ASSERT_EQ(aclopCompile("Mul", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
+      << recentError();
+  for (int64_t rows : {7, 1, 100}) {
+    Desc x = desc(ACL_FLOAT, {rows, 8}), y = desc(ACL_FLOAT, {rows, 8}), z = desc(ACL_FLOAT, {-1, -1});
+    auto values = randomFloats(rows * 8, 6);
+    DeviceTensor<float> dx(values), dz(std::vector<float>(rows * 8));
+    aclTensorDesc *inDescs[] = {x.get(), y.get()};
+    aclTensorDesc *outDescs[] = {z.get()};
+    aclDataBuffer *inBuffers[] = {dx.buffer, dx.buffer};
+    aclDataBuffer *outBuffers[] = {dz.buffer};
+    ASSERT_EQ(aclopExecuteV2("Mul", 2, inDescs, inBuffers, 1, outDescs, outBuffers, nullptr, stream_), ACL_SUCCESS)
+        << recentError();
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    int64_t dim = 0;
+    ASSERT_EQ(aclGetTensorDescDimV2(z.get(), 0, &dim), ACL_SUCCESS);
+    EXPECT_EQ(dim, rows) << "the output shape is written back";
+    auto result = dz.read();
+    for (int64_t i = 0; i < rows * 8; ++i) ASSERT_EQ(result[i], values[i] * values[i]);
+  }
+}
+
+TEST_F(OpApiTest, ShapeRangesBoundDynamicModels) {
+  Desc a = desc(ACL_FLOAT, {-1}), out = desc(ACL_FLOAT, {-1});
+  int64_t range[1][2] = {{1, 16}};
+  ASSERT_EQ(aclSetTensorShapeRange(a.get(), 1, range), ACL_SUCCESS);
+  ASSERT_EQ(aclSetTensorShapeRange(out.get(), 1, range), ACL_SUCCESS);
+  const aclTensorDesc *inputs[] = {a.get()};
+  const aclTensorDesc *outputs[] = {out.get()};
+  ASSERT_EQ(aclopCompile("Relu", 1, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
+      << recentError();
+  for (int64_t n : {10, 20}) {
+    Desc x = desc(ACL_FLOAT, {n}), y = desc(ACL_FLOAT, {n});
+    DeviceTensor<float> dx(randomFloats(n, 7)), dy{std::vector<float>(n)};
+    aclTensorDesc *inDescs[] = {x.get()};
+    aclTensorDesc *outDescs[] = {y.get()};
+    aclDataBuffer *inBuffers[] = {dx.buffer};
+    aclDataBuffer *outBuffers[] = {dy.buffer};
+    aclError error = aclopExecuteV2("Relu", 1, inDescs, inBuffers, 1, outDescs, outBuffers, nullptr, stream_);
+    EXPECT_EQ(error, n <= 16 ? ACL_SUCCESS : ACL_ERROR_OP_NOT_FOUND) << n << ": " << recentError();
+  }
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+}
+
+TEST_F(OpApiTest, InferShape) {
+  Desc a = desc(ACL_FLOAT, {3, 1}), b = desc(ACL_FLOAT, {1, 4}), out = desc(ACL_FLOAT, {-2});
+  aclTensorDesc *inputs[] = {a.get(), b.get()};
+  aclTensorDesc *outputs[] = {out.get()};
+  ASSERT_EQ(aclopInferShape("Add", 2, inputs, nullptr, 1, outputs, nullptr), ACL_SUCCESS) << recentError();
+  ASSERT_EQ(aclGetTensorDescNumDims(out.get()), 2u);
+  int64_t d0 = 0, d1 = 0;
+  aclGetTensorDescDimV2(out.get(), 0, &d0);
+  aclGetTensorDescDimV2(out.get(), 1, &d1);
+  EXPECT_EQ(d0, 3);
+  EXPECT_EQ(d1, 4);
+
+  Desc x = desc(ACL_FLOAT16, {-1, 6, 5}), reduced = desc(ACL_FLOAT16, {});
+  aclopAttr *attr = aclopCreateAttr();
+  int64_t axes[] = {1};
+  aclopSetAttrListInt(attr, "axes", 1, axes);
+  aclopSetAttrBool(attr, "keep_dims", 1);
+  aclTensorDesc *in2[] = {x.get()};
+  aclTensorDesc *out2[] = {reduced.get()};
+  ASSERT_EQ(aclopInferShape("ReduceSumD", 1, in2, nullptr, 1, out2, attr), ACL_SUCCESS) << recentError();
+  ASSERT_EQ(aclGetTensorDescNumDims(reduced.get()), 3u);
+  aclGetTensorDescDimV2(reduced.get(), 0, &d0);
+  aclGetTensorDescDimV2(reduced.get(), 1, &d1);
+  EXPECT_EQ(d0, -1);
+  EXPECT_EQ(d1, 1);
+  int64_t bad[] = {7};
+  aclopSetAttrListInt(attr, "axes", 1, bad);
+  EXPECT_EQ(aclopInferShape("ReduceSumD", 1, in2, nullptr, 1, out2, attr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recentError().find("axis 7 is out of range for rank 3"), std::string::npos) << recentError();
+  aclopDestroyAttr(attr);
+}
+
+TEST_F(OpApiTest, CompileErrors) {
+  Desc a = desc(ACL_FLOAT, {3}), out = desc(ACL_FLOAT, {3}), wrong = desc(ACL_FLOAT16, {3});
+  const aclTensorDesc *inputs[] = {a.get()};
+  const aclTensorDesc *outputs[] = {out.get()};
+  const aclTensorDesc *wrongOutputs[] = {wrong.get()};
+  EXPECT_EQ(aclopCompile("NoSuchOp", 1, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_ERROR_OP_NOT_FOUND);
+  EXPECT_EQ(aclopCompile("Add", 1, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_ERROR_OP_INPUT_NOT_MATCH);
+  EXPECT_EQ(aclopCompile("Exp", 1, inputs, 1, wrongOutputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_ERROR_OP_OUTPUT_NOT_MATCH);
+  EXPECT_NE(recentError().find("the operator produces"), std::string::npos) << recentError();
+  EXPECT_EQ(aclopCompile("Exp", 1, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_UNREGISTERED, "/opp"),
+            ACL_ERROR_API_NOT_SUPPORT);
+  EXPECT_EQ(aclopCompile("Exp", 1, inputs, 1, outputs, nullptr, static_cast<aclopEngineType>(9), ACL_COMPILE_SYS, nullptr),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclopCompile("Cast", 1, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_ERROR_OP_ATTR_NOT_MATCH) << "dst_type is required";
+  Desc ints = desc(ACL_INT32, {3});
+  const aclTensorDesc *intInputs[] = {ints.get()};
+  const aclTensorDesc *intOutputs[] = {ints.get()};
+  EXPECT_EQ(aclopCompile("Exp", 1, intInputs, 1, intOutputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recentError().find("input has element type i32"), std::string::npos) << recentError();
+  EXPECT_EQ(aclopCompile(nullptr, 1, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclSetCompileopt(ACL_PRECISION_MODE, "allow_fp32_to_fp16"), ACL_SUCCESS);
+  EXPECT_EQ(aclSetCompileopt(ACL_PRECISION_MODE, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclopSetCompileFlag(static_cast<aclOpCompileFlag>(5)), ACL_ERROR_INVALID_PARAM);
+}
+
+TEST_F(OpApiTest, ConcurrentCompilesOfOneSignature) {
+  Desc a = desc(ACL_FLOAT, {123}), out = desc(ACL_FLOAT, {123});
+  const aclTensorDesc *inputs[] = {a.get()};
+  const aclTensorDesc *outputs[] = {out.get()};
+  std::vector<std::thread> threads;
+  std::vector<aclError> results(8, -1);
+  for (int t = 0; t < 8; ++t)
+    threads.emplace_back([&, t] {
+      results[t] = aclopCompile("Sigmoid", 1, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr);
+    });
+  for (auto &thread : threads) thread.join();
+  for (aclError result : results) EXPECT_EQ(result, ACL_SUCCESS);
+}
+
+TEST_F(OpApiTest, CastAndCastHandles) {
+  std::vector<float> x = {1.5f, -2.75f, 65504.0f, 3e9f, 0.1f};
+  Desc src = desc(ACL_FLOAT, {5}), half = desc(ACL_FLOAT16, {5}), ints = desc(ACL_INT32, {5});
+  DeviceTensor<float> dx(x);
+  DeviceTensor<uint16_t> dh(std::vector<uint16_t>(5));
+  DeviceTensor<int32_t> di(std::vector<int32_t>(5));
+  ASSERT_EQ(aclopCast(src.get(), dx.buffer, half.get(), dh.buffer, 0, stream_), ACL_SUCCESS) << recentError();
+  aclopHandle *handle = nullptr;
+  ASSERT_EQ(aclopCreateHandleForCast(src.get(), ints.get(), 0, &handle), ACL_SUCCESS) << recentError();
+  const aclDataBuffer *in[] = {dx.buffer};
+  aclDataBuffer *out[] = {di.buffer};
+  ASSERT_EQ(aclopExecWithHandle(handle, 1, in, 1, out, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  auto h = dh.read();
+  auto i = di.read();
+  for (int k = 0; k < 5; ++k) EXPECT_EQ(h[k], aclFloatToFloat16(x[k])) << k;
+  EXPECT_EQ(i, (std::vector<int32_t>{1, -2, 65504, 2147483647, 0}));
+  aclopDestroyHandle(handle);
+  EXPECT_EQ(aclopCast(nullptr, dx.buffer, half.get(), dh.buffer, 0, stream_), ACL_ERROR_INVALID_PARAM);
+}
+
+float gemmReference(const std::vector<float> &a, const std::vector<float> &b, bool ta, bool tb, int m, int n, int k, int i,
+                    int j) {
+  float sum = 0;
+  for (int p = 0; p < k; ++p) sum += (ta ? a[p * m + i] : a[i * k + p]) * (tb ? b[j * k + p] : b[p * n + j]);
+  return sum;
+}
+
+TEST_F(OpApiTest, GemmExAllTransposesWithScalarsInDeviceMemory) {
+  const int m = 33, n = 17, k = 9;
+  for (bool ta : {false, true})
+    for (bool tb : {false, true}) {
+      auto a = randomFloats(m * k, 8), b = randomFloats(k * n, 9), c = randomFloats(m * n, 10);
+      DeviceTensor<float> da(a), db(b), dc(c), alpha(std::vector<float>{2.0f}), beta(std::vector<float>{0.5f});
+      ASSERT_EQ(aclblasGemmEx(ta ? ACL_TRANS_T : ACL_TRANS_N, tb ? ACL_TRANS_T : ACL_TRANS_N, ACL_TRANS_N, m, n, k,
+                              alpha.device, da.device, -1, ACL_FLOAT, db.device, tb ? k : n, ACL_FLOAT, beta.device,
+                              dc.device, n, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, stream_),
+                ACL_SUCCESS) << recentError();
+      ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+      auto result = dc.read();
+      for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j)
+          ASSERT_NEAR(result[i * n + j], 2 * gemmReference(a, b, ta, tb, m, n, k, i, j) + 0.5f * c[i * n + j], 1e-4)
+              << ta << tb << " " << i << "," << j;
+    }
+}
+
+TEST_F(OpApiTest, GemmHandlesHgemmS8gemmAndGemv) {
+  const int m = 8, n = 5, k = 7;
+  // fp16 in, fp16 out through a handle.
+  std::vector<uint16_t> a(m * k), b(k * n), c(m * n, 0);
+  std::vector<float> af(m * k), bf(k * n);
+  auto ra = randomFloats(m * k, 11), rb = randomFloats(k * n, 12);
+  for (int i = 0; i < m * k; ++i) { a[i] = aclFloatToFloat16(ra[i]); af[i] = aclFloat16ToFloat(a[i]); }
+  for (int i = 0; i < k * n; ++i) { b[i] = aclFloatToFloat16(rb[i]); bf[i] = aclFloat16ToFloat(b[i]); }
+  DeviceTensor<uint16_t> da(a), db(b), dc(c), one(std::vector<uint16_t>{aclFloatToFloat16(1)}),
+      zero(std::vector<uint16_t>{aclFloatToFloat16(0)});
+  aclopHandle *handle = nullptr;
+  ASSERT_EQ(aclblasCreateHandleForHgemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, m, n, k, ACL_COMPUTE_HIGH_PRECISION, &handle),
+            ACL_SUCCESS) << recentError();
+  const aclDataBuffer *in[] = {da.buffer, db.buffer, dc.buffer, one.buffer, zero.buffer};
+  aclDataBuffer *out[] = {dc.buffer};
+  ASSERT_EQ(aclopExecWithHandle(handle, 5, in, 1, out, stream_), ACL_SUCCESS) << recentError();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  auto result = dc.read();
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j)
+      EXPECT_NEAR(aclFloat16ToFloat(result[i * n + j]), gemmReference(af, bf, false, false, m, n, k, i, j), 2e-2);
+  aclopDestroyHandle(handle);
+
+  // int8 in, int32 out.
+  std::vector<int8_t> ia(m * k), ib(k * n);
+  for (int i = 0; i < m * k; ++i) ia[i] = static_cast<int8_t>(i * 37 % 255 - 127);
+  for (int i = 0; i < k * n; ++i) ib[i] = static_cast<int8_t>(i * 53 % 255 - 127);
+  DeviceTensor<int8_t> dia(ia), dib(ib);
+  DeviceTensor<int32_t> dic(std::vector<int32_t>(m * n, 5)), ialpha(std::vector<int32_t>{1}), ibeta(std::vector<int32_t>{1});
+  ASSERT_EQ(aclblasS8gemm(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, m, n, k, static_cast<const int32_t *>(ialpha.device),
+                          static_cast<const int8_t *>(dia.device), k, static_cast<const int8_t *>(dib.device), n,
+                          static_cast<const int32_t *>(ibeta.device), static_cast<int32_t *>(dic.device), n,
+                          ACL_COMPUTE_HIGH_PRECISION, stream_),
+            ACL_SUCCESS) << recentError();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  auto ic = dic.read();
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) {
+      int32_t expected = 5;
+      for (int p = 0; p < k; ++p) expected += ia[i * k + p] * ib[p * n + j];
+      EXPECT_EQ(ic[i * n + j], expected);
+    }
+
+  // y = A^T x with A of 6 x 4.
+  auto ga = randomFloats(24, 13), gx = randomFloats(6, 14);
+  DeviceTensor<float> dga(ga), dgx(gx), dy(std::vector<float>(4)), alpha(std::vector<float>{1}), beta(std::vector<float>{0});
+  ASSERT_EQ(aclblasGemvEx(ACL_TRANS_T, 6, 4, alpha.device, dga.device, 4, ACL_FLOAT, dgx.device, 1, ACL_FLOAT, beta.device,
+                          dy.device, 1, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, stream_),
+            ACL_SUCCESS) << recentError();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  auto y = dy.read();
+  for (int j = 0; j < 4; ++j) {
+    float expected = 0;
+    for (int i = 0; i < 6; ++i) expected += ga[i * 4 + j] * gx[i];
+    EXPECT_NEAR(y[j], expected, 1e-5);
+  }
+}
+
+TEST_F(OpApiTest, GemmErrors) {
+  float scalar = 1;
+  EXPECT_EQ(aclblasGemmEx(ACL_TRANS_NZ, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 2, &scalar, &scalar, -1, ACL_FLOAT, &scalar, -1,
+                          ACL_FLOAT, &scalar, &scalar, -1, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, stream_),
+            ACL_ERROR_API_NOT_SUPPORT);
+  EXPECT_EQ(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_T, 2, 2, 2, &scalar, &scalar, -1, ACL_FLOAT, &scalar, -1,
+                          ACL_FLOAT, &scalar, &scalar, -1, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, stream_),
+            ACL_ERROR_API_NOT_SUPPORT);
+  EXPECT_EQ(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 2, &scalar, &scalar, 1, ACL_FLOAT, &scalar, -1,
+                          ACL_FLOAT, &scalar, &scalar, -1, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, stream_),
+            ACL_ERROR_INVALID_PARAM) << "lda below the row length";
+  EXPECT_EQ(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, -1, 2, 2, &scalar, &scalar, -1, ACL_FLOAT, &scalar, -1,
+                          ACL_FLOAT, &scalar, &scalar, -1, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, stream_),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 2, &scalar, &scalar, -1, ACL_INT16, &scalar, -1,
+                          ACL_INT16, &scalar, &scalar, -1, ACL_INT32, ACL_COMPUTE_HIGH_PRECISION, stream_),
+            ACL_ERROR_INVALID_PARAM) << "int16 products are not supported";
+  EXPECT_NE(recentError().find("integer products take i8 inputs"), std::string::npos) << recentError();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+}
+
+TEST_F(OpApiTest, SoftmaxDefaultsAndConstAxesInputs) {
+  const int rows = 3, cols = 50;
+  auto x = randomFloats(rows * cols, 15);
+  Desc in = desc(ACL_FLOAT, {rows, cols}), out = desc(ACL_FLOAT, {rows, cols});
+  const aclTensorDesc *inputs[] = {in.get()};
+  const aclTensorDesc *outputs[] = {out.get()};
+  ASSERT_EQ(aclopCompile("SoftmaxV2", 1, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
+      << recentError();
+  DeviceTensor<float> dx(x), dy(std::vector<float>(rows * cols));
+  aclTensorDesc *inDescs[] = {in.get()};
+  aclTensorDesc *outDescs[] = {out.get()};
+  aclDataBuffer *inBuffers[] = {dx.buffer};
+  aclDataBuffer *outBuffers[] = {dy.buffer};
+  ASSERT_EQ(aclopExecuteV2("SoftmaxV2", 1, inDescs, inBuffers, 1, outDescs, outBuffers, nullptr, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  auto y = dy.read();
+  for (int r = 0; r < rows; ++r) {
+    double sum = 0;
+    for (int c = 0; c < cols; ++c) sum += y[r * cols + c];
+    EXPECT_NEAR(sum, 1.0, 1e-5) << "axes default to the last dimension";
+  }
+  // ReduceSum with its axes as a const input tensor.
+  Desc axes = desc(ACL_INT32, {1}), reduced = desc(ACL_FLOAT, {rows});
+  int32_t axis = 1;
+  ASSERT_EQ(aclSetTensorConst(axes.get(), &axis, sizeof(axis)), ACL_SUCCESS);
+  const aclTensorDesc *sumInputs[] = {in.get(), axes.get()};
+  const aclTensorDesc *sumOutputs[] = {reduced.get()};
+  ASSERT_EQ(aclopCompile("ReduceSum", 2, sumInputs, 1, sumOutputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_SUCCESS) << recentError();
+  aclopHandle *handle = nullptr;
+  ASSERT_EQ(aclopCreateHandle("ReduceSum", 2, sumInputs, 1, sumOutputs, nullptr, &handle), ACL_SUCCESS);
+  DeviceTensor<int32_t> daxes(std::vector<int32_t>{1});
+  DeviceTensor<float> dsum{std::vector<float>(rows)};
+  const aclDataBuffer *in2[] = {dx.buffer, daxes.buffer};
+  aclDataBuffer *out2[] = {dsum.buffer};
+  ASSERT_EQ(aclopExecWithHandle(handle, 2, in2, 1, out2, stream_), ACL_SUCCESS) << recentError();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  auto sums = dsum.read();
+  for (int r = 0; r < rows; ++r) {
+    float expected = 0;
+    for (int c = 0; c < cols; ++c) expected += x[r * cols + c];
+    EXPECT_NEAR(sums[r], expected, 1e-4);
+  }
+  aclopDestroyHandle(handle);
+}
+
+}  // namespace

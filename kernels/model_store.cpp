@@ -65,10 +65,16 @@ int64_t elementCount(const std::vector<int64_t> &dims) {
 
 }  // namespace
 
+// Never destroyed: compiled kernels must be released while LLVM is alive, which aclFinalize
+// does (below); a process that exits without it just leaves them.
 ModelStore &modelStore() {
-  static ModelStore store;
-  return store;
+  static ModelStore *store = new ModelStore();
+  return *store;
 }
+
+namespace {
+const bool releaseAtFinalize = (registerFinalizeHook([] { modelStore().clear(); }), true);
+}  // namespace
 
 void ModelStore::insertLocked(const std::string &key, std::shared_ptr<Model> model) {
   recency_.push_front(key);

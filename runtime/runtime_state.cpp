@@ -57,6 +57,19 @@ void Device::shutdown() {
   pool.reset();  // joins the workers outside the lock
 }
 
+namespace {
+std::vector<void (*)()> &finalizeHooks() {
+  static std::vector<void (*)()> hooks;
+  return hooks;
+}
+}  // namespace
+
+void registerFinalizeHook(void (*hook)()) { finalizeHooks().push_back(hook); }
+
+void runFinalizeHooks() {
+  for (auto hook : finalizeHooks()) hook();
+}
+
 aclError requireInitialized(const char *function) {
   if (Runtime::get().initialized.load(std::memory_order_acquire)) return ACL_SUCCESS;
   return reportError(ACL_ERROR_UNINITIALIZE, function, "aclInit has not been called (or aclFinalize has)");

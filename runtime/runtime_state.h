@@ -72,6 +72,11 @@ class Runtime {
   CallbackHub callbacks;
 };
 
+// Work for aclFinalize from layers above the runtime (the operator model store), run after
+// every stream has drained; registered once, at static initialization.
+void registerFinalizeHook(void (*hook)());
+void runFinalizeHooks();
+
 // Returns ACL_ERROR_UNINITIALIZE (with a message) unless aclInit has succeeded.
 aclError requireInitialized(const char *function);
 aclError findDevice(int32_t deviceId, std::shared_ptr<Device> &out, const char *function);

@@ -69,9 +69,11 @@ func.func @cast_to_bool(%a: tensor<7xbf16>) -> tensor<7xi1> {
 // Reductions iterate kept dims first, compute on the kept shape, then expand for keep_dims.
 // CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
 // CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// Sums may be reordered (reassoc), which lets them vectorize.
 // CHECK-LABEL: func @reduce_sum_keep_dims
 // CHECK: %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4x6xf32>)
 // CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK:   arith.addf {{.*}} fastmath<reassoc,contract>
 // CHECK: tensor.expand_shape %[[SUM]] {{\[}}[0, 1], [2]] output_shape [4, 1, 6] : tensor<4x6xf32> into tensor<4x1x6xf32>
 func.func @reduce_sum_keep_dims(%a: tensor<4x5x6xf32>) -> tensor<4x1x6xf32> {
   %r = aclop.reduce_sum %a {axes = array<i64: 1>, keep_dims = true} : (tensor<4x5x6xf32>) -> tensor<4x1x6xf32>
@@ -93,13 +95,17 @@ func.func @reduce_mean_dynamic(%a: tensor<4x?xf32>) -> tensor<4xf32> {
 
 // -----
 
-// gemm: a contraction into a zeroed accumulator, then alpha * acc + beta * c, skipping c
-// when beta == 0.
+// gemm: a contraction into a zeroed accumulator over (m, k, n), so the inner loop is a
+// contiguous multiply-add that may fuse to FMA; then alpha * acc + beta * c, skipping c when
+// beta == 0.
+// CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2) -> (d1, d0)>
+// CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG: #[[C:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-LABEL: func @gemm
 // CHECK: linalg.fill
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "reduction"]
-// CHECK:   arith.mulf
-// CHECK:   arith.addf
+// CHECK: linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[C]]], iterator_types = ["parallel", "reduction", "parallel"]}
+// CHECK:   arith.mulf {{.*}} fastmath<contract>
+// CHECK:   arith.addf {{.*}} fastmath<contract>
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
 // CHECK:   arith.cmpf oeq
 // CHECK:   arith.select
@@ -112,6 +118,7 @@ func.func @gemm(%a: tensor<8x4xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>,
 
 // int8 products accumulate in i32.
 // CHECK-LABEL: func @matmul_i8
+// CHECK: iterator_types = ["parallel", "reduction", "parallel"]
 // CHECK: arith.extsi {{.*}} : i8 to i32
 // CHECK: arith.muli {{.*}} : i32
 // CHECK: arith.addi {{.*}} : i32

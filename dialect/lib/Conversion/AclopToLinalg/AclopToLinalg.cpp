@@ -158,21 +158,28 @@ Type accumulatorType(Type input) {
   return computeType(input);
 }
 
-Value addOf(OpBuilder &b, Location loc, Value x, Value y) {
-  return isa<FloatType>(x.getType()) ? Value(arith::AddFOp::create(b, loc, x, y)) : Value(arith::AddIOp::create(b, loc, x, y));
+// Float adds and multiplies may fuse into FMAs (`contract`); sums over a reduction may be
+// reordered (`reassoc`), which is what lets them vectorize.
+Value addOf(OpBuilder &b, Location loc, Value x, Value y,
+            arith::FastMathFlags flags = arith::FastMathFlags::contract) {
+  if (!isa<FloatType>(x.getType())) return arith::AddIOp::create(b, loc, x, y);
+  return arith::AddFOp::create(b, loc, x, y, flags);
 }
 Value mulOf(OpBuilder &b, Location loc, Value x, Value y) {
-  return isa<FloatType>(x.getType()) ? Value(arith::MulFOp::create(b, loc, x, y)) : Value(arith::MulIOp::create(b, loc, x, y));
+  if (!isa<FloatType>(x.getType())) return arith::MulIOp::create(b, loc, x, y);
+  return arith::MulFOp::create(b, loc, x, y, arith::FastMathFlags::contract);
 }
 
-// sum_k op(a)[.., m, k] * op(b)[.., k, n] in the accumulator type, over dims (batch?, m, n, k).
+// sum_k op(a)[.., m, k] * op(b)[.., k, n] in the accumulator type, over dims (batch?, m, k, n):
+// with n innermost the inner loop is a contiguous multiply-add over a row of b and of the
+// result, which vectorizes; m stays the outer parallel dim the blocks divide.
 Value contraction(OpBuilder &b, Location loc, Value lhs, Value rhs, bool transposeA, bool transposeB, bool batched,
                   RankedTensorType resultShape, Type inputType) {
   MLIRContext *context = b.getContext();
   Type accumulator = accumulatorType(inputType);
   int64_t offset = batched ? 1 : 0;
   auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
-  AffineExpr m = d(offset), n = d(offset + 1), k = d(offset + 2);
+  AffineExpr m = d(offset), k = d(offset + 1), n = d(offset + 2);
   auto operandMap = [&](Value operand, AffineExpr row, AffineExpr col, bool transpose) {
     SmallVector<AffineExpr> exprs;
     if (batched) {
@@ -197,7 +204,9 @@ Value contraction(OpBuilder &b, Location loc, Value lhs, Value rhs, bool transpo
   });
   init = fill(b, loc, init, b.getZeroAttr(accumulator));
   Type source = inputType;
-  return linalg::GenericOp::create(b, loc, accType, ValueRange{lhs, rhs}, init, maps, iterators(offset + 2, 1),
+  SmallVector<utils::IteratorType> order(offset + 1, utils::IteratorType::parallel);
+  order.append({utils::IteratorType::reduction, utils::IteratorType::parallel});
+  return linalg::GenericOp::create(b, loc, accType, ValueRange{lhs, rhs}, init, maps, order,
                                    [&](OpBuilder &nb, Location l, ValueRange args) {
                                      Value x = castScalar(nb, l, args[0], source, accumulator, true);
                                      Value y = castScalar(nb, l, args[1], source, accumulator, true);
@@ -308,7 +317,8 @@ TypedAttr identityOf(OpBuilder &b, Combine combine, Type type, bool isUnsigned) 
 }
 
 Value combineOf(OpBuilder &b, Location loc, Combine combine, Value acc, Value x, bool isUnsigned) {
-  if (combine == Combine::Sum) return addOf(b, loc, acc, x);
+  if (combine == Combine::Sum)
+    return addOf(b, loc, acc, x, arith::FastMathFlags::reassoc | arith::FastMathFlags::contract);
   if (isa<FloatType>(x.getType())) return arith::MaximumFOp::create(b, loc, acc, x);
   return isUnsigned ? Value(arith::MaxUIOp::create(b, loc, acc, x)) : Value(arith::MaxSIOp::create(b, loc, acc, x));
 }

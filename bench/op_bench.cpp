@@ -1,0 +1,144 @@
+// Single-operator figures: dispatch cost of a 1-element Add (handle and ExecuteV2 paths),
+// compile time (cold and warm cache), and fp32 GEMM GFLOP/s through a handle beside OpenBLAS
+// (single thread both: ACLCPU_NUM_THREADS=1 and openblas_set_num_threads(1)) in the same run.
+#include "acl/acl.h"
+#include "acl/ops/acl_cblas.h"
+
+#include <benchmark/benchmark.h>
+#include <cblas-openblas.h>
+
+#include <cstdlib>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+extern "C" void openblas_set_num_threads(int);
+
+namespace {
+
+struct Runtime {
+  aclrtStream stream = nullptr;
+  Runtime() {
+    setenv("ACLCPU_NUM_THREADS", "1", 1);  // one core, like the OpenBLAS baseline
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    aclrtCreateStream(&stream);
+  }
+  ~Runtime() {
+    aclrtDestroyStream(stream);
+    aclrtResetDevice(0);
+    aclFinalize();
+  }
+};
+
+struct Tensor {
+  aclTensorDesc *desc;
+  void *device = nullptr;
+  aclDataBuffer *buffer;
+  Tensor(aclDataType type, std::vector<int64_t> dims, size_t elementSize) {
+    desc = aclCreateTensorDesc(type, static_cast<int>(dims.size()), dims.data(), ACL_FORMAT_ND);
+    size_t bytes = elementSize;
+    for (int64_t d : dims) bytes *= static_cast<size_t>(d);
+    aclrtMalloc(&device, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemset(device, bytes, 0, bytes);
+    buffer = aclCreateDataBuffer(device, bytes);
+  }
+  ~Tensor() {
+    aclDestroyDataBuffer(buffer);
+    aclrtFree(device);
+    aclDestroyTensorDesc(desc);
+  }
+};
+
+void BM_AddDispatchWithHandle(benchmark::State &state) {
+  Runtime runtime;
+  Tensor a(ACL_FLOAT, {1}, 4), out(ACL_FLOAT, {1}, 4);
+  const aclTensorDesc *in[] = {a.desc, a.desc};
+  const aclTensorDesc *outDesc[] = {out.desc};
+  if (aclopCompile("Add", 2, in, 1, outDesc, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr))
+    return state.SkipWithError(aclGetRecentErrMsg());
+  aclopHandle *handle = nullptr;
+  aclopCreateHandle("Add", 2, in, 1, outDesc, nullptr, &handle);
+  const aclDataBuffer *inputs[] = {a.buffer, a.buffer};
+  aclDataBuffer *outputs[] = {out.buffer};
+  for (auto _ : state) {
+    aclopExecWithHandle(handle, 2, inputs, 1, outputs, runtime.stream);
+    aclrtSynchronizeStream(runtime.stream);
+  }
+  aclopDestroyHandle(handle);
+}
+BENCHMARK(BM_AddDispatchWithHandle)->UseRealTime();
+
+void BM_AddDispatchExecuteV2(benchmark::State &state) {
+  Runtime runtime;
+  Tensor a(ACL_FLOAT, {1}, 4), out(ACL_FLOAT, {1}, 4);
+  const aclTensorDesc *in[] = {a.desc, a.desc};
+  const aclTensorDesc *outDesc[] = {out.desc};
+  if (aclopCompile("Add", 2, in, 1, outDesc, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr))
+    return state.SkipWithError(aclGetRecentErrMsg());
+  aclTensorDesc *inDescs[] = {a.desc, a.desc};
+  aclTensorDesc *outDescs[] = {out.desc};
+  aclDataBuffer *inputs[] = {a.buffer, a.buffer};
+  aclDataBuffer *outputs[] = {out.buffer};
+  for (auto _ : state) {
+    aclopExecuteV2("Add", 2, inDescs, inputs, 1, outDescs, outputs, nullptr, runtime.stream);
+    aclrtSynchronizeStream(runtime.stream);
+  }
+}
+BENCHMARK(BM_AddDispatchExecuteV2)->UseRealTime();
+
+// Cold: every iteration a new signature (a new M). Warm: the same signature again.
+void BM_CompileGemm(benchmark::State &state) {
+  Runtime runtime;
+  bool cold = state.range(0) == 1;
+  int64_t m = 64;
+  for (auto _ : state) {
+    if (cold) ++m;
+    Tensor a(ACL_FLOAT, {m, 64}, 4), b(ACL_FLOAT, {64, 64}, 4), c(ACL_FLOAT, {m, 64}, 4), s(ACL_FLOAT, {}, 4);
+    const aclTensorDesc *in[] = {a.desc, b.desc, c.desc, s.desc, s.desc};
+    const aclTensorDesc *out[] = {c.desc};
+    if (aclopCompile("GEMM", 5, in, 1, out, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr))
+      return state.SkipWithError(aclGetRecentErrMsg());
+  }
+  state.SetLabel(cold ? "cold" : "warm (memory cache)");
+}
+BENCHMARK(BM_CompileGemm)->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_GemmF32Handle(benchmark::State &state) {
+  Runtime runtime;
+  int64_t n = state.range(0);
+  aclopHandle *handle = nullptr;
+  if (aclblasCreateHandleForGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, n, n, n, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT,
+                                   ACL_COMPUTE_HIGH_PRECISION, &handle))
+    return state.SkipWithError(aclGetRecentErrMsg());
+  Tensor a(ACL_FLOAT, {n, n}, 4), b(ACL_FLOAT, {n, n}, 4), c(ACL_FLOAT, {n, n}, 4), alpha(ACL_FLOAT, {}, 4),
+      beta(ACL_FLOAT, {}, 4);
+  const aclDataBuffer *inputs[] = {a.buffer, b.buffer, c.buffer, alpha.buffer, beta.buffer};
+  aclDataBuffer *outputs[] = {c.buffer};
+  for (auto _ : state) {
+    aclopExecWithHandle(handle, 5, inputs, 1, outputs, runtime.stream);
+    aclrtSynchronizeStream(runtime.stream);
+  }
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(2.0 * n * n * n * state.iterations(), benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
+  aclopDestroyHandle(handle);
+}
+BENCHMARK(BM_GemmF32Handle)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_OpenBlasSgemm(benchmark::State &state) {
+  openblas_set_num_threads(1);
+  int n = static_cast<int>(state.range(0));
+  std::vector<float> a(size_t(n) * n, 0.5f), b(size_t(n) * n, 0.25f), c(size_t(n) * n, 0);
+  for (auto _ : state) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
+    benchmark::ClobberMemory();
+  }
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(2.0 * n * n * n * state.iterations(), benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
+}
+BENCHMARK(BM_OpenBlasSgemm)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -4,6 +4,7 @@
 #include "op_compiler.h"
 
 #include "acl/acl_base.h"
+#include "../common/host_tensor.h"
 
 #include <gtest/gtest.h>
 
@@ -16,131 +17,46 @@
 #include <unistd.h>
 
 using namespace aclcpu;
+using namespace aclcpu_test;
 using namespace std::chrono_literals;
 
 namespace {
 
-// ---- element encoding -------------------------------------------------------------------
+// ---- the JIT's element types on the shared host tensors ------------------------------------
 
-uint16_t toBf16(float value) {
-  uint32_t bits;
-  memcpy(&bits, &value, 4);
-  if (std::isnan(value)) return 0x7FC0;
-  bits += 0x7FFF + ((bits >> 16) & 1);  // round to nearest even
-  return static_cast<uint16_t>(bits >> 16);
-}
-float fromBf16(uint16_t value) {
-  uint32_t bits = uint32_t(value) << 16;
-  float result;
-  memcpy(&result, &bits, 4);
-  return result;
-}
-
-void store(ElementType type, uint8_t *at, double value) {
+aclDataType aclType(ElementType type) {
   switch (type) {
-    case ElementType::F32: { float v = float(value); memcpy(at, &v, 4); break; }
-    case ElementType::F64: memcpy(at, &value, 8); break;
-    case ElementType::F16: { uint16_t v = aclFloatToFloat16(float(value)); memcpy(at, &v, 2); break; }
-    case ElementType::BF16: { uint16_t v = toBf16(float(value)); memcpy(at, &v, 2); break; }
-    case ElementType::I8: { int8_t v = int8_t(value); memcpy(at, &v, 1); break; }
-    case ElementType::U8: { uint8_t v = uint8_t(value); memcpy(at, &v, 1); break; }
-    case ElementType::Bool: { uint8_t v = value != 0; memcpy(at, &v, 1); break; }
-    case ElementType::I16: { int16_t v = int16_t(value); memcpy(at, &v, 2); break; }
-    case ElementType::I32: { int32_t v = int32_t(value); memcpy(at, &v, 4); break; }
-    case ElementType::I64: { int64_t v = int64_t(value); memcpy(at, &v, 8); break; }
+    case ElementType::F32: return ACL_FLOAT;
+    case ElementType::F16: return ACL_FLOAT16;
+    case ElementType::BF16: return ACL_BF16;
+    case ElementType::F64: return ACL_DOUBLE;
+    case ElementType::I8: return ACL_INT8;
+    case ElementType::U8: return ACL_UINT8;
+    case ElementType::I16: return ACL_INT16;
+    case ElementType::I32: return ACL_INT32;
+    case ElementType::I64: return ACL_INT64;
+    case ElementType::Bool: return ACL_BOOL;
   }
+  return ACL_DT_UNDEFINED;
 }
 
-double load(ElementType type, const uint8_t *at) {
-  switch (type) {
-    case ElementType::F32: { float v; memcpy(&v, at, 4); return v; }
-    case ElementType::F64: { double v; memcpy(&v, at, 8); return v; }
-    case ElementType::F16: { uint16_t v; memcpy(&v, at, 2); return aclFloat16ToFloat(v); }
-    case ElementType::BF16: { uint16_t v; memcpy(&v, at, 2); return fromBf16(v); }
-    case ElementType::I8: return int8_t(*at);
-    case ElementType::U8: return *at;
-    case ElementType::Bool: return *at;
-    case ElementType::I16: { int16_t v; memcpy(&v, at, 2); return v; }
-    case ElementType::I32: { int32_t v; memcpy(&v, at, 4); return v; }
-    case ElementType::I64: { int64_t v; memcpy(&v, at, 8); return double(v); }
-  }
-  return 0;
+ElementType elementType(aclDataType type) {
+  for (ElementType t : {ElementType::F32, ElementType::F16, ElementType::BF16, ElementType::F64, ElementType::I8,
+                        ElementType::U8, ElementType::I16, ElementType::I32, ElementType::I64, ElementType::Bool})
+    if (aclType(t) == type) return t;
+  return ElementType::F32;
 }
 
-// The value `value` becomes when stored as `type` (what a correct kernel must produce).
-double roundTo(ElementType type, double value) {
-  uint8_t bytes[8];
-  store(type, bytes, value);
-  return load(type, bytes);
-}
-
-bool isFloat(ElementType t) {
-  return t == ElementType::F32 || t == ElementType::F16 || t == ElementType::BF16 || t == ElementType::F64;
-}
-
-// Relative tolerance per dtype: a few units in the last place.
-double tolerance(ElementType type) {
-  switch (type) {
-    case ElementType::F16: return 2e-3;
-    case ElementType::BF16: return 1.6e-2;
-    case ElementType::F32: return 2e-5;
-    case ElementType::F64: return 1e-12;
-    default: return 0;
-  }
-}
-
-// ---- tensors -----------------------------------------------------------------------------
-
-struct Tensor {
-  ElementType type;
-  std::vector<int64_t> shape;
-  std::vector<uint8_t> bytes;
-
-  Tensor(ElementType t, std::vector<int64_t> s) : type(t), shape(std::move(s)) {
-    bytes.assign(std::max<int64_t>(count(), 1) * elementSize(type), 0);
-  }
-  int64_t count() const {
-    int64_t n = 1;
-    for (int64_t d : shape) n *= d;
-    return n;
-  }
-  double at(int64_t i) const { return load(type, bytes.data() + i * elementSize(type)); }
-  void set(int64_t i, double v) { store(type, bytes.data() + i * elementSize(type), v); }
+struct Tensor : HostTensor {
+  Tensor(ElementType t, std::vector<int64_t> s) : HostTensor(aclType(t), std::move(s)) {}
+  Tensor(HostTensor host) : HostTensor(std::move(host)) {}
 };
 
 Tensor randomTensor(ElementType type, std::vector<int64_t> shape, unsigned seed, double lo = -2, double hi = 2) {
-  Tensor t(type, std::move(shape));
-  std::mt19937 random(seed);
-  std::uniform_real_distribution<double> uniform(lo, hi);
-  for (int64_t i = 0; i < t.count(); ++i) {
-    double v = uniform(random);
-    t.set(i, isFloat(type) ? v : std::round(v));
-  }
-  return t;
+  return aclcpu_test::randomTensor(aclType(type), std::move(shape), seed, lo, hi);
 }
-
-std::vector<int64_t> unravel(int64_t flat, const std::vector<int64_t> &shape) {
-  std::vector<int64_t> index(shape.size());
-  for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
-    index[d] = shape[d] ? flat % shape[d] : 0;
-    flat = shape[d] ? flat / shape[d] : 0;
-  }
-  return index;
-}
-
-int64_t ravel(const std::vector<int64_t> &index, const std::vector<int64_t> &shape) {
-  int64_t flat = 0;
-  for (size_t d = 0; d < shape.size(); ++d) flat = flat * shape[d] + index[d];
-  return flat;
-}
-
-// The element of `t` that NumPy broadcasting reads for result index `index`.
-double broadcastAt(const Tensor &t, const std::vector<int64_t> &index) {
-  std::vector<int64_t> own(t.shape.size());
-  size_t offset = index.size() - t.shape.size();
-  for (size_t d = 0; d < t.shape.size(); ++d) own[d] = t.shape[d] == 1 ? 0 : index[d + offset];
-  return t.at(ravel(own, t.shape));
-}
+bool isFloat(ElementType t) { return isFloatType(aclType(t)); }
+double roundTo(ElementType type, double value) { return aclcpu_test::roundTo(aclType(type), value); }
 
 // ---- running kernels ----------------------------------------------------------------------
 
@@ -160,7 +76,7 @@ class JitTest : public ::testing::Test {
                           std::vector<std::vector<int64_t>> compileShapes = {}) {
     OpSpec spec{op, {}, std::move(attributes)};
     for (size_t i = 0; i < inputs.size(); ++i)
-      spec.inputs.push_back({inputs[i].type, compileShapes.empty() ? inputs[i].shape : compileShapes[i]});
+      spec.inputs.push_back({elementType(inputs[i].type), compileShapes.empty() ? inputs[i].shape : compileShapes[i]});
     std::string error;
     auto kernel = compileOp(spec, CompileOptions{}, error);
     EXPECT_TRUE(kernel) << error;
@@ -175,7 +91,7 @@ class JitTest : public ::testing::Test {
     };
     for (size_t i = 0; i < inputs.size(); ++i) addTensor(inputs[i], spec.inputs[i]);
     for (size_t i = 0; i < outputs.size(); ++i) {
-      EXPECT_EQ(kernel->outputs[i].type, outputs[i].type);
+      EXPECT_EQ(kernel->outputs[i].type, elementType(outputs[i].type));
       EXPECT_EQ(kernel->outputs[i].shape.size(), outputs[i].shape.size());
       addTensor(outputs[i], kernel->outputs[i]);
     }
@@ -188,9 +104,9 @@ class JitTest : public ::testing::Test {
   }
 
   void expectClose(const Tensor &actual, const std::function<double(int64_t)> &expected, const std::string &what) {
-    double tol = tolerance(actual.type);
+    double tol = relativeTolerance(actual.type);
     for (int64_t i = 0; i < actual.count(); ++i) {
-      double want = roundTo(actual.type, expected(i)), got = actual.at(i);
+      double want = aclcpu_test::roundTo(actual.type, expected(i)), got = actual.at(i);
       if (std::isnan(want)) {
         ASSERT_TRUE(std::isnan(got)) << what << " element " << i;
         continue;

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -46,8 +47,11 @@ struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopT
     }
     // Fold each vector.mask into its transfer op's mask operand now: canonicalization of the
     // tiles' slices would otherwise move casts into the mask regions, which they do not allow.
+    // Tiles are 1 x ... x 1 x V: drop the unit dims so every op works on 1-D vectors, which is
+    // what the LLVM lowerings handle (math.absi has no n-D lowering at all).
     RewritePatternSet patterns(&getContext());
     vector::populateVectorMaskLoweringPatternsForSideEffectingOps(patterns);
+    vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) signalPassFailure();
   }
 };

@@ -4,10 +4,12 @@
 // CHECK-LABEL: func @exp_dynamic
 // CHECK: scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (4, %{{.*}}) step (1, 16)
 // CHECK:   %[[SIZE:.*]] = affine.min
-// CHECK:   %[[MASK:.*]] = vector.create_mask %{{.*}}, %[[SIZE]] : vector<1x16xi1>
-// CHECK:   %[[IN:.*]] = vector.transfer_read {{.*}}, %[[MASK]] {{.*}} : tensor<1x?xf32>, vector<1x16xf32>
-// CHECK:   %[[EXP:.*]] = math.exp %[[IN]] : vector<1x16xf32>
-// CHECK:   vector.transfer_write %[[EXP]], {{.*}}, %[[MASK]]
+// CHECK:   %[[MASK2D:.*]] = vector.create_mask %{{.*}}, %[[SIZE]] : vector<1x16xi1>
+// Leading unit dims are cast away: the tile computes on 1-D vectors.
+// CHECK:   %[[MASK:.*]] = vector.extract %[[MASK2D]][0] : vector<16xi1> from vector<1x16xi1>
+// CHECK:   %[[IN:.*]] = vector.transfer_read {{.*}}, %[[MASK]] {{.*}} : tensor<1x?xf32>, vector<16xf32>
+// CHECK:   %[[EXP:.*]] = math.exp %[[IN]] : vector<16xf32>
+// CHECK:   vector.transfer_write %[[EXP]], {{.*}} : vector<16xf32>, tensor<1x?xf32>
 // CHECK:   tensor.parallel_insert_slice
 // CHECK-NOT: linalg.generic
 func.func @exp_dynamic(%a: tensor<4x?xf32>) -> tensor<4x?xf32> {

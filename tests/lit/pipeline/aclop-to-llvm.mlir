@@ -162,3 +162,12 @@ func.func @int_elementwise(%a: tensor<3x4xi16>, %b: tensor<4xi16>, %c: tensor<7x
   %3 = aclop.abs %2 : (tensor<7xi64>) -> tensor<7xi64>
   return %1, %3 : tensor<3x4xi16>, tensor<7xi64>
 }
+
+// -----
+
+// Regression: 2-D tiles of integer abs (math.absi has no n-D vector lowering; tiles are 1-D).
+// CHECK-LABEL: llvm.func @abs_i32_2d(
+func.func @abs_i32_2d(%a: tensor<33x17xi32>) -> tensor<33x17xi32> {
+  %r = aclop.abs %a : (tensor<33x17xi32>) -> tensor<33x17xi32>
+  return %r : tensor<33x17xi32>
+}

@@ -1,0 +1,356 @@
+// Conformance: every operator x data type x a table of shapes (scalars, 1, odd sizes,
+// broadcasting, zero-size, large), through the public API. Each case is compiled once and run
+// twice: with aclopExecuteV2 on one stream and through a handle on another; both results are
+// compared with an independent plain-loop reference, with tolerances from the data type.
+#include "../common/host_tensor.h"
+#include "../unit/runtime_fixture.h"
+
+#include <functional>
+#include <sstream>
+#include <string>
+
+using namespace aclcpu_test;
+
+namespace {
+
+using Reference = std::function<double(const std::vector<HostTensor> &, const std::vector<int64_t> &outIndex)>;
+
+struct Case {
+  std::string opType;
+  std::vector<HostTensor> inputs;
+  std::function<void(aclopAttr *)> setAttributes;
+  HostTensor expectedShape;  // type and shape of the output
+  Reference reference;
+};
+
+std::string describe(const Case &c) {
+  std::ostringstream out;
+  out << c.opType << "(";
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    out << (i ? ", " : "") << "type " << c.inputs[i].type << " [";
+    for (size_t d = 0; d < c.inputs[i].shape.size(); ++d) out << (d ? "x" : "") << c.inputs[i].shape[d];
+    out << "]";
+  }
+  return out.str() + ")";
+}
+
+class Conformance : public RuntimeTest {
+ protected:
+  void SetUp() override {
+    RuntimeTest::SetUp();
+    ASSERT_EQ(aclrtCreateStream(&first_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateStream(&second_), ACL_SUCCESS);
+  }
+  void TearDown() override {
+    aclrtDestroyStream(first_);
+    aclrtDestroyStream(second_);
+    RuntimeTest::TearDown();
+  }
+
+  void check(const Case &c) {
+    SCOPED_TRACE(describe(c));
+    std::vector<aclTensorDesc *> inDescs;
+    std::vector<void *> device;
+    std::vector<aclDataBuffer *> inBuffers;
+    for (const HostTensor &input : c.inputs) {
+      inDescs.push_back(aclCreateTensorDesc(input.type, int(input.shape.size()), input.shape.data(), ACL_FORMAT_ND));
+      void *memory = nullptr;
+      ASSERT_EQ(aclrtMalloc(&memory, std::max<size_t>(input.byteSize(), 1), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+      if (input.byteSize()) aclrtMemcpy(memory, input.byteSize(), input.bytes.data(), input.byteSize(), ACL_MEMCPY_HOST_TO_DEVICE);
+      device.push_back(memory);
+      inBuffers.push_back(aclCreateDataBuffer(memory, input.byteSize()));
+    }
+    const HostTensor &shape = c.expectedShape;
+    aclTensorDesc *outDesc = aclCreateTensorDesc(shape.type, int(shape.shape.size()), shape.shape.data(), ACL_FORMAT_ND);
+    aclopAttr *attr = aclopCreateAttr();
+    if (c.setAttributes) c.setAttributes(attr);
+    std::vector<const aclTensorDesc *> constIn(inDescs.begin(), inDescs.end());
+    const aclTensorDesc *constOut[] = {outDesc};
+    ASSERT_EQ(aclopCompile(c.opType.c_str(), int(inDescs.size()), constIn.data(), 1, constOut, attr, ACL_ENGINE_SYS,
+                           ACL_COMPILE_SYS, nullptr),
+              ACL_SUCCESS) << recentError();
+    void *out1 = nullptr, *out2 = nullptr;
+    size_t outBytes = std::max<size_t>(shape.byteSize(), 1);
+    ASSERT_EQ(aclrtMalloc(&out1, outBytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMalloc(&out2, outBytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    aclDataBuffer *outBuffer1 = aclCreateDataBuffer(out1, shape.byteSize());
+    aclDataBuffer *outBuffer2 = aclCreateDataBuffer(out2, shape.byteSize());
+    aclTensorDesc *outDescs[] = {outDesc};
+    aclDataBuffer *outs1[] = {outBuffer1};
+    ASSERT_EQ(aclopExecuteV2(c.opType.c_str(), int(inDescs.size()), inDescs.data(), inBuffers.data(), 1, outDescs,
+                             outs1, attr, first_),
+              ACL_SUCCESS) << recentError();
+    aclopHandle *handle = nullptr;
+    ASSERT_EQ(aclopCreateHandle(c.opType.c_str(), int(inDescs.size()), constIn.data(), 1, constOut, attr, &handle),
+              ACL_SUCCESS) << recentError();
+    std::vector<const aclDataBuffer *> constBuffers(inBuffers.begin(), inBuffers.end());
+    aclDataBuffer *outs2[] = {outBuffer2};
+    ASSERT_EQ(aclopExecWithHandle(handle, int(inDescs.size()), constBuffers.data(), 1, outs2, second_), ACL_SUCCESS)
+        << recentError();
+    ASSERT_EQ(aclrtSynchronizeStream(first_), ACL_SUCCESS) << recentError();
+    ASSERT_EQ(aclrtSynchronizeStream(second_), ACL_SUCCESS) << recentError();
+    for (void *out : {out1, out2}) {
+      HostTensor actual(shape.type, shape.shape);
+      if (shape.byteSize()) aclrtMemcpy(actual.bytes.data(), shape.byteSize(), out, shape.byteSize(), ACL_MEMCPY_DEVICE_TO_HOST);
+      double tolerance = relativeTolerance(shape.type);
+      for (int64_t i = 0; i < actual.count(); ++i) {
+        double want = roundTo(shape.type, c.reference(c.inputs, unravel(i, shape.shape))), got = actual.at(i);
+        if (std::isnan(want)) {
+          ASSERT_TRUE(std::isnan(got)) << "element " << i;
+        } else {
+          ASSERT_NEAR(got, want, tolerance * std::max(1.0, std::fabs(want))) << "element " << i << (out == out1 ? " (ExecuteV2)" : " (handle)");
+        }
+      }
+    }
+    ++checked_;
+    aclopDestroyHandle(handle);
+    aclopDestroyAttr(attr);
+    aclDestroyTensorDesc(outDesc);
+    aclDestroyDataBuffer(outBuffer1);
+    aclDestroyDataBuffer(outBuffer2);
+    aclrtFree(out1);
+    aclrtFree(out2);
+    for (size_t i = 0; i < inDescs.size(); ++i) {
+      aclDestroyTensorDesc(inDescs[i]);
+      aclDestroyDataBuffer(inBuffers[i]);
+      aclrtFree(device[i]);
+    }
+  }
+
+  aclrtStream first_ = nullptr, second_ = nullptr;
+  int checked_ = 0;
+};
+
+const aclDataType kFloats[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
+
+std::vector<int64_t> broadcastShape(const std::vector<int64_t> &a, const std::vector<int64_t> &b) {
+  std::vector<int64_t> out(std::max(a.size(), b.size()), 1);
+  for (size_t i = 0; i < out.size(); ++i) {
+    int64_t x = i + a.size() >= out.size() ? a[i + a.size() - out.size()] : 1;
+    int64_t y = i + b.size() >= out.size() ? b[i + b.size() - out.size()] : 1;
+    out[i] = x == 1 ? y : x;
+  }
+  return out;
+}
+
+TEST_F(Conformance, BinaryOperators) {
+  struct Binary {
+    const char *type;
+    std::function<double(double, double)> f;
+    double lhsLo, lhsHi, rhsLo, rhsHi;
+    bool integers;
+  };
+  const Binary ops[] = {
+      {"Add", [](double a, double b) { return a + b; }, -2, 2, -2, 2, true},
+      {"Sub", [](double a, double b) { return a - b; }, -2, 2, -2, 2, true},
+      {"Mul", [](double a, double b) { return a * b; }, -2, 2, -2, 2, true},
+      {"RealDiv", [](double a, double b) { return a / b; }, -2, 2, 0.5, 3, false},
+      {"Maximum", [](double a, double b) { return std::max(a, b); }, -2, 2, -2, 2, true},
+      {"Minimum", [](double a, double b) { return std::min(a, b); }, -2, 2, -2, 2, true},
+      {"Pow", [](double a, double b) { return std::pow(a, b); }, 0.5, 2, -2, 2, false}};
+  const std::pair<std::vector<int64_t>, std::vector<int64_t>> shapes[] = {
+      {{}, {}}, {{1}, {1}}, {{7}, {7}}, {{33, 1}, {1, 17}}, {{2, 3, 4}, {4}}, {{1000}, {1}}, {{0, 3}, {0, 3}},
+      {{256, 256}, {256}}};
+  for (const Binary &op : ops)
+    for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}) {
+      if (type == ACL_INT32 && !op.integers) continue;
+      for (const auto &[lhs, rhs] : shapes) {
+        Case c{op.type,
+               {randomTensor(type, lhs, 1, op.lhsLo, op.lhsHi), randomTensor(type, rhs, 2, op.rhsLo, op.rhsHi)},
+               nullptr,
+               HostTensor(type, broadcastShape(lhs, rhs)),
+               [f = op.f](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 return f(broadcastAt(in[0], index), broadcastAt(in[1], index));
+               }};
+        check(c);
+      }
+    }
+  printf("binary operators: %d cases\n", checked_);
+}
+
+TEST_F(Conformance, UnaryOperators) {
+  struct Unary {
+    const char *type;
+    std::function<double(double)> f;
+    double lo, hi;
+    bool integers;
+  };
+  const Unary ops[] = {{"Relu", [](double x) { return std::max(x, 0.0); }, -2, 2, true},
+                       {"Gelu", [](double x) { return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0))); }, -3, 3, false},
+                       {"Sigmoid", [](double x) { return 1 / (1 + std::exp(-x)); }, -5, 5, false},
+                       {"Tanh", [](double x) { return std::tanh(x); }, -3, 3, false},
+                       {"Exp", [](double x) { return std::exp(x); }, -3, 3, false},
+                       {"Log", [](double x) { return std::log(x); }, 0.1, 10, false},
+                       {"Sqrt", [](double x) { return std::sqrt(x); }, 0, 10, false},
+                       {"Rsqrt", [](double x) { return 1 / std::sqrt(x); }, 0.1, 10, false},
+                       {"Abs", [](double x) { return std::fabs(x); }, -2, 2, true},
+                       {"Neg", [](double x) { return -x; }, -2, 2, true}};
+  const std::vector<int64_t> shapes[] = {{}, {1}, {7}, {33, 17}, {0}, {1000}};
+  for (const Unary &op : ops)
+    for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}) {
+      if (type == ACL_INT32 && !op.integers) continue;
+      for (const auto &shape : shapes) {
+        Case c{op.type, {randomTensor(type, shape, 3, op.lo, op.hi)}, nullptr, HostTensor(type, shape),
+               [f = op.f](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 return f(in[0].at(ravel(index, in[0].shape)));
+               }};
+        check(c);
+      }
+    }
+  printf("unary operators: %d cases\n", checked_);
+}
+
+TEST_F(Conformance, CastEveryPair) {
+  const aclDataType types[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8,
+                               ACL_UINT8, ACL_INT16,   ACL_INT32, ACL_INT64,  ACL_BOOL};
+  for (aclDataType from : types)
+    for (aclDataType to : types) {
+      Case c{"Cast", {randomTensor(from, {37}, 4, -100, 100)},
+             [to](aclopAttr *attr) { aclopSetAttrInt(attr, "dst_type", to); }, HostTensor(to, {37}),
+             [from, to](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+               double v = in[0].at(index[0]);
+               if (to == ACL_BOOL) return v != 0 ? 1.0 : 0.0;
+               if (isFloatType(to)) return v;
+               if (!isFloatType(from)) return roundTo(to, v);  // integer narrowing wraps
+               double lo = to == ACL_UINT8 ? 0 : to == ACL_INT8 ? -128 : -1e300;
+               double hi = to == ACL_UINT8 ? 255 : to == ACL_INT8 ? 127 : 1e300;
+               return std::clamp(std::trunc(v), lo, hi);  // float sources round toward zero, saturate
+             }};
+      check(c);
+    }
+  printf("cast pairs: %d\n", checked_);
+}
+
+double product(const HostTensor &a, const HostTensor &b, bool ta, bool tb, int64_t batch, int64_t i, int64_t j) {
+  size_t r = a.shape.size();
+  int64_t k = ta ? a.shape[r - 2] : a.shape[r - 1];
+  int64_t aRows = a.shape[r - 2], aCols = a.shape[r - 1], bRows = b.shape[r - 2], bCols = b.shape[r - 1];
+  int64_t aBase = r == 3 ? (a.shape[0] == 1 ? 0 : batch) * aRows * aCols : 0;
+  int64_t bBase = r == 3 ? (b.shape[0] == 1 ? 0 : batch) * bRows * bCols : 0;
+  double sum = 0;
+  for (int64_t p = 0; p < k; ++p)
+    sum += (ta ? a.at(aBase + p * aCols + i) : a.at(aBase + i * aCols + p)) *
+           (tb ? b.at(bBase + j * bCols + p) : b.at(bBase + p * bCols + j));
+  return sum;
+}
+
+TEST_F(Conformance, MatrixProducts) {
+  for (aclDataType type : kFloats)
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) {
+        const int64_t m = 7, n = 5, k = 33;
+        aclDataType out = type == ACL_FLOAT ? ACL_FLOAT : ACL_FLOAT;  // f16/bf16 widen to f32
+        Case c{"MatMulV2",
+               {randomTensor(type, ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k}, 5),
+                randomTensor(type, tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n}, 6)},
+               [ta, tb](aclopAttr *attr) {
+                 aclopSetAttrBool(attr, "transpose_x1", ta);
+                 aclopSetAttrBool(attr, "transpose_x2", tb);
+               },
+               HostTensor(out, {m, n}),
+               [ta, tb](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 return product(in[0], in[1], ta, tb, 0, index[0], index[1]);
+               }};
+        check(c);
+      }
+  for (int64_t size : {1, 64, 129}) {
+    HostTensor alpha = randomTensor(ACL_FLOAT, {}, 7), beta = randomTensor(ACL_FLOAT, {}, 8);
+    Case c{"GEMM",
+           {randomTensor(ACL_FLOAT, {size, 31}, 9), randomTensor(ACL_FLOAT, {size, 31}, 10),
+            randomTensor(ACL_FLOAT, {size, size}, 11), alpha, beta},
+           [](aclopAttr *attr) { aclopSetAttrBool(attr, "transpose_b", 1); },
+           HostTensor(ACL_FLOAT, {size, size}),
+           [](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+             return in[3].at(0) * product(in[0], in[1], false, true, 0, index[0], index[1]) +
+                    in[4].at(0) * in[2].at(ravel(index, in[2].shape));
+           }};
+    check(c);
+  }
+  Case batched{"BatchMatMul", {randomTensor(ACL_FLOAT, {3, 4, 6}, 12), randomTensor(ACL_FLOAT, {1, 6, 5}, 13)}, nullptr,
+               HostTensor(ACL_FLOAT, {3, 4, 5}),
+               [](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 return product(in[0], in[1], false, false, index[0], index[1], index[2]);
+               }};
+  check(batched);
+  printf("matrix products: %d cases\n", checked_);
+}
+
+TEST_F(Conformance, ReductionsSoftmaxTranspose) {
+  struct Reduction {
+    const char *type;
+    bool isMax, isMean;
+  };
+  for (Reduction op : {Reduction{"ReduceSumD", false, false}, Reduction{"ReduceMaxD", true, false},
+                       Reduction{"ReduceMeanD", false, true}})
+    for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT32}) {
+      if (op.isMean && type == ACL_INT32) continue;
+      for (std::vector<int64_t> axes : {std::vector<int64_t>{1}, std::vector<int64_t>{0, 2}, std::vector<int64_t>{-1}})
+        for (bool keep : {false, true}) {
+          std::vector<int64_t> shape = {5, 33, 4}, out;
+          auto reduced = [&](int64_t d) {
+            for (int64_t a : axes) if ((a < 0 ? a + 3 : a) == d) return true;
+            return false;
+          };
+          for (int64_t d = 0; d < 3; ++d) {
+            if (!reduced(d)) out.push_back(shape[d]);
+            else if (keep) out.push_back(1);
+          }
+          Case c{op.type, {randomTensor(type, shape, 14)},
+                 [axes, keep](aclopAttr *attr) {
+                   aclopSetAttrListInt(attr, "axes", int(axes.size()), axes.data());
+                   aclopSetAttrBool(attr, "keep_dims", keep);
+                 },
+                 HostTensor(type, out),
+                 [op, shape, reduced, keep](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                   double acc = op.isMax ? -1e300 : 0;
+                   int64_t count = 0;
+                   for (int64_t flat = 0; flat < in[0].count(); ++flat) {
+                     auto full = unravel(flat, shape);
+                     size_t next = 0;
+                     bool inGroup = true;
+                     for (int64_t d = 0; d < 3; ++d) {
+                       if (reduced(d)) { next += keep; continue; }
+                       inGroup &= full[d] == index[next++];
+                     }
+                     if (!inGroup) continue;
+                     double v = in[0].at(flat);
+                     acc = op.isMax ? std::max(acc, v) : acc + v;
+                     ++count;
+                   }
+                   return op.isMean ? acc / count : acc;
+                 }};
+          check(c);
+        }
+    }
+  for (aclDataType type : kFloats)
+    for (int64_t axis : {-1, 0}) {
+      Case c{"SoftmaxV2", {randomTensor(type, {6, 45}, 15, -4, 4)},
+             [axis](aclopAttr *attr) { aclopSetAttrListInt(attr, "axes", 1, &axis); }, HostTensor(type, {6, 45}),
+             [axis](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+               auto value = [&](int64_t j) { return axis == 0 ? in[0].at(j * 45 + index[1]) : in[0].at(index[0] * 45 + j); };
+               int64_t n = axis == 0 ? 6 : 45;
+               double max = -1e300, sum = 0;
+               for (int64_t j = 0; j < n; ++j) max = std::max(max, value(j));
+               for (int64_t j = 0; j < n; ++j) sum += std::exp(value(j) - max);
+               return std::exp(in[0].at(ravel(index, in[0].shape)) - max) / sum;
+             }};
+      check(c);
+    }
+  for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_BOOL, ACL_INT8})
+    for (std::vector<int64_t> perm : {std::vector<int64_t>{1, 0, 2}, std::vector<int64_t>{2, 0, 1}}) {
+      std::vector<int64_t> shape = {3, 4, 5}, out;
+      for (int64_t p : perm) out.push_back(shape[p]);
+      Case c{"TransposeD", {randomTensor(type, shape, 16)},
+             [perm](aclopAttr *attr) { aclopSetAttrListInt(attr, "perm", int(perm.size()), perm.data()); },
+             HostTensor(type, out),
+             [perm, shape](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+               std::vector<int64_t> source(3);
+               for (size_t i = 0; i < 3; ++i) source[perm[i]] = index[i];
+               return in[0].at(ravel(source, shape));
+             }};
+      check(c);
+    }
+  printf("reductions, softmax, transpose: %d cases\n", checked_);
+}
+
+}  // namespace

@@ -18,8 +18,9 @@ ctest --test-dir build -j"$jobs" --output-on-failure
 runtime_targets=(runtime_api_tests runtime_internal_tests kernel_binary_tests c_api_consumer runtime_demo)
 for sanitizer in address thread; do
   dir=build-$sanitizer
-  targets=("${runtime_targets[@]}")
-  labels=runtime
+  # model_store_tests: concurrent compiles of the operator model store (both sanitizers).
+  targets=("${runtime_targets[@]}" model_store_tests)
+  labels='runtime|threads'
   if [ "$sanitizer" = address ]; then
     targets+=(jit_tests)
     labels='runtime|jit'

@@ -51,13 +51,21 @@ struct Tensor {
   }
 };
 
+// Compiles a 1-element Add over `a` + `a` -> `out`; false (and the benchmark skipped) on failure.
+bool compileAdd(benchmark::State &state, const Tensor &a, const Tensor &out) {
+  const aclTensorDesc *in[] = {a.desc, a.desc};
+  const aclTensorDesc *outDesc[] = {out.desc};
+  if (aclopCompile("Add", 2, in, 1, outDesc, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr) == ACL_SUCCESS) return true;
+  state.SkipWithError(aclGetRecentErrMsg());
+  return false;
+}
+
 void BM_AddDispatchWithHandle(benchmark::State &state) {
   Runtime runtime;
   Tensor a(ACL_FLOAT, {1}, 4), out(ACL_FLOAT, {1}, 4);
+  if (!compileAdd(state, a, out)) return;
   const aclTensorDesc *in[] = {a.desc, a.desc};
   const aclTensorDesc *outDesc[] = {out.desc};
-  if (aclopCompile("Add", 2, in, 1, outDesc, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr))
-    return state.SkipWithError(aclGetRecentErrMsg());
   aclopHandle *handle = nullptr;
   aclopCreateHandle("Add", 2, in, 1, outDesc, nullptr, &handle);
   const aclDataBuffer *inputs[] = {a.buffer, a.buffer};
@@ -73,10 +81,7 @@ BENCHMARK(BM_AddDispatchWithHandle)->UseRealTime();
 void BM_AddDispatchExecuteV2(benchmark::State &state) {
   Runtime runtime;
   Tensor a(ACL_FLOAT, {1}, 4), out(ACL_FLOAT, {1}, 4);
-  const aclTensorDesc *in[] = {a.desc, a.desc};
-  const aclTensorDesc *outDesc[] = {out.desc};
-  if (aclopCompile("Add", 2, in, 1, outDesc, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr))
-    return state.SkipWithError(aclGetRecentErrMsg());
+  if (!compileAdd(state, a, out)) return;
   aclTensorDesc *inDescs[] = {a.desc, a.desc};
   aclTensorDesc *outDescs[] = {out.desc};
   aclDataBuffer *inputs[] = {a.buffer, a.buffer};

@@ -3,6 +3,8 @@
 // tensor descriptions; the JIT turns them into kernels. No MLIR types leak through here.
 #pragma once
 
+#include "acl/acl_base.h"
+
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -14,6 +16,9 @@ namespace aclcpu {
 enum class ElementType { F32, F16, BF16, F64, I8, U8, I16, I32, I64, Bool };
 
 size_t elementSize(ElementType type);
+// ACL data types the compiler supports, and back.
+bool toElementType(aclDataType type, ElementType &out);
+aclDataType toAclDataType(ElementType type);
 const char *elementTypeName(ElementType type);
 
 struct TensorSpec {

@@ -38,8 +38,4 @@ aclError resolveRequest(const char *opType, int numInputs, const aclTensorDesc *
                         const aclTensorDesc *const outputDesc[], const aclopAttr *attr, bool allDimsDynamic,
                         ResolvedRequest &out, const char *caller);
 
-// ACL data types the compiler supports, and back.
-bool toElementType(aclDataType type, ElementType &out);
-aclDataType toAclDataType(ElementType type);
-
 }  // namespace aclcpu

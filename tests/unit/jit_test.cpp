@@ -24,27 +24,12 @@ namespace {
 
 // ---- the JIT's element types on the shared host tensors ------------------------------------
 
-aclDataType aclType(ElementType type) {
-  switch (type) {
-    case ElementType::F32: return ACL_FLOAT;
-    case ElementType::F16: return ACL_FLOAT16;
-    case ElementType::BF16: return ACL_BF16;
-    case ElementType::F64: return ACL_DOUBLE;
-    case ElementType::I8: return ACL_INT8;
-    case ElementType::U8: return ACL_UINT8;
-    case ElementType::I16: return ACL_INT16;
-    case ElementType::I32: return ACL_INT32;
-    case ElementType::I64: return ACL_INT64;
-    case ElementType::Bool: return ACL_BOOL;
-  }
-  return ACL_DT_UNDEFINED;
-}
+aclDataType aclType(ElementType type) { return toAclDataType(type); }
 
 ElementType elementType(aclDataType type) {
-  for (ElementType t : {ElementType::F32, ElementType::F16, ElementType::BF16, ElementType::F64, ElementType::I8,
-                        ElementType::U8, ElementType::I16, ElementType::I32, ElementType::I64, ElementType::Bool})
-    if (aclType(t) == type) return t;
-  return ElementType::F32;
+  ElementType element = ElementType::F32;
+  toElementType(type, element);
+  return element;
 }
 
 struct Tensor : HostTensor {

@@ -354,9 +354,7 @@ struct ReducePattern : OpConversionPattern<Op> {
     Type element = op.getInput().getType().getElementType();
     bool isUnsigned = element.isUnsignedInteger();
     constexpr bool isMax = std::is_same_v<Op, ReduceMaxOp>, isMean = std::is_same_v<Op, ReduceMeanOp>;
-    SmallVector<int64_t> axes;
-    for (int64_t axis : op.getAxes()) axes.push_back(axis < 0 ? axis + inputType.getRank() : axis);
-    ReductionDims dims(inputType.getRank(), axes);
+    ReductionDims dims(inputType.getRank(), op.getAxes());
     Type accType = computeType(element);
     Value sum = reduce(rewriter, loc, input, dims, isMax ? Combine::Max : Combine::Sum, accType, isUnsigned, {}, {},
                        [&](OpBuilder &b, Location l, ValueRange args) { return castScalar(b, l, args[0], element, accType, true); });
@@ -409,9 +407,7 @@ struct SoftmaxPattern : OpConversionPattern<SoftmaxOp> {
     auto inputType = tensorType(input);
     Type element = inputType.getElementType(), accType = computeType(element);
     MLIRContext *context = op.getContext();
-    SmallVector<int64_t> axes;
-    for (int64_t axis : op.getAxes()) axes.push_back(axis < 0 ? axis + inputType.getRank() : axis);
-    ReductionDims dims(inputType.getRank(), axes);
+    ReductionDims dims(inputType.getRank(), op.getAxes());
     auto widen = [&](OpBuilder &b, Location l, Value x) { return castScalar(b, l, x, element, accType, true); };
     Value max = reduce(rewriter, loc, input, dims, Combine::Max, accType, false, {}, {},
                        [&](OpBuilder &b, Location l, ValueRange args) { return widen(b, l, args[0]); });

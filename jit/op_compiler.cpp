@@ -16,6 +16,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
@@ -92,6 +93,43 @@ struct Dump {
 
 }  // namespace
 
+const std::string &compilerFingerprint() {
+  static const std::string fingerprint = [] {
+    const HostTarget &host = hostTarget();
+    // Bump the aclcpu part whenever the pipeline changes the code it emits.
+    return std::string("aclcpu-jit-1;llvm-") + LLVM_VERSION_STRING + ";" + host.triple + ";" + host.cpu + ";" +
+           host.features;
+  }();
+  return fingerprint;
+}
+
+std::unique_ptr<CompiledKernel> loadCompiledObject(std::vector<char> object, std::vector<TensorSpec> outputs,
+                                                   bool partitioned, std::string &error) {
+  ElfImage image;
+  const auto *bytes = reinterpret_cast<const uint8_t *>(object.data());
+  std::string problem = inspectElf(bytes, object.size(), image);
+  BinaryLoader *loader = problem.empty() ? binaryLoaderFor(image.kind) : nullptr;
+  if (loader == nullptr) {
+    error = "the kernel object does not load: " + problem;
+    return nullptr;
+  }
+  auto kernel = std::make_unique<CompiledKernel>();
+  kernel->binary = loader->load(bytes, object.size(), image, /*lazy=*/false, problem);
+  if (!kernel->binary) {
+    error = "linking the kernel failed: " + problem;
+    return nullptr;
+  }
+  kernel->entry = reinterpret_cast<aclcpuKernelEntry>(kernel->binary->lookup(kKernelName, problem));
+  if (kernel->entry == nullptr) {
+    error = "the kernel entry is missing: " + problem;
+    return nullptr;
+  }
+  kernel->outputs = std::move(outputs);
+  kernel->partitioned = partitioned;
+  kernel->object = std::move(object);
+  return kernel;
+}
+
 bool inferOutputs(const OpSpec &spec, std::vector<TensorSpec> &outputs, std::string &error) {
   CompilerContext compiler;
   if (buildOpModule(compiler.context, spec, kKernelName, outputs)) return true;
@@ -142,15 +180,11 @@ std::unique_ptr<CompiledKernel> compileOp(const OpSpec &spec, const CompileOptio
   dump.write(".opt.ll", [&](llvm::raw_ostream &out) { llvmModule->print(out, nullptr); });
   dump.write(".o", [&](llvm::raw_ostream &out) { out.write(object.data(), object.size()); });
 
-  ElfImage image;
-  const auto *bytes = reinterpret_cast<const uint8_t *>(object.data());
-  std::string problem = inspectElf(bytes, object.size(), image);
-  BinaryLoader *loader = problem.empty() ? binaryLoaderFor(image.kind) : nullptr;
-  if (loader == nullptr) return fail("the emitted object does not load: " + problem);
-  kernel->binary = loader->load(bytes, object.size(), image, /*lazy=*/false, problem);
-  if (!kernel->binary) return fail("linking the kernel failed: " + problem);
-  kernel->entry = reinterpret_cast<aclcpuKernelEntry>(kernel->binary->lookup(kKernelName, problem));
-  if (kernel->entry == nullptr) return fail("the kernel entry is missing: " + problem);
+  std::string problem;
+  std::unique_ptr<CompiledKernel> linked =
+      loadCompiledObject(std::vector<char>(object.begin(), object.end()), kernel->outputs, kernel->partitioned, problem);
+  if (!linked) return fail(problem);
+  kernel = std::move(linked);
   kernel->compileMilliseconds =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   return kernel;

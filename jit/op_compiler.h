@@ -27,10 +27,19 @@ struct CompiledKernel {
   std::vector<TensorSpec> outputs;       // inferred; dynamic dims stay -1
   bool partitioned = false;              // work divides over blocks (else: launch 1 block)
   double compileMilliseconds = 0;
+  std::vector<char> object;              // the ELF object the kernel was linked from
 };
 
 // Never aborts: failures return nullptr with the MLIR/LLVM diagnostics in `error`.
 std::unique_ptr<CompiledKernel> compileOp(const OpSpec &spec, const CompileOptions &options, std::string &error);
+
+// Links a previously emitted object (e.g. from the disk cache) into a kernel, without MLIR.
+std::unique_ptr<CompiledKernel> loadCompiledObject(std::vector<char> object, std::vector<TensorSpec> outputs,
+                                                   bool partitioned, std::string &error);
+
+// Identifies the code the compiler emits for this host: compiler version, triple, CPU, features.
+// A cached object is reused only under the same fingerprint.
+const std::string &compilerFingerprint();
 
 // The output tensors `spec` produces (the dialect's shape inference), without compiling.
 bool inferOutputs(const OpSpec &spec, std::vector<TensorSpec> &outputs, std::string &error);

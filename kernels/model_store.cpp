@@ -2,12 +2,18 @@
 #include "model_store.h"
 
 #include "diagnostics.h"
+#include "model_file.h"
 #include "kernel_launch.h"
 #include "runtime_state.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
+#include <unistd.h>
 
 namespace aclcpu {
 namespace {
@@ -55,6 +61,50 @@ std::string difference(const ResolvedRequest &model, const ResolvedRequest &requ
     }
   }
   return "";
+}
+
+// ACLCPU_CACHE_DIR/<hash of fingerprint and signature>.om, or "" when the cache is off.
+std::string diskCachePath(const std::string &signature) {
+  const char *dir = getenv("ACLCPU_CACHE_DIR");
+  if (dir == nullptr || *dir == '\0') return "";
+  std::string identity = compilerFingerprint() + "\n" + signature;
+  char name[32];
+  snprintf(name, sizeof(name), "%016llx.om", static_cast<unsigned long long>(fnv1a64(identity.data(), identity.size())));
+  return std::string(dir) + "/" + name;
+}
+
+std::unique_ptr<CompiledKernel> loadFromDisk(const std::string &path, const std::string &signature) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return nullptr;
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ModelFile file;
+  std::string error;
+  if (!readModelFile(bytes, file, error) || file.fingerprint != compilerFingerprint() || file.signature != signature) {
+    if (error.empty()) error = "compiled for another compiler, CPU or operator";
+    ACLCPU_LOG_WARNING("ignoring cached model %s: %s; recompiling", path.c_str(), error.c_str());
+    return nullptr;
+  }
+  std::unique_ptr<CompiledKernel> kernel =
+      loadCompiledObject(std::move(file.object), std::move(file.outputs), file.partitioned, error);
+  if (!kernel) ACLCPU_LOG_WARNING("ignoring cached model %s: %s; recompiling", path.c_str(), error.c_str());
+  return kernel;
+}
+
+// Temp file + rename: readers see the old file or the whole new one, never half of it.
+void saveToDisk(const std::string &path, const std::string &signature, const CompiledKernel &kernel) {
+  static std::atomic<uint64_t> counter{0};
+  std::string temp = path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(++counter);
+  std::vector<char> bytes = writeModelFile({compilerFingerprint(), signature, kernel.partitioned, kernel.outputs,
+                                            kernel.object});
+  {
+    std::ofstream out(temp, std::ios::binary);
+    if (!out || !out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
+      ACLCPU_LOG_WARNING("cannot write the model cache file %s", temp.c_str());
+      std::remove(temp.c_str());
+      return;
+    }
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) std::remove(temp.c_str());
 }
 
 int64_t elementCount(const std::vector<int64_t> &dims) {
@@ -129,12 +179,19 @@ aclError ModelStore::compile(const ResolvedRequest &request, std::shared_ptr<Mod
                          toAclDataType(outputs[i].type), dimsText(outputs[i].shape).c_str());
     }
   }
-  std::unique_ptr<CompiledKernel> kernel = compileOp(request.spec, CompileOptions{}, error);
-  if (!kernel) {
-    finish(nullptr);
-    return reportError(ACL_ERROR_INTERNAL_ERROR, caller, "compiling %s failed: %s", request.opType.c_str(), error.c_str());
+  std::string cachePath = diskCachePath(key);
+  std::unique_ptr<CompiledKernel> kernel = cachePath.empty() ? nullptr : loadFromDisk(cachePath, key);
+  if (kernel) {
+    diskHits_.fetch_add(1);
+  } else {
+    kernel = compileOp(request.spec, CompileOptions{}, error);
+    if (!kernel) {
+      finish(nullptr);
+      return reportError(ACL_ERROR_INTERNAL_ERROR, caller, "compiling %s failed: %s", request.opType.c_str(), error.c_str());
+    }
+    compilations_.fetch_add(1);
+    if (!cachePath.empty()) saveToDisk(cachePath, key, *kernel);
   }
-  compilations_.fetch_add(1);
   auto model = std::make_shared<Model>();
   model->request = request;
   model->kernel = std::move(kernel);

@@ -1,4 +1,6 @@
-// Compiled operator models and how requests find them. Static models match by full
+// Compiled operator models and how requests find them. With ACLCPU_CACHE_DIR set, compiled
+// models are also kept on disk (atomically written model files, see model_file.h) and a new
+// process links them without compiling; a corrupt or foreign file is recompiled, never run. Static models match by full
 // signature; dynamic ones by op type, dtypes, formats and attributes with every request dim
 // inside the model's range. The store is an LRU cache (ACLCPU_OP_CACHE_CAPACITY, default 512)
 // with single-flight compiles: concurrent compiles of one signature wait for one compile, and
@@ -29,6 +31,7 @@ class ModelStore {
   // The model a request runs on, or nullptr with `mismatch` saying what differed.
   std::shared_ptr<Model> find(const ResolvedRequest &request, std::string &mismatch);
   uint64_t compilations() const { return compilations_.load(); }
+  uint64_t diskCacheHits() const { return diskHits_.load(); }
   void clear();
 
  private:
@@ -44,6 +47,7 @@ class ModelStore {
   std::list<std::string> recency_;  // most recent first
   std::map<std::string, bool> inFlight_;
   std::atomic<uint64_t> compilations_{0};
+  std::atomic<uint64_t> diskHits_{0};
 };
 
 ModelStore &modelStore();

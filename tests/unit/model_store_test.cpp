@@ -1,12 +1,15 @@
 // The model store directly: 8 threads compiling overlapping signatures compile each once
 // (counted), the LRU capacity evicts the least recently used model, models in use survive
 // eviction, and failed compiles are never cached.
+#include "model_file.h"
 #include "model_store.h"
 #include "op_request.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -75,3 +78,113 @@ TEST(ModelStore, FailuresAreNotCached) {
 }
 
 }  // namespace
+
+namespace {
+
+struct TempDir {
+  std::string path;
+  TempDir() {
+    char pattern[] = "/tmp/aclcpu-cache-XXXXXX";
+    path = mkdtemp(pattern);
+    setenv("ACLCPU_CACHE_DIR", path.c_str(), 1);
+  }
+  ~TempDir() {
+    unsetenv("ACLCPU_CACHE_DIR");
+    std::string command = "rm -rf '" + path + "'";
+    EXPECT_EQ(system(command.c_str()), 0);
+  }
+  std::vector<std::string> files() const {
+    std::vector<std::string> names;
+    std::string command = "ls '" + path + "'";
+    FILE *list = popen(command.c_str(), "r");
+    char line[512];
+    while (list && fgets(line, sizeof(line), list)) names.push_back(path + "/" + std::string(line, strcspn(line, "\n")));
+    if (list) pclose(list);
+    return names;
+  }
+};
+
+std::vector<char> readBytes(const std::string &path) {
+  FILE *file = fopen(path.c_str(), "rb");
+  std::vector<char> bytes;
+  if (!file) return bytes;
+  int c;
+  while ((c = fgetc(file)) != EOF) bytes.push_back(static_cast<char>(c));
+  fclose(file);
+  return bytes;
+}
+
+void writeBytes(const std::string &path, const std::vector<char> &bytes) {
+  FILE *file = fopen(path.c_str(), "wb");
+  ASSERT_NE(file, nullptr);
+  fwrite(bytes.data(), 1, bytes.size(), file);
+  fclose(file);
+}
+
+}  // namespace
+
+TEST(DiskCache, ANewProcessLinksCachedModelsWithoutCompiling) {
+  TempDir cache;
+  std::shared_ptr<Model> first, second;
+  {
+    ModelStore store;
+    ASSERT_EQ(store.compile(expRequest(31), first, "test"), ACL_SUCCESS);
+    EXPECT_EQ(store.compilations(), 1u);
+  }
+  ASSERT_EQ(cache.files().size(), 1u) << "one model file, written atomically (no temp file left)";
+  ModelStore fresh;  // as a new process would start
+  ASSERT_EQ(fresh.compile(expRequest(31), second, "test"), ACL_SUCCESS);
+  EXPECT_EQ(fresh.compilations(), 0u);
+  EXPECT_EQ(fresh.diskCacheHits(), 1u);
+  EXPECT_EQ(second->kernel->outputs[0].shape, first->kernel->outputs[0].shape);
+  EXPECT_EQ(second->kernel->partitioned, first->kernel->partitioned);
+  EXPECT_NE(second->kernel->entry, nullptr);
+}
+
+TEST(DiskCache, CorruptTruncatedOrForeignFilesAreRecompiledNeverRun) {
+  TempDir cache;
+  std::shared_ptr<Model> model;
+  {
+    ModelStore store;
+    ASSERT_EQ(store.compile(expRequest(41), model, "test"), ACL_SUCCESS);
+  }
+  std::string path = cache.files().at(0);
+  std::vector<char> good = readBytes(path);
+  ModelFile parsed;
+  std::string error;
+  ASSERT_TRUE(readModelFile(good, parsed, error)) << error;
+  std::vector<std::vector<char>> bad;
+  auto flipped = good;
+  flipped[good.size() / 2] ^= 0x10;  // inside the object: only the checksum can tell
+  bad.push_back(flipped);
+  bad.push_back(std::vector<char>(good.begin(), good.begin() + good.size() / 3));
+  ModelFile foreign = parsed;
+  foreign.fingerprint = "another compiler";
+  bad.push_back(writeModelFile(foreign));
+  for (const auto &bytes : bad) {
+    writeBytes(path, bytes);
+    ModelStore store;
+    ASSERT_EQ(store.compile(expRequest(41), model, "test"), ACL_SUCCESS);
+    EXPECT_EQ(store.compilations(), 1u) << "recompiled";
+    EXPECT_EQ(store.diskCacheHits(), 0u);
+    EXPECT_TRUE(readModelFile(readBytes(path), parsed, error)) << "and the file was rewritten: " << error;
+  }
+}
+
+TEST(ModelFileFormat, EveryByteFlipAndTruncationIsRejected) {
+  ModelFile file{"fingerprint", "Exp|in:...", true, {{ElementType::F16, {3, -1}}}, std::vector<char>(200, 'x')};
+  std::vector<char> good = writeModelFile(file);
+  ModelFile back;
+  std::string error;
+  ASSERT_TRUE(readModelFile(good, back, error)) << error;
+  EXPECT_EQ(back.signature, file.signature);
+  EXPECT_EQ(back.outputs[0].shape, (std::vector<int64_t>{3, -1}));
+  EXPECT_EQ(back.object, file.object);
+  for (size_t i = 0; i < good.size(); ++i) {
+    auto mutated = good;
+    mutated[i] ^= 0x01;
+    EXPECT_FALSE(readModelFile(mutated, back, error)) << "byte " << i;
+  }
+  for (size_t length = 0; length < good.size(); ++length)
+    EXPECT_FALSE(readModelFile(std::vector<char>(good.begin(), good.begin() + length), back, error)) << length;
+}

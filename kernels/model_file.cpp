@@ -1,0 +1,125 @@
+// Writing and validating model files.
+#include "model_file.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstring>
+
+namespace aclcpu {
+namespace {
+
+constexpr char kMagic[8] = {'A', 'C', 'L', 'C', 'P', 'U', 'O', 'M'};
+constexpr uint32_t kFormatVersion = 1;
+constexpr size_t kMaxHeaderBytes = 1u << 20;
+
+template <typename T>
+void append(std::vector<char> &out, T value) {
+  const char *bytes = reinterpret_cast<const char *>(&value);
+  out.insert(out.end(), bytes, bytes + sizeof(T));
+}
+
+// Reads a T at `at` if it fits; advances `at`.
+template <typename T>
+bool take(const std::vector<char> &in, size_t &at, T &value) {
+  if (in.size() < sizeof(T) || at > in.size() - sizeof(T)) return false;
+  memcpy(&value, in.data() + at, sizeof(T));
+  at += sizeof(T);
+  return true;
+}
+
+}  // namespace
+
+uint64_t fnv1a64(const char *data, size_t size, uint64_t hash) {
+  for (size_t i = 0; i < size; ++i) {
+    hash ^= static_cast<unsigned char>(data[i]);
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+std::vector<char> writeModelFile(const ModelFile &file) {
+  nlohmann::json outputs = nlohmann::json::array();
+  for (const TensorSpec &output : file.outputs)
+    outputs.push_back({{"type", static_cast<int>(output.type)}, {"shape", output.shape}});
+  std::string header = nlohmann::json{{"fingerprint", file.fingerprint},
+                                      {"signature", file.signature},
+                                      {"partitioned", file.partitioned},
+                                      {"outputs", outputs}}
+                           .dump();
+  std::vector<char> out(kMagic, kMagic + sizeof(kMagic));
+  append<uint32_t>(out, kFormatVersion);
+  append<uint32_t>(out, static_cast<uint32_t>(header.size()));
+  out.insert(out.end(), header.begin(), header.end());
+  append<uint64_t>(out, file.object.size());
+  out.insert(out.end(), file.object.begin(), file.object.end());
+  append<uint64_t>(out, fnv1a64(out.data(), out.size()));
+  return out;
+}
+
+bool readModelFile(const std::vector<char> &bytes, ModelFile &out, std::string &error) {
+  size_t at = sizeof(kMagic);
+  if (bytes.size() < sizeof(kMagic) || memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) {
+    error = "not an aclcpu model file (bad magic)";
+    return false;
+  }
+  uint32_t version = 0, headerSize = 0;
+  if (!take(bytes, at, version) || version != kFormatVersion) {
+    error = "unsupported model file version " + std::to_string(version);
+    return false;
+  }
+  if (!take(bytes, at, headerSize) || headerSize > kMaxHeaderBytes || headerSize > bytes.size() - at) {
+    error = "truncated or oversized header";
+    return false;
+  }
+  std::string header(bytes.data() + at, headerSize);
+  at += headerSize;
+  uint64_t objectSize = 0;
+  if (!take(bytes, at, objectSize) || objectSize > bytes.size() - at || bytes.size() - at - objectSize != 8) {
+    error = "truncated object or trailing bytes";
+    return false;
+  }
+  size_t objectAt = at;
+  at += objectSize;
+  uint64_t checksum = 0;
+  take(bytes, at, checksum);
+  if (checksum != fnv1a64(bytes.data(), bytes.size() - 8)) {
+    error = "checksum mismatch (the file is corrupt)";
+    return false;
+  }
+  nlohmann::json json = nlohmann::json::parse(header, nullptr, /*allow_exceptions=*/false);
+  if (json.is_discarded() || !json.is_object() || !json.contains("fingerprint") || !json["fingerprint"].is_string() ||
+      !json.contains("signature") || !json["signature"].is_string() || !json.contains("partitioned") ||
+      !json["partitioned"].is_boolean() || !json.contains("outputs") || !json["outputs"].is_array()) {
+    error = "malformed header";
+    return false;
+  }
+  out = ModelFile{};
+  out.fingerprint = json["fingerprint"];
+  out.signature = json["signature"];
+  out.partitioned = json["partitioned"];
+  for (const auto &output : json["outputs"]) {
+    if (!output.is_object() || !output.contains("type") || !output["type"].is_number_integer() ||
+        !output.contains("shape") || !output["shape"].is_array()) {
+      error = "malformed output description";
+      return false;
+    }
+    int type = output["type"];
+    if (type < 0 || type > static_cast<int>(ElementType::Bool)) {
+      error = "unknown output element type";
+      return false;
+    }
+    TensorSpec spec{static_cast<ElementType>(type), {}};
+    for (const auto &dim : output["shape"]) {
+      if (!dim.is_number_integer() || dim.get<int64_t>() < -1) {
+        error = "malformed output shape";
+        return false;
+      }
+      spec.shape.push_back(dim.get<int64_t>());
+    }
+    out.outputs.push_back(std::move(spec));
+  }
+  out.object.assign(bytes.begin() + objectAt, bytes.begin() + objectAt + objectSize);
+  return true;
+}
+
+}  // namespace aclcpu

@@ -1,0 +1,30 @@
+// The file format of a compiled operator model, used by the disk cache (ACLCPU_CACHE_DIR) and
+// meant as the container of offline-compiled .om files:
+//   "ACLCPUOM" | u32 format version | u32 header size | header (JSON: compiler fingerprint,
+//   operator signature, launch recipe, outputs) | u64 object size | ELF object | u64 FNV-1a
+//   checksum of everything before it.
+// Every field is validated on read; a file that is short, corrupt or foreign is rejected.
+#pragma once
+
+#include "op_compiler.h"
+
+#include <string>
+#include <vector>
+
+namespace aclcpu {
+
+struct ModelFile {
+  std::string fingerprint;  // compilerFingerprint() of the writer
+  std::string signature;    // ResolvedRequest::signature() of the operator
+  bool partitioned = false;
+  std::vector<TensorSpec> outputs;
+  std::vector<char> object;
+};
+
+std::vector<char> writeModelFile(const ModelFile &file);
+// False with the reason in `error` when `bytes` is not a valid model file.
+bool readModelFile(const std::vector<char> &bytes, ModelFile &out, std::string &error);
+
+uint64_t fnv1a64(const char *data, size_t size, uint64_t hash = 0xcbf29ce484222325ull);
+
+}  // namespace aclcpu

@@ -8,9 +8,10 @@
 
 namespace aclcpu {
 
+// Lives as long as the process, like the runtime (a stream may still be draining at exit).
 MemoryTable &memoryTable() {
-  static MemoryTable table;
-  return table;
+  static MemoryTable *table = new MemoryTable();
+  return *table;
 }
 
 aclError MemoryTable::allocate(MemoryKind kind, int deviceId, size_t size, size_t limit, bool poison, void **out,

@@ -10,9 +10,11 @@ namespace {
 thread_local std::shared_ptr<Context> threadContext;
 }
 
+// Lives as long as the process: a program may exit without aclFinalize, and tearing down
+// JIT-linked kernels from a static destructor could run after LLVM's own statics are gone.
 Runtime &Runtime::get() {
-  static Runtime runtime;
-  return runtime;
+  static Runtime *runtime = new Runtime();
+  return *runtime;
 }
 
 Device::~Device() = default;

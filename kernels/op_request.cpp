@@ -5,39 +5,80 @@
 #include "op_definitions.h"
 
 #include <cstring>
-#include <sstream>
+#include <cstdio>
 
 namespace aclcpu {
 
 namespace {
 
-std::string describeValue(const OpAttrValue &value) {
-  std::ostringstream out;
-  std::visit([&](const auto &v) {
-    using T = std::decay_t<decltype(v)>;
-    if constexpr (std::is_same_v<T, DataTypeValue>) out << "dtype:" << v.type;
-    else if constexpr (std::is_same_v<T, std::string>) out << '"' << v << '"';
-    else if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, int64_t> || std::is_same_v<T, float>) out << v;
-    else {
-      out << '[';
-      for (size_t i = 0; i < v.size(); ++i) out << (i ? "," : "") << v[i];
-      out << ']';
-    }
-  }, value);
-  return out.str();
+uint64_t fnv(const std::vector<uint8_t> &bytes) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (uint8_t b : bytes) hash = (hash ^ b) * 0x100000001b3ull;
+  return hash;
 }
 
-void describeTensor(std::ostringstream &out, const ResolvedTensor &t) {
+// Signatures are built on every aclopExecuteV2: plain appends, no streams.
+void appendNumber(std::string &out, int64_t value) { out += std::to_string(value); }
+void appendNumber(std::string &out, float value) {
+  char text[32];
+  snprintf(text, sizeof(text), "%.9g", static_cast<double>(value));
+  out += text;
+}
+
+void describeValue(std::string &out, const OpAttrValue &value) {
+  std::visit([&](const auto &v) {
+    using T = std::decay_t<decltype(v)>;
+    if constexpr (std::is_same_v<T, DataTypeValue>) {
+      out += "dtype:";
+      appendNumber(out, int64_t(v.type));
+    } else if constexpr (std::is_same_v<T, std::string>) {
+      out += '"' + v + '"';
+    } else if constexpr (std::is_same_v<T, bool>) {
+      out += v ? "1" : "0";
+    } else if constexpr (std::is_same_v<T, int64_t> || std::is_same_v<T, float>) {
+      appendNumber(out, v);
+    } else {
+      out += '[';
+      for (size_t i = 0; i < v.size(); ++i) {
+        if (i) out += ',';
+        if constexpr (std::is_same_v<typename T::value_type, std::string>) out += v[i];
+        else if constexpr (std::is_same_v<typename T::value_type, float>) appendNumber(out, v[i]);
+        else appendNumber(out, int64_t(v[i]));
+      }
+      out += ']';
+    }
+  }, value);
+}
+
+void describeTensor(std::string &out, const ResolvedTensor &t) {
   if (!t.present) {
-    out << "absent;";
+    out += "absent;";
     return;
   }
-  out << t.dataType << ':' << t.format << (t.unknownRank ? ":?rank" : "") << ":[";
-  for (size_t i = 0; i < t.dims.size(); ++i) out << (i ? "," : "") << t.dims[i];
-  out << ']';
-  for (auto &range : t.ranges) out << '{' << range[0] << ',' << range[1] << '}';
-  if (!t.constData.empty()) out << ":const" << t.constData.size();
-  out << ';';
+  appendNumber(out, int64_t(t.dataType));
+  out += ':';
+  appendNumber(out, int64_t(t.format));
+  if (t.unknownRank) out += ":?rank";
+  out += ":[";
+  for (size_t i = 0; i < t.dims.size(); ++i) {
+    if (i) out += ',';
+    appendNumber(out, t.dims[i]);
+  }
+  out += ']';
+  for (auto &range : t.ranges) {
+    out += '{';
+    appendNumber(out, range[0]);
+    out += ',';
+    appendNumber(out, range[1]);
+    out += '}';
+  }
+  if (!t.constData.empty()) {
+    out += ":const";
+    appendNumber(out, int64_t(t.constData.size()));
+    out += '#';
+    appendNumber(out, int64_t(fnv(t.constData)));
+  }
+  out += ';';
 }
 
 aclError resolveTensor(const aclTensorDesc *desc, bool allDimsDynamic, ResolvedTensor &out, const char *what, int index,
@@ -74,14 +115,21 @@ bool ResolvedRequest::isDynamic() const {
 }
 
 std::string ResolvedRequest::signature() const {
-  std::ostringstream out;
-  out << opType << "|in:";
+  std::string out;
+  out.reserve(128);
+  out += opType;
+  out += "|in:";
   for (const ResolvedTensor &t : inputs) describeTensor(out, t);
-  out << "|out:";
+  out += "|out:";
   for (const ResolvedTensor &t : outputs) describeTensor(out, t);
-  out << "|attr:";
-  for (const auto &[name, value] : attributes) out << name << '=' << describeValue(value) << ';';
-  return out.str();
+  out += "|attr:";
+  for (const auto &[name, value] : attributes) {
+    out += name;
+    out += '=';
+    describeValue(out, value);
+    out += ';';
+  }
+  return out;
 }
 
 aclError resolveRequest(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[], int numOutputs,

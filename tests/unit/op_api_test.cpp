@@ -84,6 +84,58 @@ TEST_F(OpApiTest, CompileThenExecuteV2WithBroadcasting) {
   for (int i = 0; i < 12; ++i) EXPECT_EQ(z[i], x[i] + y[i % 3]) << i;
 }
 
+TEST_F(OpApiTest, CompileAndExecuteInOneCall) {
+  Desc a = desc(ACL_FLOAT16, {9}), out = desc(ACL_FLOAT16, {9});
+  std::vector<uint16_t> x(9);
+  for (int i = 0; i < 9; ++i) x[i] = aclFloatToFloat16(0.25f * float(i) - 1.0f);
+  DeviceTensor<uint16_t> dx(x), dy(std::vector<uint16_t>(9));
+  const aclTensorDesc *inputs[] = {a.get()};
+  const aclTensorDesc *outputs[] = {out.get()};
+  const aclDataBuffer *inBuffers[] = {dx.buffer};
+  aclDataBuffer *outBuffers[] = {dy.buffer};
+  ASSERT_EQ(aclopCompileAndExecute("Relu", 1, inputs, inBuffers, 1, outputs, outBuffers, nullptr, ACL_ENGINE_SYS,
+                                   ACL_COMPILE_SYS, nullptr, stream_),
+            ACL_SUCCESS) << recentError();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  auto y = dy.read();
+  for (int i = 0; i < 9; ++i) EXPECT_EQ(aclFloat16ToFloat(y[i]), std::max(0.0f, aclFloat16ToFloat(x[i]))) << i;
+  EXPECT_EQ(aclopCompileAndExecute("Relu", 1, inputs, nullptr, 1, outputs, outBuffers, nullptr, ACL_ENGINE_SYS,
+                                   ACL_COMPILE_SYS, nullptr, stream_),
+            ACL_ERROR_INVALID_PARAM);
+}
+
+// Regression: const inputs are part of the signature by value, not just by size. The input is
+// square so that only the const axis tells the two models apart.
+TEST_F(OpApiTest, ConstInputsWithDifferentValuesAreDifferentModels) {
+  const int rows = 5, cols = 5;
+  auto x = randomFloats(rows * cols, 16);
+  DeviceTensor<float> dx(x);
+  Desc in = desc(ACL_FLOAT, {rows, cols});
+  for (int32_t axis : {1, 0}) {
+    Desc axes = desc(ACL_INT32, {1}), out = desc(ACL_FLOAT, {axis == 1 ? rows : cols});
+    ASSERT_EQ(aclSetTensorConst(axes.get(), &axis, sizeof(axis)), ACL_SUCCESS);
+    const aclTensorDesc *inputs[] = {in.get(), axes.get()};
+    const aclTensorDesc *outputs[] = {out.get()};
+    ASSERT_EQ(aclopCompile("ReduceSum", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+              ACL_SUCCESS) << recentError();
+    DeviceTensor<int32_t> daxes(std::vector<int32_t>{axis});
+    DeviceTensor<float> dsum{std::vector<float>(axis == 1 ? rows : cols)};
+    aclTensorDesc *inDescs[] = {in.get(), axes.get()};
+    aclTensorDesc *outDescs[] = {out.get()};
+    aclDataBuffer *inBuffers[] = {dx.buffer, daxes.buffer};
+    aclDataBuffer *outBuffers[] = {dsum.buffer};
+    ASSERT_EQ(aclopExecuteV2("ReduceSum", 2, inDescs, inBuffers, 1, outDescs, outBuffers, nullptr, stream_), ACL_SUCCESS)
+        << recentError();
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    auto sums = dsum.read();
+    for (size_t i = 0; i < sums.size(); ++i) {
+      float expected = 0;
+      for (int j = 0; j < (axis == 1 ? cols : rows); ++j) expected += axis == 1 ? x[i * cols + j] : x[j * cols + i];
+      EXPECT_NEAR(sums[i], expected, 1e-4) << "axis " << axis << " element " << i;
+    }
+  }
+}
+
 TEST_F(OpApiTest, ExecuteWithoutAMatchingModelIsOpNotFound) {
   Desc a = desc(ACL_FLOAT, {5}), out = desc(ACL_FLOAT, {5});
   const aclTensorDesc *inputs[] = {a.get()};

@@ -61,22 +61,75 @@ extern "C" aclError aclopExecWithHandle(aclopHandle *handle, int numInputs, cons
   return launchModel(*handle->model, handle->inputDims, handle->outputDims, inputs, outputs, stream, __func__);
 }
 
+namespace {
+
+// Output shape ranges from the inputs' ranges: every shape function here is monotone in its
+// input dims, so inferring at the inputs' lower and upper bounds bounds each output dim.
+// Returns false (no ranges) when a bound does not admit a shape or an upper bound is open.
+bool inferOutputRanges(const ResolvedRequest &request, const std::vector<TensorSpec> &outputs,
+                       std::vector<std::vector<std::array<int64_t, 2>>> &ranges) {
+  std::vector<TensorSpec> bounds[2];
+  for (int side = 0; side < 2; ++side) {
+    OpSpec spec = request.spec;
+    for (size_t k = 0; k < spec.inputs.size(); ++k) {
+      const ResolvedTensor &input = request.inputs[request.kernelInputs[k]];
+      for (size_t d = 0; d < spec.inputs[k].shape.size(); ++d) {
+        if (spec.inputs[k].shape[d] >= 0) continue;
+        int64_t bound = input.ranges[d][side];
+        if (bound < 0) bound = side == 0 ? 0 : -1;
+        spec.inputs[k].shape[d] = bound;
+      }
+    }
+    std::string ignored;
+    bool open = false;
+    for (const TensorSpec &input : spec.inputs)
+      for (int64_t d : input.shape) open |= d < 0;
+    if (open || !inferOutputs(spec, bounds[side], ignored)) bounds[side].clear();
+  }
+  if (bounds[0].size() != outputs.size()) return false;
+  ranges.assign(outputs.size(), {});
+  for (size_t i = 0; i < outputs.size(); ++i)
+    for (size_t d = 0; d < outputs[i].shape.size(); ++d) {
+      int64_t lo = bounds[0][i].shape[d], hi = bounds[1].empty() ? -1 : bounds[1][i].shape[d];
+      ranges[i].push_back(outputs[i].shape[d] >= 0 ? std::array<int64_t, 2>{outputs[i].shape[d], outputs[i].shape[d]}
+                                                   : std::array<int64_t, 2>{lo, hi});
+    }
+  return true;
+}
+
+}  // namespace
+
 extern "C" aclError aclopInferShape(const char *opType, int numInputs, aclTensorDesc *inputDesc[],
                                     aclDataBuffer *inputs[], int numOutputs, aclTensorDesc *outputDesc[],
                                     aclopAttr *attr) {
   ACLCPU_REQUIRE_INIT();
   (void)inputs;  // shapes here never depend on input values
+  if (numInputs > 0 && inputDesc == nullptr) return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "inputDesc is NULL");
+  if (numOutputs > 0 && outputDesc == nullptr) return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "outputDesc is NULL");
+  for (int i = 0; i < numInputs; ++i) {
+    if (inputDesc[i] == nullptr || !inputDesc[i]->unknownRank) continue;
+    // An input of unknown rank leaves every output of unknown rank.
+    for (int o = 0; o < numOutputs; ++o) {
+      if (outputDesc[o] == nullptr) return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "outputDesc[%d] is NULL", o);
+      outputDesc[o]->unknownRank = true;
+      outputDesc[o]->dims.clear();
+      outputDesc[o]->shapeRange.clear();
+    }
+    return ACL_SUCCESS;
+  }
   ResolvedRequest request;
   if (aclError error = resolveRequest(opType, numInputs, inputDesc, numOutputs, outputDesc, attr, false, request, __func__))
     return error;
   std::vector<TensorSpec> outputs;
   std::string error;
   if (!inferOutputs(request.spec, outputs, error)) return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "%s", error.c_str());
+  std::vector<std::vector<std::array<int64_t, 2>>> ranges;
+  bool ranged = request.isDynamic() && inferOutputRanges(request, outputs, ranges);
   for (size_t i = 0; i < outputs.size(); ++i) {
     outputDesc[i]->dims = outputs[i].shape;
     outputDesc[i]->dataType = toAclDataType(outputs[i].type);
     outputDesc[i]->unknownRank = false;
-    outputDesc[i]->shapeRange.clear();
+    outputDesc[i]->shapeRange = ranged ? ranges[i] : std::vector<std::array<int64_t, 2>>{};
   }
   return ACL_SUCCESS;
 }

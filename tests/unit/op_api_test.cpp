@@ -306,6 +306,41 @@ TEST_F(OpApiTest, InferShape) {
   aclopDestroyAttr(attr);
 }
 
+TEST_F(OpApiTest, InferShapeWithRangesAndUnknownRank) {
+  // [?, 8] with rows in [2, 10] times [8, 3] -> [?, 3] with rows in [2, 10].
+  Desc a = desc(ACL_FLOAT, {-1, 8}), b = desc(ACL_FLOAT, {8, 3}), out = desc(ACL_FLOAT, {-2});
+  int64_t range[2][2] = {{2, 10}, {8, 8}};
+  ASSERT_EQ(aclSetTensorShapeRange(a.get(), 2, range), ACL_SUCCESS);
+  aclTensorDesc *inputs[] = {a.get(), b.get()};
+  aclTensorDesc *outputs[] = {out.get()};
+  ASSERT_EQ(aclopInferShape("MatMul", 2, inputs, nullptr, 1, outputs, nullptr), ACL_SUCCESS) << recentError();
+  int64_t dim = 0, bounds[2] = {};
+  ASSERT_EQ(aclGetTensorDescDimV2(out.get(), 0, &dim), ACL_SUCCESS);
+  EXPECT_EQ(dim, -1);
+  ASSERT_EQ(aclGetTensorDescDimRange(out.get(), 0, 2, bounds), ACL_SUCCESS);
+  EXPECT_EQ(bounds[0], 2);
+  EXPECT_EQ(bounds[1], 10);
+  ASSERT_EQ(aclGetTensorDescDimRange(out.get(), 1, 2, bounds), ACL_SUCCESS);
+  EXPECT_EQ(bounds[0], 3);
+  EXPECT_EQ(bounds[1], 3);
+  // An open upper bound stays open.
+  Desc open = desc(ACL_FLOAT, {-1}), openOut = desc(ACL_FLOAT, {-2});
+  int64_t openRange[1][2] = {{1, -1}};
+  ASSERT_EQ(aclSetTensorShapeRange(open.get(), 1, openRange), ACL_SUCCESS);
+  aclTensorDesc *openIn[] = {open.get()};
+  aclTensorDesc *openOutputs[] = {openOut.get()};
+  ASSERT_EQ(aclopInferShape("Exp", 1, openIn, nullptr, 1, openOutputs, nullptr), ACL_SUCCESS) << recentError();
+  ASSERT_EQ(aclGetTensorDescDimRange(openOut.get(), 0, 2, bounds), ACL_SUCCESS);
+  EXPECT_EQ(bounds[0], 1);
+  EXPECT_EQ(bounds[1], -1);
+  // Unknown rank in, unknown rank out.
+  Desc anyRank = desc(ACL_FLOAT, {-2}), anyOut = desc(ACL_FLOAT, {4});
+  aclTensorDesc *anyIn[] = {anyRank.get()};
+  aclTensorDesc *anyOutputs[] = {anyOut.get()};
+  ASSERT_EQ(aclopInferShape("Relu", 1, anyIn, nullptr, 1, anyOutputs, nullptr), ACL_SUCCESS) << recentError();
+  EXPECT_EQ(aclGetTensorDescNumDims(anyOut.get()), static_cast<size_t>(ACL_UNKNOWN_RANK));
+}
+
 TEST_F(OpApiTest, CompileErrors) {
   Desc a = desc(ACL_FLOAT, {3}), out = desc(ACL_FLOAT, {3}), wrong = desc(ACL_FLOAT16, {3});
   const aclTensorDesc *inputs[] = {a.get()};

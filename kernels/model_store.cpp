@@ -107,6 +107,30 @@ void saveToDisk(const std::string &path, const std::string &signature, const Com
   if (std::rename(temp.c_str(), path.c_str()) != 0) std::remove(temp.c_str());
 }
 
+// A compiled kernel never broadcasts along a dynamic dim (it assumes the operands agree there):
+// a request that would is refused, or the kernel would read past the smaller operand.
+aclError checkNoDynamicBroadcast(const ResolvedRequest &request, const std::vector<std::vector<int64_t>> &inputDims,
+                                 const std::vector<int64_t> &outputDims, const char *caller) {
+  static const char *const broadcasting[] = {"add", "sub", "mul", "div", "maximum", "minimum", "pow", "batch_matmul"};
+  if (std::find_if(std::begin(broadcasting), std::end(broadcasting),
+                   [&](const char *op) { return request.spec.op == op; }) == std::end(broadcasting))
+    return ACL_SUCCESS;
+  bool batchOnly = request.spec.op == "batch_matmul";
+  for (size_t k = 0; k < request.spec.inputs.size(); ++k) {
+    const std::vector<int64_t> &compiled = request.spec.inputs[k].shape;
+    const std::vector<int64_t> &actual = inputDims[request.kernelInputs[k]];
+    size_t offset = outputDims.size() - compiled.size();
+    for (size_t d = 0; d < (batchOnly ? std::min<size_t>(1, compiled.size()) : compiled.size()); ++d)
+      if (compiled[d] < 0 && actual[d] != outputDims[batchOnly ? 0 : d + offset])
+        return reportError(ACL_ERROR_INVALID_PARAM, caller,
+                           "%s input %zu dim %zu is %lld but the output's is %lld: the model compiled this dim as "
+                           "dynamic, and a dynamic dim never broadcasts (compile with that dim as 1 to broadcast)",
+                           request.opType.c_str(), k, d, static_cast<long long>(actual[d]),
+                           static_cast<long long>(outputDims[batchOnly ? 0 : d + offset]));
+  }
+  return ACL_SUCCESS;
+}
+
 int64_t elementCount(const std::vector<int64_t> &dims) {
   int64_t count = 1;
   for (int64_t d : dims) count *= d;
@@ -236,6 +260,8 @@ aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>>
   const CompiledKernel &kernel = *model.kernel;
   std::shared_ptr<Stream> resolved;
   if (aclError error = resolveStream(stream, resolved, caller)) return error;
+  if (!outputDims.empty())
+    if (aclError error = checkNoDynamicBroadcast(request, inputDims, outputDims[0], caller)) return error;
   std::vector<void *> pointers;
   std::vector<int64_t> dynamicSizes;
   // Each buffer must hold its tensor: no kernel ever writes past a buffer.

@@ -96,9 +96,11 @@ aclError resolveTensor(const aclTensorDesc *desc, bool allDimsDynamic, ResolvedT
   for (size_t d = 0; d < out.dims.size(); ++d) {
     std::array<int64_t, 2> range{out.dims[d], out.dims[d]};
     if (d < desc->shapeRange.size()) range = desc->shapeRange[d];
-    else if (out.dims[d] < 0 || allDimsDynamic) range = {0, -1};
+    else if (out.dims[d] < 0 || (allDimsDynamic && out.dims[d] != 1)) range = {0, -1};
     out.ranges.push_back(range);
-    if (allDimsDynamic) out.dims[d] = -1;  // ACL_OP_COMPILE_FUZZ: one kernel for every shape
+    // ACL_OP_COMPILE_FUZZ: one kernel for every shape. A dim of 1 stays static: it may be a
+    // broadcast, and a compiled kernel never broadcasts along a dynamic dim.
+    if (allDimsDynamic && out.dims[d] != 1) out.dims[d] = -1;
   }
   if (desc->isConst) out.constData = desc->constData;
   return ACL_SUCCESS;

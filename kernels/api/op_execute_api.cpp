@@ -43,6 +43,14 @@ extern "C" aclError aclopCreateHandle(const char *opType, int numInputs, const a
   std::string mismatch;
   std::shared_ptr<Model> model = modelStore().find(request, mismatch);
   if (!model) return ACLCPU_FAIL(ACL_ERROR_OP_NOT_FOUND, "no compiled or loaded model matches: %s", mismatch.c_str());
+  if (model->request.isDynamic()) {
+    // The handle's concrete shapes must make sense together (the model's ranges alone do not
+    // say that two dynamic contraction sizes agree); its output shapes follow from them.
+    std::vector<TensorSpec> outputs;
+    std::string error;
+    if (!inferOutputs(request.spec, outputs, error)) return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "%s", error.c_str());
+    for (size_t i = 0; i < outputs.size(); ++i) request.outputs[i].dims = outputs[i].shape;
+  }
   return makeHandle(std::move(model), request, handle, __func__);
 }
 

@@ -252,6 +252,80 @@ TEST_F(OpApiTest, FuzzCompileServesManyShapesAndWritesOutputShapes) {
   }
 }
 
+// A compiled kernel never broadcasts along a dynamic dim: FUZZ keeps broadcasting 1s static,
+// and a request that would broadcast along a dynamic dim is refused instead of overrunning.
+TEST_F(OpApiTest, DynamicDimsNeverBroadcast) {
+  ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_FUZZ), ACL_SUCCESS);
+  Desc column = desc(ACL_FLOAT, {4, 1}), row = desc(ACL_FLOAT, {1, 8}), grid = desc(ACL_FLOAT, {4, 8});
+  const aclTensorDesc *inputs[] = {column.get(), row.get()};
+  const aclTensorDesc *outputs[] = {grid.get()};
+  ASSERT_EQ(aclopCompile("Add", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
+      << recentError();
+  ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_DEFAULT), ACL_SUCCESS);
+  {
+    // The same broadcast at other sizes runs on the fuzzy model.
+    Desc c = desc(ACL_FLOAT, {3, 1}), r = desc(ACL_FLOAT, {1, 5}), g = desc(ACL_FLOAT, {-1, -1});
+    auto x = randomFloats(3, 20), y = randomFloats(5, 21);
+    DeviceTensor<float> dx(x), dy(y), dz(std::vector<float>(15));
+    aclTensorDesc *inDescs[] = {c.get(), r.get()};
+    aclTensorDesc *outDescs[] = {g.get()};
+    aclDataBuffer *inBuffers[] = {dx.buffer, dy.buffer};
+    aclDataBuffer *outBuffers[] = {dz.buffer};
+    ASSERT_EQ(aclopExecuteV2("Add", 2, inDescs, inBuffers, 1, outDescs, outBuffers, nullptr, stream_), ACL_SUCCESS)
+        << recentError();
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    auto z = dz.read();
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 5; ++j) EXPECT_EQ(z[i * 5 + j], x[i] + y[j]) << i << "," << j;
+  }
+  // A model with both operands fully dynamic: equal shapes run, broadcasting shapes are refused.
+  Desc any = desc(ACL_FLOAT, {-1, -1});
+  const aclTensorDesc *anyInputs[] = {any.get(), any.get()};
+  const aclTensorDesc *anyOutputs[] = {any.get()};
+  ASSERT_EQ(aclopCompile("Mul", 2, anyInputs, 1, anyOutputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
+      << recentError();
+  Desc small = desc(ACL_FLOAT, {3, 1}), big = desc(ACL_FLOAT, {3, 5}), out = desc(ACL_FLOAT, {3, 5});
+  DeviceTensor<float> ds(std::vector<float>(3, 1.0f)), db(std::vector<float>(15, 2.0f)), dout(std::vector<float>(15));
+  aclTensorDesc *inDescs[] = {small.get(), big.get()};
+  aclTensorDesc *outDescs[] = {out.get()};
+  aclDataBuffer *inBuffers[] = {ds.buffer, db.buffer};
+  aclDataBuffer *outBuffers[] = {dout.buffer};
+  EXPECT_EQ(aclopExecuteV2("Mul", 2, inDescs, inBuffers, 1, outDescs, outBuffers, nullptr, stream_),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recentError().find("never broadcasts"), std::string::npos) << recentError();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+}
+
+TEST_F(OpApiTest, HandlesOnDynamicModelsCheckTheirShapes) {
+  Desc a = desc(ACL_FLOAT, {2, -1}), b = desc(ACL_FLOAT, {-1, 3}), out = desc(ACL_FLOAT, {2, 3});
+  const aclTensorDesc *inputs[] = {a.get(), b.get()};
+  const aclTensorDesc *outputs[] = {out.get()};
+  ASSERT_EQ(aclopCompile("MatMul", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
+      << recentError();
+  Desc a4 = desc(ACL_FLOAT, {2, 4}), b5 = desc(ACL_FLOAT, {5, 3}), b4 = desc(ACL_FLOAT, {4, 3}), open = desc(ACL_FLOAT, {-1, -1});
+  const aclTensorDesc *mismatched[] = {a4.get(), b5.get()};
+  const aclTensorDesc *matched[] = {a4.get(), b4.get()};
+  const aclTensorDesc *openOutputs[] = {open.get()};
+  aclopHandle *handle = nullptr;
+  EXPECT_EQ(aclopCreateHandle("MatMul", 2, mismatched, 1, outputs, nullptr, &handle), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recentError().find("contraction sizes"), std::string::npos) << recentError();
+  ASSERT_EQ(aclopCreateHandle("MatMul", 2, matched, 1, openOutputs, nullptr, &handle), ACL_SUCCESS) << recentError();
+  auto x = randomFloats(8, 22), y = randomFloats(12, 23);
+  DeviceTensor<float> dx(x), dy(y), dz(std::vector<float>(6));
+  const aclDataBuffer *in[] = {dx.buffer, dy.buffer};
+  aclDataBuffer *outBuffers[] = {dz.buffer};
+  ASSERT_EQ(aclopExecWithHandle(handle, 2, in, 1, outBuffers, stream_), ACL_SUCCESS) << recentError();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  auto z = dz.read();
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j) {
+      float expected = 0;
+      for (int p = 0; p < 4; ++p) expected += x[i * 4 + p] * y[p * 3 + j];
+      EXPECT_NEAR(z[i * 3 + j], expected, 1e-5);
+    }
+  aclopDestroyHandle(handle);
+}
+
 TEST_F(OpApiTest, ShapeRangesBoundDynamicModels) {
   Desc a = desc(ACL_FLOAT, {-1}), out = desc(ACL_FLOAT, {-1});
   int64_t range[1][2] = {{1, 16}};

@@ -4,6 +4,7 @@
 #include "diagnostics.h"
 #include "model_file.h"
 #include "kernel_launch.h"
+#include "memory_checks.h"
 #include "runtime_state.h"
 
 #include <algorithm>
@@ -274,6 +275,10 @@ aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>>
     if (bytes > 0 && (buffer->data == nullptr || buffer->size < bytes))
       return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s buffer %zu holds %zu bytes at %p; the tensor needs %zu",
                          what, index, buffer->size, buffer->data, bytes);
+    // Checked mode (ACLCPU_CHECK=1): the bytes must lie inside one device allocation.
+    std::string argument = std::string(what) + " buffer " + std::to_string(index);
+    if (bytes > 0)
+      if (aclError error = checkDeviceRange(buffer->data, bytes, argument.c_str(), caller)) return error;
     pointers.push_back(buffer->data);
     for (size_t d = 0; d < compiled.size(); ++d)
       if (compiled[d] < 0) dynamicSizes.push_back(actual[d]);

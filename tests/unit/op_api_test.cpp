@@ -481,6 +481,35 @@ TEST_F(OpApiTest, CastAndCastHandles) {
   EXPECT_EQ(aclopCast(nullptr, dx.buffer, half.get(), dh.buffer, 0, stream_), ACL_ERROR_INVALID_PARAM);
 }
 
+TEST(OpApiCheckedMode, OperatorBuffersMustBeDeviceAllocations) {
+  ScopedEnv check("ACLCPU_CHECK", "1");
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  {
+    Desc a = desc(ACL_FLOAT, {16}), out = desc(ACL_FLOAT, {16});
+    const aclTensorDesc *inputs[] = {a.get()};
+    const aclTensorDesc *outputs[] = {out.get()};
+    ASSERT_EQ(aclopCompile("Abs", 1, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS);
+    aclopHandle *handle = nullptr;
+    ASSERT_EQ(aclopCreateHandle("Abs", 1, inputs, 1, outputs, nullptr, &handle), ACL_SUCCESS);
+    std::vector<float> host(16, -1.0f);
+    DeviceTensor<float> device(host), result(std::vector<float>(16));
+    aclDataBuffer *stray = aclCreateDataBuffer(host.data(), 64);
+    const aclDataBuffer *strayIn[] = {stray};
+    aclDataBuffer *outBuffers[] = {result.buffer};
+    EXPECT_EQ(aclopExecWithHandle(handle, 1, strayIn, 1, outBuffers, nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_NE(recentError().find("checked mode: input buffer 0"), std::string::npos) << recentError();
+    const aclDataBuffer *goodIn[] = {device.buffer};
+    EXPECT_EQ(aclopExecWithHandle(handle, 1, goodIn, 1, outBuffers, nullptr), ACL_SUCCESS) << recentError();
+    EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    EXPECT_EQ(result.read(), std::vector<float>(16, 1.0f));
+    aclDestroyDataBuffer(stray);
+    aclopDestroyHandle(handle);
+  }
+  ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+}
+
 float gemmReference(const std::vector<float> &a, const std::vector<float> &b, bool ta, bool tb, int m, int n, int k, int i,
                     int j) {
   float sum = 0;

@@ -93,6 +93,26 @@ void BM_AddDispatchExecuteV2(benchmark::State &state) {
 }
 BENCHMARK(BM_AddDispatchExecuteV2)->UseRealTime();
 
+// ExecuteV2 on a dynamic model (ACL_OP_COMPILE_FUZZ): the output shape follows from the inputs.
+void BM_AddDispatchExecuteV2Dynamic(benchmark::State &state) {
+  Runtime runtime;
+  Tensor a(ACL_FLOAT, {64}, 4), out(ACL_FLOAT, {64}, 4);
+  aclopSetCompileFlag(ACL_OP_COMPILE_FUZZ);
+  bool compiled = compileAdd(state, a, out);
+  aclopSetCompileFlag(ACL_OP_COMPILE_DEFAULT);
+  if (!compiled) return;
+  aclTensorDesc *inDescs[] = {a.desc, a.desc};
+  aclTensorDesc *outDescs[] = {out.desc};
+  aclDataBuffer *inputs[] = {a.buffer, a.buffer};
+  aclDataBuffer *outputs[] = {out.buffer};
+  for (auto _ : state) {
+    if (aclopExecuteV2("Add", 2, inDescs, inputs, 1, outDescs, outputs, nullptr, runtime.stream))
+      return state.SkipWithError(aclGetRecentErrMsg());
+    aclrtSynchronizeStream(runtime.stream);
+  }
+}
+BENCHMARK(BM_AddDispatchExecuteV2Dynamic)->UseRealTime();
+
 // Cold: every iteration a new signature (a new M). Warm: the same signature again.
 void BM_CompileGemm(benchmark::State &state) {
   Runtime runtime;

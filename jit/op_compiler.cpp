@@ -24,7 +24,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
+#include <type_traits>
+#include <unordered_map>
+#include <variant>
 
 namespace aclcpu {
 namespace {
@@ -130,11 +134,88 @@ std::unique_ptr<CompiledKernel> loadCompiledObject(std::vector<char> object, std
   return kernel;
 }
 
+namespace {
+
+// Everything inference reads from a spec, as text: the memo's key.
+std::string inferenceKey(const OpSpec &spec) {
+  std::string key = spec.op;
+  for (const TensorSpec &input : spec.inputs) {
+    key += "|" + std::to_string(static_cast<int>(input.type));
+    for (int64_t d : input.shape) key += "," + std::to_string(d);
+  }
+  for (const auto &[name, value] : spec.attributes) {
+    key += "|" + name + "=" + std::to_string(value.index()) + ":";
+    std::visit(
+        [&](const auto &v) {
+          using T = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<T, std::string>) {
+            key += std::to_string(v.size()) + ":" + v;
+          } else if constexpr (std::is_same_v<T, std::vector<int64_t>>) {
+            for (int64_t x : v) key += std::to_string(x) + ",";
+          } else if constexpr (std::is_same_v<T, TypeValue>) {
+            key += std::to_string(static_cast<int>(v.type));
+          } else if constexpr (std::is_same_v<T, double>) {
+            uint64_t bits;
+            std::memcpy(&bits, &v, sizeof bits);
+            key += std::to_string(bits);
+          } else {
+            key += std::to_string(v);
+          }
+        },
+        value);
+  }
+  return key;
+}
+
+// Inference is pure in the spec but costs a context (milliseconds), and dynamic models infer on
+// every aclopExecuteV2: remember recent answers, failures included.
+struct InferenceResult {
+  bool ok;
+  std::vector<TensorSpec> outputs;
+  std::string error;
+};
+
+class InferenceMemo {
+ public:
+  static constexpr size_t kCapacity = 4096;
+
+  bool lookup(const std::string &key, InferenceResult &result) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = entries_.find(key);
+    if (it == entries_.end()) return false;
+    result = it->second;
+    return true;
+  }
+  void insert(const std::string &key, InferenceResult result) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (entries_.size() >= kCapacity) entries_.clear();  // shapes in use are re-learned in one call each
+    entries_.emplace(key, std::move(result));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_map<std::string, InferenceResult> entries_;
+};
+
+InferenceMemo &inferenceMemo() {
+  static auto *memo = new InferenceMemo();  // leaked: used from finalize hooks and exit paths
+  return *memo;
+}
+
+}  // namespace
+
 bool inferOutputs(const OpSpec &spec, std::vector<TensorSpec> &outputs, std::string &error) {
-  CompilerContext compiler;
-  if (buildOpModule(compiler.context, spec, kKernelName, outputs)) return true;
-  error = describe(spec) + ": " + compiler.diagnostics;
-  return false;
+  std::string key = inferenceKey(spec);
+  InferenceResult result;
+  if (!inferenceMemo().lookup(key, result)) {
+    CompilerContext compiler;
+    result.ok = static_cast<bool>(buildOpModule(compiler.context, spec, kKernelName, result.outputs));
+    if (!result.ok) result.error = describe(spec) + ": " + compiler.diagnostics;
+    inferenceMemo().insert(key, result);
+  }
+  outputs = std::move(result.outputs);
+  error = std::move(result.error);
+  return result.ok;
 }
 
 std::unique_ptr<CompiledKernel> compileOp(const OpSpec &spec, const CompileOptions &options, std::string &error) {

@@ -383,6 +383,39 @@ TEST_F(JitTest, InvalidOperatorsComeBackAsErrorsWithDiagnostics) {
   EXPECT_EQ(outputs[0].shape, (std::vector<int64_t>{-1, 1, 6}));
 }
 
+// Inference answers are remembered per spec: specs that differ in any input or attribute
+// (including ones whose text is alike) get their own answers, repeated calls the same answer.
+TEST_F(JitTest, RememberedInferenceTellsSpecsApart) {
+  auto infer = [](const OpSpec &spec) {
+    std::vector<TensorSpec> outputs;
+    std::string error;
+    EXPECT_TRUE(inferOutputs(spec, outputs, error)) << error;
+    return outputs.empty() ? std::vector<int64_t>{} : outputs[0].shape;
+  };
+  auto reduce = [](std::vector<int64_t> shape, std::vector<int64_t> axes, bool keep) {
+    return OpSpec{"reduce_sum", {{ElementType::F32, shape}}, {{"axes", axes}, {"keep_dims", keep}}};
+  };
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_EQ(infer(reduce({2, 3, 4}, {1}, true)), (std::vector<int64_t>{2, 1, 4}));
+    EXPECT_EQ(infer(reduce({2, 3, 4}, {1}, false)), (std::vector<int64_t>{2, 4}));
+    EXPECT_EQ(infer(reduce({2, 3, 4}, {1, 2}, false)), (std::vector<int64_t>{2}));
+    EXPECT_EQ(infer(reduce({23, 4}, {1}, false)), (std::vector<int64_t>{23}));
+    EXPECT_EQ(infer(reduce({2, 34}, {1}, false)), (std::vector<int64_t>{2}));
+    EXPECT_EQ(infer(reduce({-1, 4}, {1}, false)), (std::vector<int64_t>{-1}));
+    OpSpec cast{"cast", {{ElementType::F32, {3}}}, {{"dst_type", TypeValue{ElementType::I32}}}};
+    std::vector<TensorSpec> outputs;
+    std::string error;
+    ASSERT_TRUE(inferOutputs(cast, outputs, error)) << error;
+    EXPECT_EQ(outputs[0].type, ElementType::I32);
+    cast.attributes[0].second = TypeValue{ElementType::F16};
+    ASSERT_TRUE(inferOutputs(cast, outputs, error)) << error;
+    EXPECT_EQ(outputs[0].type, ElementType::F16);
+    OpSpec bad = reduce({2, 3}, {5}, false);
+    EXPECT_FALSE(inferOutputs(bad, outputs, error));
+    EXPECT_NE(error.find("out of range"), std::string::npos) << error;
+  }
+}
+
 TEST_F(JitTest, DumpDirectoryHoldsEveryStage) {
   char pattern[] = "/tmp/aclcpu-dump-XXXXXX";
   ASSERT_NE(mkdtemp(pattern), nullptr);

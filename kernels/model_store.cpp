@@ -64,6 +64,24 @@ std::string difference(const ResolvedRequest &model, const ResolvedRequest &requ
   return "";
 }
 
+// How the request's output descriptions disagree with what the operator produces, or "" (dims
+// the request leaves unknown, or that are dynamic, agree with anything).
+std::string outputMismatch(const ResolvedRequest &request, const std::vector<TensorSpec> &outputs) {
+  for (size_t i = 0; i < outputs.size() && i < request.outputs.size(); ++i) {
+    const ResolvedTensor &want = request.outputs[i];
+    bool sameType = toAclDataType(outputs[i].type) == want.dataType;
+    bool sameRank = want.unknownRank || outputs[i].shape.size() == want.dims.size();
+    bool sameDims = sameRank;
+    for (size_t d = 0; sameRank && !want.unknownRank && d < want.dims.size(); ++d)
+      if (want.dims[d] >= 0 && outputs[i].shape[d] >= 0 && want.dims[d] != outputs[i].shape[d]) sameDims = false;
+    if (!sameType || !sameDims)
+      return request.opType + " output " + std::to_string(i) + " is described as data type " +
+             std::to_string(want.dataType) + " dims " + dimsText(want.dims) + ", but the operator produces data type " +
+             std::to_string(toAclDataType(outputs[i].type)) + " dims " + dimsText(outputs[i].shape);
+  }
+  return "";
+}
+
 // ACLCPU_CACHE_DIR/<hash of fingerprint and signature>.om, or "" when the cache is off.
 std::string diskCachePath(const std::string &signature) {
   const char *dir = getenv("ACLCPU_CACHE_DIR");
@@ -182,30 +200,25 @@ aclError ModelStore::compile(const ResolvedRequest &request, std::shared_ptr<Mod
     if (model) insertLocked(key, std::move(model));
     compiled_.notify_all();
   };
-  // Outputs first: a wrong output description fails before any compile work.
-  std::vector<TensorSpec> outputs;
+  // A disk-cached kernel knows its outputs (one that disagrees with its own signature is not
+  // trusted); otherwise inference gives them before any compile work, so a wrong output
+  // description fails fast.
   std::string error;
-  if (!inferOutputs(request.spec, outputs, error)) {
+  std::string cachePath = diskCachePath(key);
+  std::unique_ptr<CompiledKernel> kernel = cachePath.empty() ? nullptr : loadFromDisk(cachePath, key);
+  if (kernel && !outputMismatch(request, kernel->outputs).empty()) kernel.reset();
+  std::vector<TensorSpec> outputs;
+  if (kernel) {
+    outputs = kernel->outputs;
+  } else if (!inferOutputs(request.spec, outputs, error)) {
     finish(nullptr);
     return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s: %s", request.opType.c_str(), error.c_str());
   }
-  for (size_t i = 0; i < outputs.size() && i < request.outputs.size(); ++i) {
-    const ResolvedTensor &want = request.outputs[i];
-    bool sameType = toAclDataType(outputs[i].type) == want.dataType;
-    bool sameRank = want.unknownRank || outputs[i].shape.size() == want.dims.size();
-    bool sameDims = sameRank;
-    for (size_t d = 0; sameRank && !want.unknownRank && d < want.dims.size(); ++d)
-      if (want.dims[d] >= 0 && outputs[i].shape[d] >= 0 && want.dims[d] != outputs[i].shape[d]) sameDims = false;
-    if (!sameType || !sameDims) {
-      finish(nullptr);
-      return reportError(ACL_ERROR_OP_OUTPUT_NOT_MATCH, caller,
-                         "%s output %zu is described as data type %d dims %s, but the operator produces data type %d dims %s",
-                         request.opType.c_str(), i, want.dataType, dimsText(want.dims).c_str(),
-                         toAclDataType(outputs[i].type), dimsText(outputs[i].shape).c_str());
-    }
+  std::string mismatch = outputMismatch(request, outputs);
+  if (!mismatch.empty()) {
+    finish(nullptr);
+    return reportError(ACL_ERROR_OP_OUTPUT_NOT_MATCH, caller, "%s", mismatch.c_str());
   }
-  std::string cachePath = diskCachePath(key);
-  std::unique_ptr<CompiledKernel> kernel = cachePath.empty() ? nullptr : loadFromDisk(cachePath, key);
   if (kernel) {
     diskHits_.fetch_add(1);
   } else {

@@ -161,6 +161,9 @@ TEST(DiskCache, CorruptTruncatedOrForeignFilesAreRecompiledNeverRun) {
   ModelFile foreign = parsed;
   foreign.fingerprint = "another compiler";
   bad.push_back(writeModelFile(foreign));
+  ModelFile lying = parsed;  // intact, but its outputs disagree with its own signature
+  lying.outputs[0].shape = {99};
+  bad.push_back(writeModelFile(lying));
   for (const auto &bytes : bad) {
     writeBytes(path, bytes);
     ModelStore store;

@@ -113,6 +113,25 @@ void BM_AddDispatchExecuteV2Dynamic(benchmark::State &state) {
 }
 BENCHMARK(BM_AddDispatchExecuteV2Dynamic)->UseRealTime();
 
+// aclopInferShape for a shape never seen before (every iteration a new M): what the first
+// dynamic ExecuteV2 of a new shape pays; repeated shapes are answered from a memo.
+void BM_InferShapeNewShape(benchmark::State &state) {
+  Runtime runtime;
+  int64_t m = 1;
+  for (auto _ : state) {
+    int64_t dims[] = {++m, 64};
+    aclTensorDesc *a = aclCreateTensorDesc(ACL_FLOAT, 2, dims, ACL_FORMAT_ND);
+    aclTensorDesc *out = aclCreateTensorDesc(ACL_FLOAT, 2, dims, ACL_FORMAT_ND);
+    aclTensorDesc *in[] = {a, a};
+    aclTensorDesc *outs[] = {out};
+    aclError error = aclopInferShape("Add", 2, in, nullptr, 1, outs, nullptr);
+    aclDestroyTensorDesc(a);
+    aclDestroyTensorDesc(out);
+    if (error) return state.SkipWithError(aclGetRecentErrMsg());
+  }
+}
+BENCHMARK(BM_InferShapeNewShape)->Unit(benchmark::kMicrosecond)->UseRealTime();
+
 // Cold: every iteration a new signature (a new M). Warm: the same signature again.
 void BM_CompileGemm(benchmark::State &state) {
   Runtime runtime;

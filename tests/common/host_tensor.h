@@ -114,6 +114,15 @@ inline HostTensor randomTensor(aclDataType type, std::vector<int64_t> shape, uns
   return t;
 }
 
+// `n` floats uniform in [-1, 1], reproducible from `seed`.
+inline std::vector<float> randomFloats(size_t n, unsigned seed) {
+  std::mt19937 random(seed);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<float> values(n);
+  for (float &v : values) v = uniform(random);
+  return values;
+}
+
 inline std::vector<int64_t> unravel(int64_t flat, const std::vector<int64_t> &shape) {
   std::vector<int64_t> index(shape.size());
   for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {

@@ -1,12 +1,12 @@
 // The kernel-launch call flow end to end with the example kernels, as .o (JIT-linked) and as
 // .so (dlopen), at several block counts.
 #include "kernel_fixture.h"
+#include "../common/host_tensor.h"
 
 #include <pthread.h>
 
 #include <cmath>
 #include <cstring>
-#include <random>
 #include <thread>
 
 using namespace aclcpu_test;
@@ -18,14 +18,6 @@ struct AffineParams {  // the same layout as in examples/kernels/affine_placehol
   float bias;
   uint32_t n;
 };
-
-std::vector<float> randomFloats(size_t n, unsigned seed) {
-  std::mt19937 random(seed);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  std::vector<float> values(n);
-  for (float &v : values) v = uniform(random);
-  return values;
-}
 
 }  // namespace
 

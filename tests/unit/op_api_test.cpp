@@ -1,11 +1,11 @@
 // The single-operator API end to end through libascendcl.so: compile, execute, handles,
 // dynamic shapes, shape inference, Cast and the cblas wrappers, and their error paths.
 #include "runtime_fixture.h"
+#include "../common/host_tensor.h"
 
 #include "acl/ops/acl_cblas.h"
 
 #include <cmath>
-#include <random>
 #include <thread>
 #include <vector>
 
@@ -42,14 +42,6 @@ struct DeviceTensor {
     return values;
   }
 };
-
-std::vector<float> randomFloats(size_t n, unsigned seed) {
-  std::mt19937 random(seed);
-  std::uniform_real_distribution<float> uniform(-1, 1);
-  std::vector<float> v(n);
-  for (float &x : v) x = uniform(random);
-  return v;
-}
 
 class OpApiTest : public RuntimeTest {
  protected:

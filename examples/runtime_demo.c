@@ -1,21 +1,11 @@
 /* The runtime call flow on aclcpu, written as an Ascend application would write it: two streams,
  * device memory, async copies and memsets ordered through an event, and a host callback served by
- * a report thread. Until operators land (issue 5) this is the demo; it checks its own result. */
-#include "acl/acl.h"
+ * a report thread. It checks its own result. */
+#include "acl_check.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#define CHECK(call)                                                                          \
-  do {                                                                                       \
-    aclError status_ = (call);                                                               \
-    if (status_ != ACL_SUCCESS) {                                                            \
-      const char *message_ = aclGetRecentErrMsg();                                           \
-      fprintf(stderr, "%s failed: %d (%s)\n", #call, status_, message_ ? message_ : "");     \
-      exit(1);                                                                               \
-    }                                                                                        \
-  } while (0)
 
 static pthread_mutex_t reportLock = PTHREAD_MUTEX_INITIALIZER;
 static int reportThreadRunning = 1;

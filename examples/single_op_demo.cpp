@@ -1,23 +1,13 @@
 // The single-operator call flow of the vendor documentation, on aclcpu: compile GEMM and Cast
 // with aclopCompile, allocate device memory, run them through handles on a stream, synchronize,
 // check against a host computation, free. Prints GEMM GFLOP/s.
-#include "acl/acl.h"
+#include "acl_check.h"
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
-
-#define CHECK(call)                                                                         \
-  do {                                                                                      \
-    aclError status_ = (call);                                                              \
-    if (status_ != ACL_SUCCESS) {                                                           \
-      const char *message_ = aclGetRecentErrMsg();                                          \
-      fprintf(stderr, "%s failed: %d (%s)\n", #call, status_, message_ ? message_ : "");    \
-      exit(1);                                                                              \
-    }                                                                                       \
-  } while (0)
 
 int main() {
   const int64_t m = 512, n = 512, k = 512;

@@ -54,6 +54,12 @@ class OpApiTest : public RuntimeTest {
     EXPECT_EQ(aclrtDestroyStream(stream_), ACL_SUCCESS);
     RuntimeTest::TearDown();
   }
+  // aclopExecuteV2 on this fixture's stream, with no attributes.
+  aclError executeV2(const char *opType, std::vector<aclTensorDesc *> inDescs, std::vector<aclDataBuffer *> inputs,
+                     std::vector<aclTensorDesc *> outDescs, std::vector<aclDataBuffer *> outputs) {
+    return aclopExecuteV2(opType, static_cast<int>(inDescs.size()), inDescs.data(), inputs.data(),
+                          static_cast<int>(outDescs.size()), outDescs.data(), outputs.data(), nullptr, stream_);
+  }
   aclrtStream stream_ = nullptr;
 };
 
@@ -65,11 +71,7 @@ TEST_F(OpApiTest, CompileThenExecuteV2WithBroadcasting) {
       << recentError();
   auto x = randomFloats(12, 1), y = randomFloats(3, 2);
   DeviceTensor<float> dx(x), dy(y), dz(std::vector<float>(12));
-  aclTensorDesc *inDescs[] = {a.get(), b.get()};
-  aclTensorDesc *outDescs[] = {out.get()};
-  aclDataBuffer *inBuffers[] = {dx.buffer, dy.buffer};
-  aclDataBuffer *outBuffers[] = {dz.buffer};
-  ASSERT_EQ(aclopExecuteV2("Add", 2, inDescs, inBuffers, 1, outDescs, outBuffers, nullptr, stream_), ACL_SUCCESS)
+  ASSERT_EQ(executeV2("Add", {a.get(), b.get()}, {dx.buffer, dy.buffer}, {out.get()}, {dz.buffer}), ACL_SUCCESS)
       << recentError();
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   auto z = dz.read();
@@ -112,11 +114,8 @@ TEST_F(OpApiTest, ConstInputsWithDifferentValuesAreDifferentModels) {
               ACL_SUCCESS) << recentError();
     DeviceTensor<int32_t> daxes(std::vector<int32_t>{axis});
     DeviceTensor<float> dsum{std::vector<float>(axis == 1 ? rows : cols)};
-    aclTensorDesc *inDescs[] = {in.get(), axes.get()};
-    aclTensorDesc *outDescs[] = {out.get()};
-    aclDataBuffer *inBuffers[] = {dx.buffer, daxes.buffer};
-    aclDataBuffer *outBuffers[] = {dsum.buffer};
-    ASSERT_EQ(aclopExecuteV2("ReduceSum", 2, inDescs, inBuffers, 1, outDescs, outBuffers, nullptr, stream_), ACL_SUCCESS)
+    ASSERT_EQ(executeV2("ReduceSum", {in.get(), axes.get()}, {dx.buffer, daxes.buffer}, {out.get()}, {dsum.buffer}),
+              ACL_SUCCESS)
         << recentError();
     ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
     auto sums = dsum.read();
@@ -135,13 +134,9 @@ TEST_F(OpApiTest, ExecuteWithoutAMatchingModelIsOpNotFound) {
   ASSERT_EQ(aclopCompile("Exp", 1, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS);
   Desc other = desc(ACL_FLOAT, {6}), otherOut = desc(ACL_FLOAT, {6});
   DeviceTensor<float> x(std::vector<float>(6)), y(std::vector<float>(6));
-  aclTensorDesc *inDescs[] = {other.get()};
-  aclTensorDesc *outDescs[] = {otherOut.get()};
-  aclDataBuffer *inBuffers[] = {x.buffer};
-  aclDataBuffer *outBuffers[] = {y.buffer};
-  EXPECT_EQ(aclopExecuteV2("Exp", 1, inDescs, inBuffers, 1, outDescs, outBuffers, nullptr, stream_), ACL_ERROR_OP_NOT_FOUND);
+  EXPECT_EQ(executeV2("Exp", {other.get()}, {x.buffer}, {otherOut.get()}, {y.buffer}), ACL_ERROR_OP_NOT_FOUND);
   EXPECT_NE(recentError().find("input 0 dims [6] vs [5]"), std::string::npos) << recentError();
-  EXPECT_EQ(aclopExecuteV2("Log", 1, inDescs, inBuffers, 1, outDescs, outBuffers, nullptr, stream_), ACL_ERROR_OP_NOT_FOUND);
+  EXPECT_EQ(executeV2("Log", {other.get()}, {x.buffer}, {otherOut.get()}, {y.buffer}), ACL_ERROR_OP_NOT_FOUND);
   EXPECT_NE(recentError().find("no model of operator type Log"), std::string::npos) << recentError();
   aclopHandle *handle = nullptr;
   const aclTensorDesc *constIn[] = {other.get()};
@@ -229,11 +224,7 @@ TEST_F(OpApiTest, FuzzCompileServesManyShapesAndWritesOutputShapes) {
     Desc x = desc(ACL_FLOAT, {rows, 8}), y = desc(ACL_FLOAT, {rows, 8}), z = desc(ACL_FLOAT, {-1, -1});
     auto values = randomFloats(rows * 8, 6);
     DeviceTensor<float> dx(values), dz(std::vector<float>(rows * 8));
-    aclTensorDesc *inDescs[] = {x.get(), y.get()};
-    aclTensorDesc *outDescs[] = {z.get()};
-    aclDataBuffer *inBuffers[] = {dx.buffer, dx.buffer};
-    aclDataBuffer *outBuffers[] = {dz.buffer};
-    ASSERT_EQ(aclopExecuteV2("Mul", 2, inDescs, inBuffers, 1, outDescs, outBuffers, nullptr, stream_), ACL_SUCCESS)
+    ASSERT_EQ(executeV2("Mul", {x.get(), y.get()}, {dx.buffer, dx.buffer}, {z.get()}, {dz.buffer}), ACL_SUCCESS)
         << recentError();
     ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
     int64_t dim = 0;
@@ -259,11 +250,7 @@ TEST_F(OpApiTest, DynamicDimsNeverBroadcast) {
     Desc c = desc(ACL_FLOAT, {3, 1}), r = desc(ACL_FLOAT, {1, 5}), g = desc(ACL_FLOAT, {-1, -1});
     auto x = randomFloats(3, 20), y = randomFloats(5, 21);
     DeviceTensor<float> dx(x), dy(y), dz(std::vector<float>(15));
-    aclTensorDesc *inDescs[] = {c.get(), r.get()};
-    aclTensorDesc *outDescs[] = {g.get()};
-    aclDataBuffer *inBuffers[] = {dx.buffer, dy.buffer};
-    aclDataBuffer *outBuffers[] = {dz.buffer};
-    ASSERT_EQ(aclopExecuteV2("Add", 2, inDescs, inBuffers, 1, outDescs, outBuffers, nullptr, stream_), ACL_SUCCESS)
+    ASSERT_EQ(executeV2("Add", {c.get(), r.get()}, {dx.buffer, dy.buffer}, {g.get()}, {dz.buffer}), ACL_SUCCESS)
         << recentError();
     ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
     auto z = dz.read();
@@ -278,11 +265,7 @@ TEST_F(OpApiTest, DynamicDimsNeverBroadcast) {
       << recentError();
   Desc small = desc(ACL_FLOAT, {3, 1}), big = desc(ACL_FLOAT, {3, 5}), out = desc(ACL_FLOAT, {3, 5});
   DeviceTensor<float> ds(std::vector<float>(3, 1.0f)), db(std::vector<float>(15, 2.0f)), dout(std::vector<float>(15));
-  aclTensorDesc *inDescs[] = {small.get(), big.get()};
-  aclTensorDesc *outDescs[] = {out.get()};
-  aclDataBuffer *inBuffers[] = {ds.buffer, db.buffer};
-  aclDataBuffer *outBuffers[] = {dout.buffer};
-  EXPECT_EQ(aclopExecuteV2("Mul", 2, inDescs, inBuffers, 1, outDescs, outBuffers, nullptr, stream_),
+  EXPECT_EQ(executeV2("Mul", {small.get(), big.get()}, {ds.buffer, db.buffer}, {out.get()}, {dout.buffer}),
             ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(recentError().find("never broadcasts"), std::string::npos) << recentError();
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
@@ -330,11 +313,7 @@ TEST_F(OpApiTest, ShapeRangesBoundDynamicModels) {
   for (int64_t n : {10, 20}) {
     Desc x = desc(ACL_FLOAT, {n}), y = desc(ACL_FLOAT, {n});
     DeviceTensor<float> dx(randomFloats(n, 7)), dy{std::vector<float>(n)};
-    aclTensorDesc *inDescs[] = {x.get()};
-    aclTensorDesc *outDescs[] = {y.get()};
-    aclDataBuffer *inBuffers[] = {dx.buffer};
-    aclDataBuffer *outBuffers[] = {dy.buffer};
-    aclError error = aclopExecuteV2("Relu", 1, inDescs, inBuffers, 1, outDescs, outBuffers, nullptr, stream_);
+    aclError error = executeV2("Relu", {x.get()}, {dx.buffer}, {y.get()}, {dy.buffer});
     EXPECT_EQ(error, n <= 16 ? ACL_SUCCESS : ACL_ERROR_OP_NOT_FOUND) << n << ": " << recentError();
     ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);  // before the buffers are freed
   }
@@ -616,11 +595,7 @@ TEST_F(OpApiTest, SoftmaxDefaultsAndConstAxesInputs) {
   ASSERT_EQ(aclopCompile("SoftmaxV2", 1, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
       << recentError();
   DeviceTensor<float> dx(x), dy(std::vector<float>(rows * cols));
-  aclTensorDesc *inDescs[] = {in.get()};
-  aclTensorDesc *outDescs[] = {out.get()};
-  aclDataBuffer *inBuffers[] = {dx.buffer};
-  aclDataBuffer *outBuffers[] = {dy.buffer};
-  ASSERT_EQ(aclopExecuteV2("SoftmaxV2", 1, inDescs, inBuffers, 1, outDescs, outBuffers, nullptr, stream_), ACL_SUCCESS);
+  ASSERT_EQ(executeV2("SoftmaxV2", {in.get()}, {dx.buffer}, {out.get()}, {dy.buffer}), ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   auto y = dy.read();
   for (int r = 0; r < rows; ++r) {

@@ -9,7 +9,7 @@ namespace aclcpu {
 namespace {
 
 constexpr char kMagic[8] = {'A', 'C', 'L', 'C', 'P', 'U', 'O', 'M'};
-constexpr uint32_t kFormatVersion = 1;
+constexpr uint32_t kFormatVersion = 2;
 constexpr size_t kMaxHeaderBytes = 1u << 20;
 
 template <typename T>
@@ -41,11 +41,11 @@ std::vector<char> writeModelFile(const ModelFile &file) {
   nlohmann::json outputs = nlohmann::json::array();
   for (const TensorSpec &output : file.outputs)
     outputs.push_back({{"type", static_cast<int>(output.type)}, {"shape", output.shape}});
-  std::string header = nlohmann::json{{"fingerprint", file.fingerprint},
-                                      {"signature", file.signature},
-                                      {"partitioned", file.partitioned},
-                                      {"outputs", outputs}}
-                           .dump();
+  nlohmann::json json{{"fingerprint", file.fingerprint}, {"signature", file.signature},
+                      {"triple", file.triple},           {"features", file.features},
+                      {"partitioned", file.partitioned}, {"outputs", outputs}};
+  if (!file.description.empty()) json["op"] = nlohmann::json::parse(file.description, nullptr, /*allow_exceptions=*/false);
+  std::string header = json.dump();
   std::vector<char> out(kMagic, kMagic + sizeof(kMagic));
   append<uint32_t>(out, kFormatVersion);
   append<uint32_t>(out, static_cast<uint32_t>(header.size()));
@@ -88,7 +88,9 @@ bool readModelFile(const std::vector<char> &bytes, ModelFile &out, std::string &
   }
   nlohmann::json json = nlohmann::json::parse(header, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded() || !json.is_object() || !json.contains("fingerprint") || !json["fingerprint"].is_string() ||
-      !json.contains("signature") || !json["signature"].is_string() || !json.contains("partitioned") ||
+      !json.contains("signature") || !json["signature"].is_string() || !json.contains("triple") ||
+      !json["triple"].is_string() || !json.contains("features") || !json["features"].is_string() ||
+      (json.contains("op") && !json["op"].is_object()) || !json.contains("partitioned") ||
       !json["partitioned"].is_boolean() || !json.contains("outputs") || !json["outputs"].is_array()) {
     error = "malformed header";
     return false;
@@ -96,6 +98,9 @@ bool readModelFile(const std::vector<char> &bytes, ModelFile &out, std::string &
   out = ModelFile{};
   out.fingerprint = json["fingerprint"];
   out.signature = json["signature"];
+  out.triple = json["triple"];
+  out.features = json["features"];
+  if (json.contains("op")) out.description = json["op"].dump();
   out.partitioned = json["partitioned"];
   for (const auto &output : json["outputs"]) {
     if (!output.is_object() || !output.contains("type") || !output["type"].is_number_integer() ||

@@ -1,7 +1,8 @@
-// The file format of a compiled operator model, used by the disk cache (ACLCPU_CACHE_DIR) and
-// meant as the container of offline-compiled .om files:
+// The file format of a compiled operator model: the disk cache's entries (ACLCPU_CACHE_DIR) and
+// atc's .om files.
 //   "ACLCPUOM" | u32 format version | u32 header size | header (JSON: compiler fingerprint,
-//   operator signature, launch recipe, outputs) | u64 object size | ELF object | u64 FNV-1a
+//   target triple and CPU features, operator signature, launch recipe, outputs, and for .om
+//   files the atc entry it was compiled from) | u64 object size | ELF object | u64 FNV-1a
 //   checksum of everything before it.
 // Every field is validated on read; a file that is short, corrupt or foreign is rejected.
 #pragma once
@@ -19,6 +20,9 @@ struct ModelFile {
   bool partitioned = false;
   std::vector<TensorSpec> outputs;
   std::vector<char> object;
+  std::string triple;       // target the object was generated for
+  std::string features;     // its CPU features, LLVM style: "+avx2,-avx512f,..."
+  std::string description;  // .om files: the atc JSON entry (op_description.h); "" in the cache
 };
 
 std::vector<char> writeModelFile(const ModelFile &file);

@@ -64,8 +64,8 @@ std::string difference(const ResolvedRequest &model, const ResolvedRequest &requ
   return "";
 }
 
-// How the request's output descriptions disagree with what the operator produces, or "" (dims
-// the request leaves unknown, or that are dynamic, agree with anything).
+}  // namespace
+
 std::string outputMismatch(const ResolvedRequest &request, const std::vector<TensorSpec> &outputs) {
   for (size_t i = 0; i < outputs.size() && i < request.outputs.size(); ++i) {
     const ResolvedTensor &want = request.outputs[i];
@@ -81,6 +81,8 @@ std::string outputMismatch(const ResolvedRequest &request, const std::vector<Ten
   }
   return "";
 }
+
+namespace {
 
 // ACLCPU_CACHE_DIR/<hash of fingerprint and signature>.om, or "" when the cache is off.
 std::string diskCachePath(const std::string &signature) {
@@ -114,7 +116,7 @@ void saveToDisk(const std::string &path, const std::string &signature, const Com
   static std::atomic<uint64_t> counter{0};
   std::string temp = path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(++counter);
   std::vector<char> bytes = writeModelFile({compilerFingerprint(), signature, kernel.partitioned, kernel.outputs,
-                                            kernel.object});
+                                            kernel.object, hostTarget().triple, hostTarget().features, ""});
   {
     std::ofstream out(temp, std::ios::binary);
     if (!out || !out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
@@ -169,6 +171,30 @@ namespace {
 const bool releaseAtFinalize = (registerFinalizeHook([] { modelStore().clear(); }), true);
 }  // namespace
 
+aclError buildKernel(const ResolvedRequest &request, std::unique_ptr<CompiledKernel> &kernel, const char *caller) {
+  // Inference gives the outputs before any compile work, so a wrong output description fails fast.
+  std::string error;
+  std::vector<TensorSpec> outputs;
+  if (!inferOutputs(request.spec, outputs, error))
+    return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s: %s", request.opType.c_str(), error.c_str());
+  std::string mismatch = outputMismatch(request, outputs);
+  if (!mismatch.empty()) return reportError(ACL_ERROR_OP_OUTPUT_NOT_MATCH, caller, "%s", mismatch.c_str());
+  kernel = compileOp(request.spec, CompileOptions{}, error);
+  if (!kernel)
+    return reportError(ACL_ERROR_INTERNAL_ERROR, caller, "compiling %s failed: %s", request.opType.c_str(), error.c_str());
+  return ACL_SUCCESS;
+}
+
+void ModelStore::addLoaded(std::shared_ptr<Model> model) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  loaded_[model->request.signature()] = std::move(model);
+}
+
+size_t ModelStore::loadedModels() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return loaded_.size();
+}
+
 void ModelStore::insertLocked(const std::string &key, std::shared_ptr<Model> model) {
   recency_.push_front(key);
   models_[key] = Entry{std::move(model), recency_.begin()};
@@ -182,6 +208,10 @@ aclError ModelStore::compile(const ResolvedRequest &request, std::shared_ptr<Mod
   std::string key = request.signature();
   {
     std::unique_lock<std::mutex> lock(mutex_);
+    if (auto loaded = loaded_.find(key); loaded != loaded_.end()) {
+      out = loaded->second;
+      return ACL_SUCCESS;
+    }
     for (;;) {
       auto it = models_.find(key);
       if (it != models_.end()) {
@@ -200,32 +230,17 @@ aclError ModelStore::compile(const ResolvedRequest &request, std::shared_ptr<Mod
     if (model) insertLocked(key, std::move(model));
     compiled_.notify_all();
   };
-  // A disk-cached kernel knows its outputs (one that disagrees with its own signature is not
-  // trusted); otherwise inference gives them before any compile work, so a wrong output
-  // description fails fast.
-  std::string error;
+  // A disk-cached kernel knows its outputs; one that disagrees with its own signature is not
+  // trusted.
   std::string cachePath = diskCachePath(key);
   std::unique_ptr<CompiledKernel> kernel = cachePath.empty() ? nullptr : loadFromDisk(cachePath, key);
   if (kernel && !outputMismatch(request, kernel->outputs).empty()) kernel.reset();
-  std::vector<TensorSpec> outputs;
-  if (kernel) {
-    outputs = kernel->outputs;
-  } else if (!inferOutputs(request.spec, outputs, error)) {
-    finish(nullptr);
-    return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s: %s", request.opType.c_str(), error.c_str());
-  }
-  std::string mismatch = outputMismatch(request, outputs);
-  if (!mismatch.empty()) {
-    finish(nullptr);
-    return reportError(ACL_ERROR_OP_OUTPUT_NOT_MATCH, caller, "%s", mismatch.c_str());
-  }
   if (kernel) {
     diskHits_.fetch_add(1);
   } else {
-    kernel = compileOp(request.spec, CompileOptions{}, error);
-    if (!kernel) {
+    if (aclError error = buildKernel(request, kernel, caller)) {
       finish(nullptr);
-      return reportError(ACL_ERROR_INTERNAL_ERROR, caller, "compiling %s failed: %s", request.opType.c_str(), error.c_str());
+      return error;
     }
     compilations_.fetch_add(1);
     if (!cachePath.empty()) saveToDisk(cachePath, key, *kernel);
@@ -240,13 +255,21 @@ aclError ModelStore::compile(const ResolvedRequest &request, std::shared_ptr<Mod
 
 std::shared_ptr<Model> ModelStore::find(const ResolvedRequest &request, std::string &mismatch) {
   std::lock_guard<std::mutex> lock(mutex_);
-  auto exact = models_.find(request.signature());
+  std::string key = request.signature();
+  if (auto loaded = loaded_.find(key); loaded != loaded_.end()) return loaded->second;
+  auto exact = models_.find(key);
   if (exact != models_.end()) {
     recency_.splice(recency_.begin(), recency_, exact->second.recency);
     return exact->second.model;
   }
   std::string closest;
-  for (auto &[key, entry] : models_) {
+  for (auto &[signature, model] : loaded_) {
+    if (model->request.opType != request.opType) continue;
+    std::string why = difference(model->request, request);
+    if (why.empty()) return model;
+    if (closest.empty()) closest = why;
+  }
+  for (auto &[signature, entry] : models_) {
     const ResolvedRequest &model = entry.model->request;
     if (model.opType != request.opType) continue;
     std::string why = difference(model, request);
@@ -265,6 +288,7 @@ void ModelStore::clear() {
   std::lock_guard<std::mutex> lock(mutex_);
   models_.clear();
   recency_.clear();
+  loaded_.clear();
 }
 
 aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>> &inputDims,

@@ -1,10 +1,12 @@
-// Compiled operator models and how requests find them. With ACLCPU_CACHE_DIR set, compiled
-// models are also kept on disk (atomically written model files, see model_file.h) and a new
-// process links them without compiling; a corrupt or foreign file is recompiled, never run. Static models match by full
-// signature; dynamic ones by op type, dtypes, formats and attributes with every request dim
-// inside the model's range. The store is an LRU cache (ACLCPU_OP_CACHE_CAPACITY, default 512)
-// with single-flight compiles: concurrent compiles of one signature wait for one compile, and
-// failures are never cached. Handles and queued launches keep their model alive past eviction.
+// Compiled and loaded operator models and how requests find them. With ACLCPU_CACHE_DIR set,
+// compiled models are also kept on disk (atomically written model files, see model_file.h) and a
+// new process links them without compiling; a corrupt or foreign file is recompiled, never run.
+// Models loaded from .om files (aclopSetModelDir, aclopLoad) are pinned and looked up first.
+// Static models match by full signature; dynamic ones by op type, dtypes, formats and
+// attributes with every request dim inside the model's range. Compiled models live in an LRU
+// cache (ACLCPU_OP_CACHE_CAPACITY, default 512) with single-flight compiles: concurrent compiles
+// of one signature wait for one compile, and failures are never cached. Handles and queued
+// launches keep their model alive past eviction.
 #pragma once
 
 #include "op_compiler.h"
@@ -30,6 +32,9 @@ class ModelStore {
   aclError compile(const ResolvedRequest &request, std::shared_ptr<Model> &out, const char *caller);
   // The model a request runs on, or nullptr with `mismatch` saying what differed.
   std::shared_ptr<Model> find(const ResolvedRequest &request, std::string &mismatch);
+  // A model loaded from an .om file: kept until aclFinalize (never evicted), found first.
+  void addLoaded(std::shared_ptr<Model> model);
+  size_t loadedModels();
   uint64_t compilations() const { return compilations_.load(); }
   uint64_t diskCacheHits() const { return diskHits_.load(); }
   void clear();
@@ -45,12 +50,20 @@ class ModelStore {
   std::condition_variable compiled_;
   std::map<std::string, Entry> models_;
   std::list<std::string> recency_;  // most recent first
+  std::map<std::string, std::shared_ptr<Model>> loaded_;
   std::map<std::string, bool> inFlight_;
   std::atomic<uint64_t> compilations_{0};
   std::atomic<uint64_t> diskHits_{0};
 };
 
 ModelStore &modelStore();
+
+// Infers the request's outputs, checks its output descriptions, and compiles its kernel.
+aclError buildKernel(const ResolvedRequest &request, std::unique_ptr<CompiledKernel> &kernel, const char *caller);
+
+// How the request's output descriptions disagree with what the operator produces, or "" (dims
+// the request leaves unknown, or that are dynamic, agree with anything).
+std::string outputMismatch(const ResolvedRequest &request, const std::vector<TensorSpec> &outputs);
 
 // Enqueues `model` on `stream` with the caller's buffers; `inputDims` / `outputDims` are the
 // request's actual dims (needed for dynamic models). Checks every buffer against its size.

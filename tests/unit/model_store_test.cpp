@@ -4,6 +4,7 @@
 #include "model_file.h"
 #include "model_store.h"
 #include "op_request.h"
+#include "../common/temp_files.h"
 
 #include <gtest/gtest.h>
 
@@ -81,45 +82,11 @@ TEST(ModelStore, FailuresAreNotCached) {
 
 namespace {
 
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char pattern[] = "/tmp/aclcpu-cache-XXXXXX";
-    path = mkdtemp(pattern);
-    setenv("ACLCPU_CACHE_DIR", path.c_str(), 1);
-  }
-  ~TempDir() {
-    unsetenv("ACLCPU_CACHE_DIR");
-    std::string command = "rm -rf '" + path + "'";
-    EXPECT_EQ(system(command.c_str()), 0);
-  }
-  std::vector<std::string> files() const {
-    std::vector<std::string> names;
-    std::string command = "ls '" + path + "'";
-    FILE *list = popen(command.c_str(), "r");
-    char line[512];
-    while (list && fgets(line, sizeof(line), list)) names.push_back(path + "/" + std::string(line, strcspn(line, "\n")));
-    if (list) pclose(list);
-    return names;
-  }
+// A temporary folder that is the disk cache while it exists.
+struct TempDir : TempFolder {
+  TempDir() { setenv("ACLCPU_CACHE_DIR", path.c_str(), 1); }
+  ~TempDir() { unsetenv("ACLCPU_CACHE_DIR"); }
 };
-
-std::vector<char> readBytes(const std::string &path) {
-  FILE *file = fopen(path.c_str(), "rb");
-  std::vector<char> bytes;
-  if (!file) return bytes;
-  int c;
-  while ((c = fgetc(file)) != EOF) bytes.push_back(static_cast<char>(c));
-  fclose(file);
-  return bytes;
-}
-
-void writeBytes(const std::string &path, const std::vector<char> &bytes) {
-  FILE *file = fopen(path.c_str(), "wb");
-  ASSERT_NE(file, nullptr);
-  fwrite(bytes.data(), 1, bytes.size(), file);
-  fclose(file);
-}
 
 }  // namespace
 
@@ -175,7 +142,8 @@ TEST(DiskCache, CorruptTruncatedOrForeignFilesAreRecompiledNeverRun) {
 }
 
 TEST(ModelFileFormat, EveryByteFlipAndTruncationIsRejected) {
-  ModelFile file{"fingerprint", "Exp|in:...", true, {{ElementType::F16, {3, -1}}}, std::vector<char>(200, 'x')};
+  ModelFile file{"fingerprint", "Exp|in:...", true, {{ElementType::F16, {3, -1}}}, std::vector<char>(200, 'x'),
+                 "x86_64-unknown-linux-gnu", "+avx2,-avx512f", R"({"op":"Exp"})"};
   std::vector<char> good = writeModelFile(file);
   ModelFile back;
   std::string error;
@@ -183,6 +151,9 @@ TEST(ModelFileFormat, EveryByteFlipAndTruncationIsRejected) {
   EXPECT_EQ(back.signature, file.signature);
   EXPECT_EQ(back.outputs[0].shape, (std::vector<int64_t>{3, -1}));
   EXPECT_EQ(back.object, file.object);
+  EXPECT_EQ(back.triple, file.triple);
+  EXPECT_EQ(back.features, file.features);
+  EXPECT_EQ(back.description, file.description);
   for (size_t i = 0; i < good.size(); ++i) {
     auto mutated = good;
     mutated[i] ^= 0x01;

@@ -381,6 +381,36 @@ TEST_F(OpApiTest, ConcurrentCompilesOfOneSignature) {
   for (aclError result : results) EXPECT_EQ(result, ACL_SUCCESS);
 }
 
+// Integer Pow is integer arithmetic: products wrap modulo 2^32, and a negative exponent gives
+// the truncated quotient 1 / base^-e (0 unless the base is 1 or -1).
+TEST_F(OpApiTest, IntegerPowWrapsAndTruncates) {
+  std::vector<int32_t> base, exponent;
+  for (int32_t b : {-7, -3, -2, -1, 1, 2, 3, 5, 10, 46341})
+    for (int32_t e : {-3, -1, 0, 1, 2, 3, 7, 31, 40}) {
+      base.push_back(b);
+      exponent.push_back(e);
+    }
+  base.push_back(0), exponent.push_back(0);  // 0^0 = 1
+  base.push_back(0), exponent.push_back(5);
+  int64_t n = static_cast<int64_t>(base.size());
+  Desc x = desc(ACL_INT32, {n}), y = desc(ACL_INT32, {n}), z = desc(ACL_INT32, {n});
+  const aclTensorDesc *inputs[] = {x.get(), y.get()};
+  const aclTensorDesc *outputs[] = {z.get()};
+  ASSERT_EQ(aclopCompile("Pow", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
+      << recentError();
+  DeviceTensor<int32_t> dx(base), dy(exponent), dz{std::vector<int32_t>(n)};
+  ASSERT_EQ(executeV2("Pow", {x.get(), y.get()}, {dx.buffer, dy.buffer}, {z.get()}, {dz.buffer}), ACL_SUCCESS)
+      << recentError();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  auto result = dz.read();
+  for (int64_t i = 0; i < n; ++i) {
+    uint32_t expected = 1;
+    if (exponent[i] < 0) expected = base[i] == 1 ? 1 : base[i] == -1 ? (exponent[i] % 2 ? -1u : 1u) : 0;
+    for (int32_t k = 0; k < exponent[i]; ++k) expected *= static_cast<uint32_t>(base[i]);
+    EXPECT_EQ(result[i], static_cast<int32_t>(expected)) << base[i] << "^" << exponent[i];
+  }
+}
+
 TEST_F(OpApiTest, CastAndCastHandles) {
   std::vector<float> x = {1.5f, -2.75f, 65504.0f, 3e9f, 0.1f};
   Desc src = desc(ACL_FLOAT, {5}), half = desc(ACL_FLOAT16, {5}), ints = desc(ACL_INT32, {5});

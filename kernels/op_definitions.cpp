@@ -127,6 +127,7 @@ std::vector<OpDefinition> buildTable() {
   table.push_back({"SoftmaxV2", {"Softmax"}, "softmax", 1, 1, {{"axes", OpAttrValue(std::vector<int64_t>{-1})}},
                    translateSoftmax});
   table.push_back({"Transpose", {"TransposeD"}, "transpose", 1, 2, {}, translateTranspose});
+  table.push_back(conv2dDefinition());
   return table;
 }
 

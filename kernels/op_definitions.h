@@ -30,6 +30,8 @@ struct OpDefinition {
 };
 
 const OpDefinition *findOpDefinition(const std::string &type);
+// Definitions kept in their own files.
+OpDefinition conv2dDefinition();
 const std::vector<OpDefinition> &opDefinitions();
 
 }  // namespace aclcpu

@@ -213,11 +213,75 @@ LogicalResult inferReduce(const Inference &inference, Value input, ArrayRef<int6
   return success();
 }
 
+// Output size of one spatial dim: floor((in + pads - dilated kernel) / stride) + 1.
+int64_t convOutputSize(int64_t in, int64_t padBefore, int64_t padAfter, int64_t kernel, int64_t stride,
+                       int64_t dilation) {
+  if (ShapedType::isDynamic(in)) return ShapedType::kDynamic;
+  int64_t span = in + padBefore + padAfter - (dilation * (kernel - 1) + 1);
+  return span < 0 ? -1 : span / stride + 1;
+}
+
 } // namespace
+
+std::optional<ConvLayout> mlir::aclop::convLayout(StringRef format, bool filter) {
+  if (format == "NCHW") return ConvLayout{0, 1, 2, 3};
+  if (format == "NHWC") return ConvLayout{0, 3, 1, 2};
+  if (filter && format == "HWCN") return ConvLayout{3, 2, 0, 1};
+  return std::nullopt;
+}
 
 //===----------------------------------------------------------------------===//
 // Per-op inference
 //===----------------------------------------------------------------------===//
+
+LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  Inference inference(loc, getOperationName());
+  auto input = inference.tensorOfRank(adaptor.getInput(), "input", Float, 4);
+  auto filter = inference.tensorOfRank(adaptor.getFilter(), "filter", Float, 4);
+  if (failed(input) || failed(filter)) return failure();
+  Type element = input->getElementType();
+  if (filter->getElementType() != element) return inference.fail("input and filter must have the same element type");
+  std::optional<ConvLayout> data = convLayout(adaptor.getDataFormat(), false);
+  std::optional<ConvLayout> weights = convLayout(adaptor.getFilterFormat(), true);
+  if (!data) return inference.fail("data_format must be NCHW or NHWC, not " + adaptor.getDataFormat());
+  if (!weights) return inference.fail("filter_format must be NCHW, NHWC or HWCN, not " + adaptor.getFilterFormat());
+  ArrayRef<int64_t> strides = adaptor.getStrides(), pads = adaptor.getPads(), dilations = adaptor.getDilations();
+  if (strides.size() != 2 || llvm::any_of(strides, [](int64_t s) { return s < 1; }))
+    return inference.fail("strides must be 2 values [h, w] >= 1");
+  if (dilations.size() != 2 || llvm::any_of(dilations, [](int64_t d) { return d < 1; }))
+    return inference.fail("dilations must be 2 values [h, w] >= 1");
+  if (pads.size() != 4 || llvm::any_of(pads, [](int64_t p) { return p < 0; }))
+    return inference.fail("pads must be 4 values [top, bottom, left, right] >= 0");
+  int64_t groups = adaptor.getGroups();
+  auto in = input->getShape(), w = filter->getShape();
+  int64_t channels = in[data->c], outChannels = w[weights->n], groupChannels = w[weights->c];
+  int64_t kh = w[weights->h], kw = w[weights->w];
+  if (!filter->hasStaticShape() || ShapedType::isDynamic(channels))
+    return inference.fail("the filter and the input's channel dim must be static");
+  if (groups < 1 || channels != groupChannels * groups || outChannels % groups != 0)
+    return inference.fail("groups " + Twine(groups) + " does not divide " + Twine(channels) + " input channels into " +
+                          Twine(groupChannels) + " per filter, and " + Twine(outChannels) + " output channels evenly");
+  if (Value bias = adaptor.getBias()) {
+    auto biasType = inference.tensorOfRank(bias, "bias", Float, 1);
+    if (failed(biasType)) return failure();
+    if (biasType->getElementType() != element) return inference.fail("bias must have the input's element type");
+    if (failed(inference.merge(biasType->getDimSize(0), outChannels, "bias size and output channels")))
+      return failure();
+  }
+  int64_t oh = convOutputSize(in[data->h], pads[0], pads[1], kh, strides[0], dilations[0]);
+  int64_t ow = convOutputSize(in[data->w], pads[2], pads[3], kw, strides[1], dilations[1]);
+  if (oh == -1 || ow == -1)
+    return inference.fail("the dilated filter is larger than the padded input (" + Twine(in[data->h]) + "x" +
+                          Twine(in[data->w]) + ")");
+  SmallVector<int64_t> shape(4);
+  shape[data->n] = in[data->n];
+  shape[data->c] = outChannels;
+  shape[data->h] = oh;
+  shape[data->w] = ow;
+  results.push_back(RankedTensorType::get(shape, element));
+  return success();
+}
 
 LogicalResult GemmOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
                                        SmallVectorImpl<Type> &results) {
@@ -345,12 +409,19 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
 
 namespace {
 
-// The operand count an aclop op's ODS definition fixes (every aclop op has a fixed arity).
+// The operand count an aclop op's ODS definition fixes, if it does.
 std::optional<unsigned> fixedArity(Operation *op) {
   if (op->hasTrait<OpTrait::OneOperand>()) return 1;
   if (op->hasTrait<OpTrait::NOperands<2>::Impl>()) return 2;
   if (op->hasTrait<OpTrait::NOperands<5>::Impl>()) return 5;
   return std::nullopt;
+}
+
+// Ops with one optional trailing operand (conv2d's bias) take their minimum or one more.
+bool acceptsOperandCount(Operation *op, unsigned count) {
+  if (op->hasTrait<OpTrait::AtLeastNOperands<2>::Impl>()) return count == 2 || count == 3;
+  std::optional<unsigned> arity = fixedArity(op);
+  return arity && count == *arity;
 }
 
 // ODS's own checks of operand and result type constraints and of required, well-typed
@@ -381,9 +452,10 @@ FailureOr<Operation *> mlir::aclop::createInferredOp(OpBuilder &builder, Locatio
     op->erase();
     return failure();
   };
-  std::optional<unsigned> arity = fixedArity(op);
-  if (!arity || op->getNumOperands() != *arity) {
-    op->emitError() << "takes " << (arity ? *arity : 0) << " operands, not " << op->getNumOperands();
+  if (!acceptsOperandCount(op, op->getNumOperands())) {
+    std::optional<unsigned> arity = fixedArity(op);
+    op->emitError() << "takes " << (arity ? std::to_string(*arity) : "2 or 3") << " operands, not "
+                    << op->getNumOperands();
     return discard();
   }
   if (failed(verifyOdsInvariants<

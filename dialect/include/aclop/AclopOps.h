@@ -20,6 +20,13 @@ namespace mlir::aclop {
 FailureOr<Operation *> createInferredOp(OpBuilder &builder, Location loc, StringRef name, ValueRange operands,
                                         ArrayRef<NamedAttribute> attributes);
 
+// Where a conv2d tensor keeps its batch (or output-channel) dim `n`, channel dim `c`, height
+// `h` and width `w`, from a format name: "NCHW" or "NHWC" for data, also "HWCN" for filters.
+struct ConvLayout {
+  int64_t n, c, h, w;
+};
+std::optional<ConvLayout> convLayout(StringRef format, bool filter);
+
 } // namespace mlir::aclop
 
 #endif // ACLOP_ACLOPOPS_H

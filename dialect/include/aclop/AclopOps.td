@@ -77,6 +77,36 @@ def Aclop_BatchMatMulOp : Aclop_InferredOp<"batch_matmul"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Convolution
+//===----------------------------------------------------------------------===//
+
+def Aclop_Conv2DOp : Aclop_InferredOp<"conv2d"> {
+  let summary = "2-D convolution with each tensor in its own layout (CANN Conv2D)";
+  let description = [{
+    `input` is 4-d in `data_format` ("NCHW" or "NHWC"); `filter` is 4-d in `filter_format`
+    ("NCHW", "NHWC" or "HWCN", read as N = output channels, C = input channels per group);
+    the result is in `data_format`. `strides` and `dilations` are [h, w], `pads` is
+    [top, bottom, left, right] (zeros), `groups` divides the channels. The optional `bias` is
+    1-d over the output channels. Channel and filter dims must be static; batch, height and
+    width may be dynamic. Float inputs; f16 and bf16 accumulate in f32.
+
+    ```mlir
+    %r = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>,
+                              data_format = "NHWC", filter_format = "NCHW"}
+        : (tensor<1x8x8x3xf32>, tensor<16x3x3x3xf32>) -> tensor<1x8x8x16xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, AnyRankedTensor:$filter, Optional<AnyRankedTensor>:$bias,
+                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$pads,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">:$dilations,
+                   DefaultValuedAttr<I64Attr, "1">:$groups,
+                   DefaultValuedAttr<StrAttr, "\"NCHW\"">:$data_format,
+                   DefaultValuedAttr<StrAttr, "\"NCHW\"">:$filter_format);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input `,` $filter (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
 // Cast
 //===----------------------------------------------------------------------===//
 

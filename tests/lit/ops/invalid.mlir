@@ -224,3 +224,76 @@ func.func @result_mismatch(%a: tensor<4x3xf32>) {
   %r = aclop.exp %a : (tensor<4x3xf32>) -> tensor<4x4xf32>
   return
 }
+
+// -----
+
+func.func @conv2d_groups(%x: tensor<1x4x5x5xf32>, %w: tensor<6x3x3x3xf32>) {
+  // expected-error @below {{groups 1 does not divide 4 input channels into 3 per filter, and 6 output channels evenly}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>} : (tensor<1x4x5x5xf32>, tensor<6x3x3x3xf32>) -> tensor<1x6x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_too_small(%x: tensor<1x1x2x2xf32>, %w: tensor<1x1x3x3xf32>) {
+  // expected-error @below {{the dilated filter is larger than the padded input (2x2)}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x2x2xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_layout(%x: tensor<1x1x2x2xf32>, %w: tensor<1x1x1x1xf32>) {
+  // expected-error @below {{data_format must be NCHW or NHWC, not HWCN}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, data_format = "HWCN"} : (tensor<1x1x2x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_attributes(%x: tensor<1x1x2x2xf32>, %w: tensor<1x1x1x1xf32>) {
+  // expected-error @below {{strides must be 2 values [h, w] >= 1}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.conv2d %x, %w {strides = array<i64: 1, 0>, pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x2x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_pads(%x: tensor<1x1x2x2xf32>, %w: tensor<1x1x1x1xf32>) {
+  // expected-error @below {{pads must be 4 values [top, bottom, left, right] >= 0}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0>} : (tensor<1x1x2x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_bias(%x: tensor<1x1x2x2xf32>, %w: tensor<3x1x1x1xf32>, %b: tensor<2xf32>) {
+  // expected-error @below {{bias size and output channels disagree: 2 vs 3}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.conv2d %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x2x2xf32>, tensor<3x1x1x1xf32>, tensor<2xf32>) -> tensor<1x3x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_dynamic_channels(%x: tensor<1x?x2x2xf32>, %w: tensor<3x1x1x1xf32>) {
+  // expected-error @below {{the filter and the input's channel dim must be static}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>} : (tensor<1x?x2x2xf32>, tensor<3x1x1x1xf32>) -> tensor<1x3x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_integer(%x: tensor<1x1x2x2xi32>, %w: tensor<1x1x1x1xi32>) {
+  // expected-error @below {{input has element type i32; allowed: f16, bf16, f32, f64}}
+  // expected-error @below {{filter has element type i32}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x2x2xi32>, tensor<1x1x1x1xi32>) -> tensor<1x1x2x2xi32>
+  return
+}

@@ -84,3 +84,16 @@ func.func @reductions(%a: tensor<4x?x6xf32>) {
   %4 = aclop.transpose %a {perm = array<i64: 2, 0, 1>} : (tensor<4x?x6xf32>) -> tensor<6x4x?xf32>
   return
 }
+
+// Conv2D: defaults are elided; each tensor has its own layout.
+// CHECK-LABEL: func @conv2d
+func.func @conv2d(%x: tensor<1x8x8x3xf16>, %w: tensor<16x3x3x3xf16>, %b: tensor<16xf16>, %d: tensor<?x4x?x?xf32>,
+                  %g: tensor<3x3x2x6xf32>) {
+  // CHECK: aclop.conv2d %{{.*}}, %{{.*}}, %{{.*}} {data_format = "NHWC", pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>} : (tensor<1x8x8x3xf16>, tensor<16x3x3x3xf16>, tensor<16xf16>) -> tensor<1x4x4x16xf16>
+  %0 = aclop.conv2d %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, data_format = "NHWC", filter_format = "NCHW"}
+      : (tensor<1x8x8x3xf16>, tensor<16x3x3x3xf16>, tensor<16xf16>) -> tensor<1x4x4x16xf16>
+  // CHECK: aclop.conv2d %{{.*}}, %{{.*}} {dilations = array<i64: 2, 1>, filter_format = "HWCN", groups = 2 : i64, pads = array<i64: 0, 1, 0, 0>, strides = array<i64: 1, 3>} : (tensor<?x4x?x?xf32>, tensor<3x3x2x6xf32>) -> tensor<?x6x?x?xf32>
+  %1 = aclop.conv2d %d, %g {strides = array<i64: 1, 3>, pads = array<i64: 0, 1, 0, 0>, dilations = array<i64: 2, 1>, groups = 2, filter_format = "HWCN"}
+      : (tensor<?x4x?x?xf32>, tensor<3x3x2x6xf32>) -> tensor<?x6x?x?xf32>
+  return
+}

@@ -163,3 +163,45 @@ func.func @gelu_sigmoid(%a: tensor<9xf32>) -> tensor<9xf32> {
   %s = aclop.sigmoid %g : (tensor<9xf32>) -> tensor<9xf32>
   return %s : tensor<9xf32>
 }
+
+// -----
+
+// conv2d: one generic over the output dims in the output's order (NHWC here) then the
+// reductions; the NCHW filter is read through its own map, the input through tensor.extract at
+// the window position with padding masked to zero; f16 accumulates in f32 and the bias is
+// added in the narrowing epilogue.
+// CHECK-DAG: #[[FILTER:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[BIAS:.*]] = affine_map<(d0, d1, d2, d3) -> (d3)>
+// CHECK-LABEL: func @conv2d_nhwc
+// CHECK: %[[INIT:.*]] = linalg.fill {{.*}} -> tensor<1x4x4x16xf32>
+// CHECK: %[[ACC:.*]] = linalg.generic {indexing_maps = [#[[FILTER]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%arg1 : tensor<16x3x3x3xf16>) outs(%[[INIT]] : tensor<1x4x4x16xf32>)
+// CHECK:   arith.cmpi sge
+// CHECK:   arith.cmpi slt
+// CHECK:   tensor.extract %arg0
+// CHECK:   arith.extf
+// CHECK:   arith.select
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[BIAS]], #{{.*}}], {{.*}} ins(%[[ACC]], %arg2 : tensor<1x4x4x16xf32>, tensor<16xf16>)
+// CHECK:   arith.truncf
+func.func @conv2d_nhwc(%x: tensor<1x8x8x3xf16>, %w: tensor<16x3x3x3xf16>, %b: tensor<16xf16>) -> tensor<1x4x4x16xf16> {
+  %r = aclop.conv2d %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, data_format = "NHWC"}
+      : (tensor<1x8x8x3xf16>, tensor<16x3x3x3xf16>, tensor<16xf16>) -> tensor<1x4x4x16xf16>
+  return %r : tensor<1x4x4x16xf16>
+}
+
+// -----
+
+// Dynamic batch and spatial dims: the output's are computed as inference does,
+// (in + pads - dilated kernel) / stride + 1.
+// CHECK-LABEL: func @conv2d_dynamic
+// CHECK: tensor.dim %arg0, %c0
+// CHECK: tensor.dim %arg0, %c2
+// CHECK: arith.divsi
+// CHECK: tensor.dim %arg0, %c3
+// CHECK: arith.divsi
+// CHECK: tensor.empty(%{{.*}}, %{{.*}}, %{{.*}}) : tensor<?x6x?x?xf32>
+func.func @conv2d_dynamic(%x: tensor<?x4x?x?xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<?x6x?x?xf32> {
+  %r = aclop.conv2d %x, %w {strides = array<i64: 1, 2>, pads = array<i64: 0, 0, 1, 1>, groups = 2}
+      : (tensor<?x4x?x?xf32>, tensor<6x2x3x3xf32>) -> tensor<?x6x?x?xf32>
+  return %r : tensor<?x6x?x?xf32>
+}

@@ -171,3 +171,12 @@ func.func @abs_i32_2d(%a: tensor<33x17xi32>) -> tensor<33x17xi32> {
   %r = aclop.abs %a : (tensor<33x17xi32>) -> tensor<33x17xi32>
   return %r : tensor<33x17xi32>
 }
+
+// -----
+
+// CHECK-LABEL: llvm.func @conv2d(
+func.func @conv2d(%x: tensor<?x8x8x4xf16>, %w: tensor<3x3x2x8xf16>, %b: tensor<8xf16>) -> tensor<?x8x8x8xf16> {
+  %r = aclop.conv2d %x, %w, %b {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, groups = 2, data_format = "NHWC", filter_format = "HWCN"}
+      : (tensor<?x8x8x4xf16>, tensor<3x3x2x8xf16>, tensor<8xf16>) -> tensor<?x8x8x8xf16>
+  return %r : tensor<?x8x8x8xf16>
+}

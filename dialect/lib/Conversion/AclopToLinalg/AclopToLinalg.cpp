@@ -8,6 +8,7 @@
 
 #include "aclop/AclopOps.h"
 #include "aclop/Passes.h"
+#include "LinalgBuilders.h"
 #include "ScalarOps.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -44,31 +45,6 @@ public:
     });
   }
 };
-
-RankedTensorType tensorType(Value value) { return cast<RankedTensorType>(value.getType()); }
-
-// tensor.empty of `type`; `sizeOf(i)` supplies dynamic dimension i.
-Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type, function_ref<Value(int64_t)> sizeOf) {
-  SmallVector<Value> dynamic;
-  for (int64_t i = 0; i < type.getRank(); ++i)
-    if (type.isDynamicDim(i)) dynamic.push_back(sizeOf(i));
-  return tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType(), dynamic);
-}
-
-Value dim(OpBuilder &b, Location loc, Value tensor, int64_t index) {
-  return tensor::DimOp::create(b, loc, tensor, index);
-}
-
-Value fill(OpBuilder &b, Location loc, Value tensor, TypedAttr value) {
-  Value constant = arith::ConstantOp::create(b, loc, value);
-  return linalg::FillOp::create(b, loc, constant, tensor).getResult(0);
-}
-
-SmallVector<utils::IteratorType> iterators(int64_t parallel, int64_t reduction) {
-  SmallVector<utils::IteratorType> types(parallel, utils::IteratorType::parallel);
-  types.append(reduction, utils::IteratorType::reduction);
-  return types;
-}
 
 // The map from a broadcast operand into the iteration space of `resultRank` dims.
 AffineMap broadcastMap(MLIRContext *context, RankedTensorType operand, RankedTensorType result) {
@@ -121,22 +97,6 @@ struct ElementwisePattern : OpConversionPattern<Op> {
   }
 };
 
-// Casts `value` element-wise (aclop types `from` -> `to`) into a tensor of `resultType`;
-// nothing to do when the types agree.
-Value castTensor(OpBuilder &b, Location loc, Value value, RankedTensorType resultType, Type from, Type to,
-                 bool truncate) {
-  if (from == to) return value;
-  auto type = tensorType(value);
-  Value init = emptyTensor(b, loc, resultType, [&](int64_t i) { return dim(b, loc, value, i); });
-  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
-  return linalg::GenericOp::create(b, loc, resultType, value, init, SmallVector<AffineMap>{identity, identity},
-                                   iterators(type.getRank(), 0),
-                                   [&](OpBuilder &nb, Location l, ValueRange args) {
-                                     linalg::YieldOp::create(nb, l, castScalar(nb, l, args[0], from, to, truncate));
-                                   })
-      .getResult(0);
-}
-
 struct CastPattern : OpConversionPattern<CastOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(CastOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
@@ -151,24 +111,6 @@ struct CastPattern : OpConversionPattern<CastOp> {
 //===----------------------------------------------------------------------===//
 // Products: gemm, matmul, batch_matmul
 //===----------------------------------------------------------------------===//
-
-// The accumulator type of a product of `input` elements.
-Type accumulatorType(Type input) {
-  if (input.isInteger(8)) return IntegerType::get(input.getContext(), 32);
-  return computeType(input);
-}
-
-// Float adds and multiplies may fuse into FMAs (`contract`); sums over a reduction may be
-// reordered (`reassoc`), which is what lets them vectorize.
-Value addOf(OpBuilder &b, Location loc, Value x, Value y,
-            arith::FastMathFlags flags = arith::FastMathFlags::contract) {
-  if (!isa<FloatType>(x.getType())) return arith::AddIOp::create(b, loc, x, y);
-  return arith::AddFOp::create(b, loc, x, y, flags);
-}
-Value mulOf(OpBuilder &b, Location loc, Value x, Value y) {
-  if (!isa<FloatType>(x.getType())) return arith::MulIOp::create(b, loc, x, y);
-  return arith::MulFOp::create(b, loc, x, y, arith::FastMathFlags::contract);
-}
 
 // sum_k op(a)[.., m, k] * op(b)[.., k, n] in the accumulator type, over dims (batch?, m, k, n):
 // with n innermost the inner loop is a contiguous multiply-add over a row of b and of the
@@ -481,6 +423,7 @@ struct ConvertAclopToLinalgPass : aclop::impl::ConvertAclopToLinalgBase<ConvertA
                  ProductPattern<MatMulOp>, ProductPattern<BatchMatMulOp>, ReducePattern<ReduceSumOp>,
                  ReducePattern<ReduceMaxOp>, ReducePattern<ReduceMeanOp>, SoftmaxPattern, TransposePattern>(
         converter, context);
+    populateConv2DToLinalgPatterns(converter, patterns);
     patterns.add<RetypeOtherOps>(converter, context);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

@@ -1,0 +1,63 @@
+//===- LinalgBuilders.cpp - shared pieces of the aclop lowerings ----------===//
+#include "LinalgBuilders.h"
+#include "ScalarOps.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+namespace mlir::aclop {
+
+RankedTensorType tensorType(Value value) { return cast<RankedTensorType>(value.getType()); }
+
+Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type, function_ref<Value(int64_t)> sizeOf) {
+  SmallVector<Value> dynamic;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (type.isDynamicDim(i)) dynamic.push_back(sizeOf(i));
+  return tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType(), dynamic);
+}
+
+Value dim(OpBuilder &b, Location loc, Value tensor, int64_t index) {
+  return tensor::DimOp::create(b, loc, tensor, index);
+}
+
+Value fill(OpBuilder &b, Location loc, Value tensor, TypedAttr value) {
+  Value constant = arith::ConstantOp::create(b, loc, value);
+  return linalg::FillOp::create(b, loc, constant, tensor).getResult(0);
+}
+
+SmallVector<utils::IteratorType> iterators(int64_t parallel, int64_t reduction) {
+  SmallVector<utils::IteratorType> types(parallel, utils::IteratorType::parallel);
+  types.append(reduction, utils::IteratorType::reduction);
+  return types;
+}
+
+Value castTensor(OpBuilder &b, Location loc, Value value, RankedTensorType resultType, Type from, Type to,
+                 bool truncate) {
+  if (from == to) return value;
+  auto type = tensorType(value);
+  Value init = emptyTensor(b, loc, resultType, [&](int64_t i) { return dim(b, loc, value, i); });
+  AffineMap identity = b.getMultiDimIdentityMap(type.getRank());
+  return linalg::GenericOp::create(b, loc, resultType, value, init, SmallVector<AffineMap>{identity, identity},
+                                   iterators(type.getRank(), 0),
+                                   [&](OpBuilder &nb, Location l, ValueRange args) {
+                                     linalg::YieldOp::create(nb, l, castScalar(nb, l, args[0], from, to, truncate));
+                                   })
+      .getResult(0);
+}
+
+Type accumulatorType(Type input) {
+  if (input.isInteger(8)) return IntegerType::get(input.getContext(), 32);
+  return computeType(input);
+}
+
+Value addOf(OpBuilder &b, Location loc, Value x, Value y, arith::FastMathFlags flags) {
+  if (!isa<FloatType>(x.getType())) return arith::AddIOp::create(b, loc, x, y);
+  return arith::AddFOp::create(b, loc, x, y, flags);
+}
+
+Value mulOf(OpBuilder &b, Location loc, Value x, Value y) {
+  if (!isa<FloatType>(x.getType())) return arith::MulIOp::create(b, loc, x, y);
+  return arith::MulFOp::create(b, loc, x, y, arith::FastMathFlags::contract);
+}
+
+} // namespace mlir::aclop

@@ -1,0 +1,43 @@
+//===- LinalgBuilders.h - shared pieces of the aclop lowerings --*- C++ -*-===//
+//
+// Tensor and linalg construction helpers every aclop -> linalg pattern uses, and the entry
+// points of patterns that live in their own files.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ACLOP_CONVERSION_LINALGBUILDERS_H
+#define ACLOP_CONVERSION_LINALGBUILDERS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::aclop {
+
+RankedTensorType tensorType(Value value);
+// tensor.empty of `type`; `sizeOf(i)` supplies dynamic dimension i.
+Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type, function_ref<Value(int64_t)> sizeOf);
+Value dim(OpBuilder &b, Location loc, Value tensor, int64_t index);
+Value fill(OpBuilder &b, Location loc, Value tensor, TypedAttr value);
+// `parallel` parallel iterators followed by `reduction` reduction iterators.
+SmallVector<utils::IteratorType> iterators(int64_t parallel, int64_t reduction);
+// Casts `value` element-wise (aclop types `from` -> `to`) into a tensor of `resultType`;
+// nothing to do when the types agree.
+Value castTensor(OpBuilder &b, Location loc, Value value, RankedTensorType resultType, Type from, Type to,
+                 bool truncate);
+
+// The accumulator type of a product of `input` elements.
+Type accumulatorType(Type input);
+// Float adds and multiplies may fuse into FMAs (`contract`); sums over a reduction may be
+// reordered (`reassoc`), which is what lets them vectorize.
+Value addOf(OpBuilder &b, Location loc, Value x, Value y, arith::FastMathFlags flags = arith::FastMathFlags::contract);
+Value mulOf(OpBuilder &b, Location loc, Value x, Value y);
+
+// aclop.conv2d (Conv2DToLinalg.cpp).
+void populateConv2DToLinalgPatterns(const TypeConverter &converter, RewritePatternSet &patterns);
+
+} // namespace mlir::aclop
+
+#endif // ACLOP_CONVERSION_LINALGBUILDERS_H

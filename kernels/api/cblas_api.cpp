@@ -1,10 +1,13 @@
 // The cblas wrappers: aclblasGemmEx is op type GEMM with inputs A, B, C, alpha, beta (0-d
 // tensors read from device memory when the op runs) and output C; Hgemm, S8gemm and GemvEx
-// are GemmEx with fixed types or n = 1. Models are compiled on first use.
+// are GemmEx with fixed types or n = 1 (x and y are B and C, their increments the row strides).
+// Models are compiled on first use. Strided operands (lda/ldb/ldc above the row length,
+// increments above 1) are staged through packed buffers on the stream (strided_staging.h).
 #include "acl/ops/acl_cblas.h"
 #include "diagnostics.h"
 #include "op_session.h"
 #include "runtime_state.h"
+#include "strided_staging.h"
 #include "untrusted_enum.h"
 
 #include <memory>
@@ -37,13 +40,11 @@ aclError checkTrans(aclTransType trans, const char *what, const char *caller) {
   return ACL_SUCCESS;
 }
 
-// lda/ldb/ldc: -1 or the packed leading dimension (strided matrices are not supported yet).
-aclError checkLeading(int given, int packed, const char *what, const char *caller) {
-  if (given == -1 || given == packed) return ACL_SUCCESS;
-  if (given < packed)
-    return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s %d is less than the matrix's leading dimension %d", what, given, packed);
-  return reportError(ACL_ERROR_API_NOT_SUPPORT, caller, "%s %d: only packed matrices (%s = %d or -1) are supported", what,
-                     given, what, packed);
+// lda/ldb/ldc: -1 (packed) or at least the length of a stored row.
+aclError checkLeading(int given, int rowLength, const char *what, const char *caller) {
+  if (given == -1 || given >= rowLength) return ACL_SUCCESS;
+  return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s %d is less than the stored row length %d", what, given,
+                     rowLength);
 }
 
 aclError gemmModel(const GemmShape &shape, std::shared_ptr<Model> &model, ResolvedRequest &request, const char *caller) {
@@ -66,24 +67,49 @@ aclError gemmModel(const GemmShape &shape, std::shared_ptr<Model> &model, Resolv
   return compileRequest("GEMM", 5, inputs, 1, outputs, &attr, model, request, caller);
 }
 
-aclError runGemm(const GemmShape &shape, const void *alpha, const void *a, int lda, const void *b, int ldb,
-                 const void *beta, void *c, int ldc, aclrtStream stream, const char *caller) {
-  if (aclError error = checkLeading(lda, shape.transA == ACL_TRANS_T ? shape.m : shape.k, "lda", caller)) return error;
-  if (aclError error = checkLeading(ldb, shape.transB == ACL_TRANS_T ? shape.k : shape.n, "ldb", caller)) return error;
-  if (aclError error = checkLeading(ldc, shape.n, "ldc", caller)) return error;
+// Row strides (in elements; -1 = packed) of A, B and C as stored.
+struct GemmStrides {
+  int a, b, c;
+};
+
+aclError runGemm(const GemmShape &shape, const void *alpha, const void *a, const void *b, const void *beta, void *c,
+                 GemmStrides strides, aclrtStream stream, const char *caller) {
+  bool ta = shape.transA == ACL_TRANS_T, tb = shape.transB == ACL_TRANS_T;
+  // Stored shapes: op(A) is m x k, op(B) is k x n.
+  int rowsA = ta ? shape.k : shape.m, colsA = ta ? shape.m : shape.k;
+  int rowsB = tb ? shape.n : shape.k, colsB = tb ? shape.k : shape.n;
+  if (aclError error = checkLeading(strides.a, colsA, "lda", caller)) return error;
+  if (aclError error = checkLeading(strides.b, colsB, "ldb", caller)) return error;
+  if (aclError error = checkLeading(strides.c, shape.n, "ldc", caller)) return error;
   std::shared_ptr<Model> model;
   ResolvedRequest request;
   if (aclError error = gemmModel(shape, model, request, caller)) return error;
   if (shape.m == 0 || shape.n == 0) return ACL_SUCCESS;  // nothing to compute
   auto bytes = [](aclDataType type, int64_t count) { return static_cast<size_t>(count) * aclDataTypeSize(type); };
-  aclDataBuffer bufferA{const_cast<void *>(a), bytes(shape.typeA, int64_t(shape.m) * shape.k)};
-  aclDataBuffer bufferB{const_cast<void *>(b), bytes(shape.typeB, int64_t(shape.k) * shape.n)};
-  aclDataBuffer bufferC{c, bytes(shape.typeC, int64_t(shape.m) * shape.n)};
+  auto matrix = [&](const void *data, int rows, int cols, int stride, aclDataType type) {
+    return StridedMatrix{const_cast<void *>(data), static_cast<size_t>(rows), bytes(type, cols), bytes(type, stride)};
+  };
+  auto isStrided = [](int stride, int cols) { return stride != -1 && stride != cols; };
+  StridedStaging staging(stream, caller);  // releases its buffers on the stream when we return
+  void *packedA = const_cast<void *>(a), *packedB = const_cast<void *>(b), *packedC = c;
+  StridedMatrix storedC = matrix(c, shape.m, shape.n, strides.c, shape.typeC);
+  if (isStrided(strides.a, colsA))
+    if (aclError error = staging.pack(matrix(a, rowsA, colsA, strides.a, shape.typeA), packedA)) return error;
+  if (isStrided(strides.b, colsB))
+    if (aclError error = staging.pack(matrix(b, rowsB, colsB, strides.b, shape.typeB), packedB)) return error;
+  if (isStrided(strides.c, shape.n))
+    if (aclError error = staging.pack(storedC, packedC)) return error;  // beta * C reads it
+  aclDataBuffer bufferA{packedA, bytes(shape.typeA, int64_t(shape.m) * shape.k)};
+  aclDataBuffer bufferB{packedB, bytes(shape.typeB, int64_t(shape.k) * shape.n)};
+  aclDataBuffer bufferC{packedC, bytes(shape.typeC, int64_t(shape.m) * shape.n)};
   aclDataBuffer bufferAlpha{const_cast<void *>(alpha), bytes(shape.typeC, 1)};
   aclDataBuffer bufferBeta{const_cast<void *>(beta), bytes(shape.typeC, 1)};
   const aclDataBuffer *inputs[] = {&bufferA, &bufferB, &bufferC, &bufferAlpha, &bufferBeta};
   aclDataBuffer *outputs[] = {&bufferC};
-  return launchModel(*model, tensorDims(request.inputs), tensorDims(request.outputs), inputs, outputs, stream, caller);
+  if (aclError error =
+          launchModel(*model, tensorDims(request.inputs), tensorDims(request.outputs), inputs, outputs, stream, caller))
+    return error;
+  return packedC == c ? ACL_SUCCESS : staging.unpack(packedC, storedC);
 }
 
 aclError checkTransC(aclTransType transC, const char *caller) {
@@ -119,8 +145,8 @@ extern "C" aclError aclblasGemmEx(aclTransType transA, aclTransType transB, aclT
   ACLCPU_REQUIRE_INIT();
   if (aclError error = checkTransC(transC, __func__)) return error;
   if (aclError error = checkComputeType(type, __func__)) return error;
-  return runGemm({transA, transB, m, n, k, dataTypeA, dataTypeB, dataTypeC}, alpha, matrixA, lda, matrixB, ldb, beta,
-                 matrixC, ldc, stream, __func__);
+  return runGemm({transA, transB, m, n, k, dataTypeA, dataTypeB, dataTypeC}, alpha, matrixA, matrixB, beta, matrixC,
+                 {lda, ldb, ldc}, stream, __func__);
 }
 
 extern "C" aclError aclblasCreateHandleForGemmEx(aclTransType transA, aclTransType transB, aclTransType transC, int m,
@@ -163,16 +189,16 @@ extern "C" aclError aclblasGemvEx(aclTransType transA, int m, int n, const void 
                                   const void *beta, void *y, int incy, aclDataType dataTypeY, aclComputeType type,
                                   aclrtStream stream) {
   ACLCPU_REQUIRE_INIT();
-  if (incx != 1 || incy != 1)
-    return ACLCPU_FAIL(ACL_ERROR_API_NOT_SUPPORT, "incx and incy must be 1 (strided vectors are not supported yet)");
+  if (incx <= 0 || incy <= 0)
+    return ACLCPU_FAIL(incx == 0 || incy == 0 ? ACL_ERROR_INVALID_PARAM : ACL_ERROR_API_NOT_SUPPORT,
+                       "incx %d and incy %d must be positive (negative increments are not supported)", incx, incy);
   if (aclError error = checkComputeType(type, __func__)) return error;
   bool transposed = untrustedEnumValue(transA) == ACL_TRANS_T;
-  // op(A) is rows x cols; as GemmEx: M = rows, N = 1, K = cols.
+  // op(A) is rows x cols; as GemmEx: M = rows, N = 1, K = cols; x is B (cols x 1) and y is C
+  // (rows x 1), their increments the row strides.
   int rows = transposed ? n : m, cols = transposed ? m : n;
-  int packedLda = n;
-  if (aclError error = checkLeading(lda, packedLda, "lda", __func__)) return error;
-  return runGemm({transA, ACL_TRANS_N, rows, 1, cols, dataTypeA, dataTypeX, dataTypeY}, alpha, a, -1, x, -1, beta, y, -1,
-                 stream, __func__);
+  return runGemm({transA, ACL_TRANS_N, rows, 1, cols, dataTypeA, dataTypeX, dataTypeY}, alpha, a, x, beta, y,
+                 {lda, incx, incy}, stream, __func__);
 }
 
 extern "C" aclError aclblasCreateHandleForGemvEx(aclTransType transA, int m, int n, aclDataType dataTypeA,

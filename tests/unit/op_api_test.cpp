@@ -545,6 +545,67 @@ TEST_F(OpApiTest, GemmHandlesHgemmS8gemmAndGemv) {
   }
 }
 
+// Strided operands: lda/ldb/ldc above the row length and vector increments above 1. Padding
+// holds NaN in A and B (a read of it would show in the result) and a sentinel in C and y
+// (it must survive).
+TEST_F(OpApiTest, GemmExStridedOperandsAndGemvIncrements) {
+  const int m = 7, n = 5, k = 6, pad = 3;
+  const float nan = std::nanf(""), sentinel = 777.0f;
+  for (bool ta : {false, true})
+    for (bool tb : {false, true}) {
+      int rowsA = ta ? k : m, colsA = ta ? m : k, rowsB = tb ? n : k, colsB = tb ? k : n;
+      int lda = colsA + pad, ldb = colsB + pad + 1, ldc = n + pad;
+      auto a = randomFloats(m * k, 20), b = randomFloats(k * n, 21), c = randomFloats(m * n, 22);
+      std::vector<float> sa(rowsA * lda, nan), sb(rowsB * ldb, nan), sc(m * ldc, sentinel);
+      for (int r = 0; r < rowsA; ++r)
+        for (int j = 0; j < colsA; ++j) sa[r * lda + j] = a[r * colsA + j];
+      for (int r = 0; r < rowsB; ++r)
+        for (int j = 0; j < colsB; ++j) sb[r * ldb + j] = b[r * colsB + j];
+      for (int r = 0; r < m; ++r)
+        for (int j = 0; j < n; ++j) sc[r * ldc + j] = c[r * n + j];
+      DeviceTensor<float> da(sa), db(sb), dc(sc), alpha(std::vector<float>{1.5f}), beta(std::vector<float>{-0.5f});
+      ASSERT_EQ(aclblasGemmEx(ta ? ACL_TRANS_T : ACL_TRANS_N, tb ? ACL_TRANS_T : ACL_TRANS_N, ACL_TRANS_N, m, n, k,
+                              alpha.device, da.device, lda, ACL_FLOAT, db.device, ldb, ACL_FLOAT, beta.device,
+                              dc.device, ldc, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, stream_),
+                ACL_SUCCESS) << recentError();
+      ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+      auto result = dc.read();
+      for (int i = 0; i < m; ++i)
+        for (int j = 0; j < ldc; ++j) {
+          float expected = j < n ? 1.5f * gemmReference(a, b, ta, tb, m, n, k, i, j) - 0.5f * c[i * n + j] : sentinel;
+          ASSERT_NEAR(result[i * ldc + j], expected, 1e-4) << ta << tb << " " << i << "," << j;
+        }
+    }
+  // y = 2 * A x + y with A of 4 x 6 (lda 8), x every 2nd element, y every 3rd.
+  const int rows = 4, cols = 6, lda = 8, incx = 2, incy = 3;
+  auto a = randomFloats(rows * cols, 23), x = randomFloats(cols, 24), y = randomFloats(rows, 25);
+  std::vector<float> sa(rows * lda, nan), sx(cols * incx, nan), sy(rows * incy, sentinel);
+  for (int r = 0; r < rows; ++r)
+    for (int j = 0; j < cols; ++j) sa[r * lda + j] = a[r * cols + j];
+  for (int j = 0; j < cols; ++j) sx[j * incx] = x[j];
+  for (int r = 0; r < rows; ++r) sy[r * incy] = y[r];
+  DeviceTensor<float> da(sa), dx(sx), dy(sy), two(std::vector<float>{2}), one(std::vector<float>{1});
+  ASSERT_EQ(aclblasGemvEx(ACL_TRANS_N, rows, cols, two.device, da.device, lda, ACL_FLOAT, dx.device, incx, ACL_FLOAT,
+                          one.device, dy.device, incy, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, stream_),
+            ACL_SUCCESS) << recentError();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  auto result = dy.read();
+  for (int i = 0; i < rows * incy; ++i) {
+    float expected = sentinel;
+    if (i % incy == 0) {
+      expected = y[i / incy];
+      for (int j = 0; j < cols; ++j) expected += 2 * a[(i / incy) * cols + j] * x[j];
+    }
+    ASSERT_NEAR(result[i], expected, 1e-4) << i;
+  }
+  EXPECT_EQ(aclblasGemvEx(ACL_TRANS_N, rows, cols, two.device, da.device, lda, ACL_FLOAT, dx.device, 0, ACL_FLOAT,
+                          one.device, dy.device, 1, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, stream_),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclblasGemvEx(ACL_TRANS_N, rows, cols, two.device, da.device, lda, ACL_FLOAT, dx.device, -1, ACL_FLOAT,
+                          one.device, dy.device, 1, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, stream_),
+            ACL_ERROR_API_NOT_SUPPORT);
+}
+
 TEST_F(OpApiTest, GemmErrors) {
   float scalar = 1;
   EXPECT_EQ(aclblasGemmEx(ACL_TRANS_NZ, ACL_TRANS_N, ACL_TRANS_N, 2, 2, 2, &scalar, &scalar, -1, ACL_FLOAT, &scalar, -1,

@@ -137,7 +137,8 @@ aclError checkNoDynamicBroadcast(const ResolvedRequest &request, const std::vect
                    [&](const char *op) { return request.spec.op == op; }) == std::end(broadcasting))
     return ACL_SUCCESS;
   bool batchOnly = request.spec.op == "batch_matmul";
-  for (size_t k = 0; k < request.spec.inputs.size(); ++k) {
+  size_t operands = batchOnly ? 2 : request.spec.inputs.size();  // a bias never broadcasts
+  for (size_t k = 0; k < operands; ++k) {
     const std::vector<int64_t> &compiled = request.spec.inputs[k].shape;
     const std::vector<int64_t> &actual = inputDims[request.kernelInputs[k]];
     size_t offset = outputDims.size() - compiled.size();

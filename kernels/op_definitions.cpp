@@ -59,8 +59,9 @@ std::string translateCast(ResolvedRequest &request) {
 // MatMul / BatchMatMul: CANN spells the transposes transpose_x1/x2 (adj_x1/x2 for batches)
 // and may widen the result (its output description says to what).
 std::string translateProduct(ResolvedRequest &request, const char *first, const char *second) {
-  if (request.inputs.size() > 2 && request.inputs[2].present) return "a bias input is not supported yet";
+  if (request.inputs.size() > 3 && request.inputs[3].present) return "offset_w (quantized products) is not supported";
   request.kernelInputs = {0, 1};
+  if (request.inputs.size() > 2 && request.inputs[2].present) request.kernelInputs.push_back(2);  // bias
   request.spec.attributes.push_back({"transpose_a", boolAttr(request, first)});
   request.spec.attributes.push_back({"transpose_b", boolAttr(request, second)});
   if (!request.outputs.empty() && request.outputs[0].dataType != request.inputs[0].dataType) {
@@ -114,7 +115,7 @@ std::vector<OpDefinition> buildTable() {
                    translateCast});
   table.push_back({"GEMM", {}, "gemm", 5, 5,
                    {{"transpose_a", OpAttrValue(false)}, {"transpose_b", OpAttrValue(false)}}, translateGemm});
-  table.push_back({"MatMul", {"MatMulV2"}, "matmul", 2, 3,
+  table.push_back({"MatMul", {"MatMulV2"}, "matmul", 2, 4,
                    {{"transpose_x1", OpAttrValue(false)}, {"transpose_x2", OpAttrValue(false)}},
                    [](ResolvedRequest &r) { return translateProduct(r, "transpose_x1", "transpose_x2"); }});
   table.push_back({"BatchMatMul", {"BatchMatMulV2"}, "batch_matmul", 2, 3,

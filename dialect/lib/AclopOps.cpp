@@ -156,8 +156,9 @@ std::pair<int64_t, int64_t> transposed(RankedTensorType type, bool transpose, un
 }
 
 // Infers matmul / batch_matmul; `batched` adds a leading (broadcastable) batch dim.
-LogicalResult inferProduct(const Inference &inference, Value aValue, Value bValue, bool transposeA, bool transposeB,
-                           std::optional<Type> resultType, bool batched, SmallVectorImpl<Type> &results) {
+LogicalResult inferProduct(const Inference &inference, Value aValue, Value bValue, Value bias, bool transposeA,
+                           bool transposeB, std::optional<Type> resultType, bool batched,
+                           SmallVectorImpl<Type> &results) {
   int64_t rank = batched ? 3 : 2;
   auto a = inference.tensorOfRank(aValue, "a", kProductInputs, rank);
   auto b = inference.tensorOfRank(bValue, "b", kProductInputs, rank);
@@ -175,6 +176,13 @@ LogicalResult inferProduct(const Inference &inference, Value aValue, Value bValu
     shape.push_back(batch[0]);
   }
   shape.append({m, n});
+  if (bias) {
+    auto biasType = inference.tensorOfRank(bias, "bias", kProductInputs, 1);
+    if (failed(biasType)) return failure();
+    if (biasType->getElementType() != a->getElementType() && biasType->getElementType() != element)
+      return inference.fail("bias must have the input's or the result's element type");
+    if (failed(inference.merge(biasType->getDimSize(0), n, "bias size and N"))) return failure();
+  }
   results.push_back(RankedTensorType::get(shape, element));
   return success();
 }
@@ -309,14 +317,16 @@ LogicalResult GemmOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
 
 LogicalResult MatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
                                          SmallVectorImpl<Type> &results) {
-  return inferProduct(Inference(loc, getOperationName()), adaptor.getA(), adaptor.getB(), adaptor.getTransposeA(),
-                      adaptor.getTransposeB(), adaptor.getResultType(), /*batched=*/false, results);
+  return inferProduct(Inference(loc, getOperationName()), adaptor.getA(), adaptor.getB(), adaptor.getBias(),
+                      adaptor.getTransposeA(), adaptor.getTransposeB(), adaptor.getResultType(), /*batched=*/false,
+                      results);
 }
 
 LogicalResult BatchMatMulOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
                                               SmallVectorImpl<Type> &results) {
-  return inferProduct(Inference(loc, getOperationName()), adaptor.getA(), adaptor.getB(), adaptor.getTransposeA(),
-                      adaptor.getTransposeB(), adaptor.getResultType(), /*batched=*/true, results);
+  return inferProduct(Inference(loc, getOperationName()), adaptor.getA(), adaptor.getB(), adaptor.getBias(),
+                      adaptor.getTransposeA(), adaptor.getTransposeB(), adaptor.getResultType(), /*batched=*/true,
+                      results);
 }
 
 LogicalResult CastOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
@@ -417,7 +427,7 @@ std::optional<unsigned> fixedArity(Operation *op) {
   return std::nullopt;
 }
 
-// Ops with one optional trailing operand (conv2d's bias) take their minimum or one more.
+// Ops with one optional trailing operand (a bias) take their minimum or one more.
 bool acceptsOperandCount(Operation *op, unsigned count) {
   if (op->hasTrait<OpTrait::AtLeastNOperands<2>::Impl>()) return count == 2 || count == 3;
   std::optional<unsigned> arity = fixedArity(op);

@@ -5,7 +5,12 @@
 #include "../common/host_tensor.h"
 #include "../unit/runtime_fixture.h"
 
+#include "acl/ops/acl_cblas.h"
+
+#include <Eigen/Dense>
+
 #include <functional>
+#include <tuple>
 #include <sstream>
 #include <string>
 
@@ -283,7 +288,83 @@ TEST_F(Conformance, MatrixProducts) {
                  return product(in[0], in[1], false, false, index[0], index[1], index[2]);
                }};
   check(batched);
+  // A bias over N, of the input type (f16 accumulating in f32) or of the widened result type.
+  for (auto [type, biasType, out] : {std::tuple{ACL_FLOAT, ACL_FLOAT, ACL_FLOAT},
+                                     std::tuple{ACL_FLOAT16, ACL_FLOAT16, ACL_FLOAT16},
+                                     std::tuple{ACL_FLOAT16, ACL_FLOAT, ACL_FLOAT}}) {
+    const int64_t m = 9, n = 6, k = 17;
+    Case withBias{"MatMulV2",
+                  {randomTensor(type, {m, k}, 14), randomTensor(type, {n, k}, 15), randomTensor(biasType, {n}, 16)},
+                  [](aclopAttr *attr) { aclopSetAttrBool(attr, "transpose_x2", true); },
+                  HostTensor(out, {m, n}),
+                  [](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                    return product(in[0], in[1], false, true, 0, index[0], index[1]) + in[2].at(index[1]);
+                  }};
+    check(withBias);
+  }
+  Case batchedBias{"BatchMatMulV2",
+                   {randomTensor(ACL_FLOAT, {2, 4, 6}, 17), randomTensor(ACL_FLOAT, {2, 6, 5}, 18),
+                    randomTensor(ACL_FLOAT, {5}, 19)},
+                   nullptr, HostTensor(ACL_FLOAT, {2, 4, 5}),
+                   [](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                     return product(in[0], in[1], false, false, index[0], index[1], index[2]) + in[2].at(index[2]);
+                   }};
+  check(batchedBias);
   printf("matrix products: %d cases\n", checked_);
+}
+
+// aclblasGemmEx against Eigen (an independent GEMM): f32 and f16 inputs, every transpose, odd
+// and larger sizes. The bound is the f32 accumulation error: 2 k eps (|op(A)| |op(B)|)_ij plus
+// |beta c| eps, for alpha = 1.25, beta = -0.75.
+TEST_F(Conformance, GemmAgainstEigen) {
+  using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  struct Size {
+    int m, n, k;
+  };
+  for (aclDataType inputType : {ACL_FLOAT, ACL_FLOAT16})
+    for (Size size : {Size{1, 1, 1}, Size{64, 64, 64}, Size{127, 65, 300}, Size{256, 192, 256}})
+      for (bool ta : {false, true})
+        for (bool tb : {false, true}) {
+          SCOPED_TRACE(testing::Message() << inputType << " " << size.m << "x" << size.n << "x" << size.k << " " << ta << tb);
+          HostTensor a = randomTensor(inputType, ta ? std::vector<int64_t>{size.k, size.m} : std::vector<int64_t>{size.m, size.k}, 31, -1, 1);
+          HostTensor b = randomTensor(inputType, tb ? std::vector<int64_t>{size.n, size.k} : std::vector<int64_t>{size.k, size.n}, 32, -1, 1);
+          HostTensor c = randomTensor(ACL_FLOAT, {size.m, size.n}, 33, -1, 1);
+          auto toEigen = [](const HostTensor &t) {
+            Matrix matrix(t.shape[0], t.shape[1]);
+            for (int64_t i = 0; i < t.count(); ++i) matrix.data()[i] = static_cast<float>(t.at(i));
+            return matrix;
+          };
+          Matrix ea = toEigen(a), eb = toEigen(b), ec = toEigen(c);
+          Matrix opA = ta ? Matrix(ea.transpose()) : ea, opB = tb ? Matrix(eb.transpose()) : eb;
+          Matrix expected = 1.25f * opA * opB - 0.75f * ec;
+          Matrix bound = 2.0f * size.k * 1.2e-7f * (opA.cwiseAbs() * opB.cwiseAbs()) +
+                         Matrix::Constant(size.m, size.n, 1.2e-7f).cwiseProduct(ec.cwiseAbs()) +
+                         Matrix::Constant(size.m, size.n, 1e-6f);
+          void *da = nullptr, *db = nullptr, *dc = nullptr, *alpha = nullptr, *beta = nullptr;
+          float alphaValue = 1.25f, betaValue = -0.75f;
+          for (auto [device, host, bytes] : {std::tuple{&da, (const void *)a.bytes.data(), a.byteSize()},
+                                             std::tuple{&db, (const void *)b.bytes.data(), b.byteSize()},
+                                             std::tuple{&dc, (const void *)c.bytes.data(), c.byteSize()},
+                                             std::tuple{&alpha, (const void *)&alphaValue, sizeof(float)},
+                                             std::tuple{&beta, (const void *)&betaValue, sizeof(float)}}) {
+            ASSERT_EQ(aclrtMalloc(device, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+            ASSERT_EQ(aclrtMemcpy(*device, bytes, host, bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+          }
+          ASSERT_EQ(aclblasGemmEx(ta ? ACL_TRANS_T : ACL_TRANS_N, tb ? ACL_TRANS_T : ACL_TRANS_N, ACL_TRANS_N, size.m,
+                                  size.n, size.k, alpha, da, -1, inputType, db, -1, inputType, beta, dc, -1, ACL_FLOAT,
+                                  ACL_COMPUTE_HIGH_PRECISION, first_),
+                    ACL_SUCCESS) << recentError();
+          ASSERT_EQ(aclrtSynchronizeStream(first_), ACL_SUCCESS);
+          Matrix actual(size.m, size.n);
+          ASSERT_EQ(aclrtMemcpy(actual.data(), c.byteSize(), dc, c.byteSize(), ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+          for (int i = 0; i < size.m; ++i)
+            for (int j = 0; j < size.n; ++j)
+              ASSERT_LE(std::fabs(actual(i, j) - expected(i, j)), bound(i, j))
+                  << i << "," << j << ": " << actual(i, j) << " vs Eigen " << expected(i, j);
+          for (void *p : {da, db, dc, alpha, beta}) aclrtFree(p);
+          ++checked_;
+        }
+  printf("GEMM against Eigen: %d cases\n", checked_);
 }
 
 TEST_F(Conformance, ReductionsSoftmaxTranspose) {

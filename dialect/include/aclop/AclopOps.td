@@ -49,31 +49,34 @@ def Aclop_MatMulOp : Aclop_InferredOp<"matmul"> {
     ```mlir
     %r = aclop.matmul %a, %b : (tensor<4x8xf16>, tensor<8x3xf16>) -> tensor<4x3xf16>
     ```
-    With `result_type` the result element type may widen (f16/bf16 to f32, i8 to i32).
+    With `result_type` the result element type may widen (f16/bf16 to f32, i8 to i32). The
+    optional `bias` is 1-d over N, of the input or the result element type; it is added to the
+    accumulated product before the result is narrowed.
   }];
-  let arguments = (ins AnyRankedTensor:$a, AnyRankedTensor:$b,
+  let arguments = (ins AnyRankedTensor:$a, AnyRankedTensor:$b, Optional<AnyRankedTensor>:$bias,
                    DefaultValuedAttr<BoolAttr, "false">:$transpose_a,
                    DefaultValuedAttr<BoolAttr, "false">:$transpose_b,
                    OptionalAttr<TypeAttr>:$result_type);
   let results = (outs AnyRankedTensor:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Aclop_BatchMatMulOp : Aclop_InferredOp<"batch_matmul"> {
   let summary = "Batched op(A) * op(B) over a leading batch dimension (CANN BatchMatMul)";
   let description = [{
-    `a` is `[B, M, K]` and `b` is `[B, K, N]` (the last two dims swapped by the transpose flags).
+    `a` is `[B, M, K]` and `b` is `[B, K, N]` (the last two dims swapped by the transpose flags);
+    the optional `bias` is 1-d over N, as for matmul.
 
     ```mlir
     %r = aclop.batch_matmul %a, %b : (tensor<2x4x8xf32>, tensor<2x8x3xf32>) -> tensor<2x4x3xf32>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$a, AnyRankedTensor:$b,
+  let arguments = (ins AnyRankedTensor:$a, AnyRankedTensor:$b, Optional<AnyRankedTensor>:$bias,
                    DefaultValuedAttr<BoolAttr, "false">:$transpose_a,
                    DefaultValuedAttr<BoolAttr, "false">:$transpose_b,
                    OptionalAttr<TypeAttr>:$result_type);
   let results = (outs AnyRankedTensor:$result);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$a `,` $b (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
 }
 
 //===----------------------------------------------------------------------===//

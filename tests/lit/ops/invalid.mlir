@@ -297,3 +297,21 @@ func.func @conv2d_integer(%x: tensor<1x1x2x2xi32>, %w: tensor<1x1x1x1xi32>) {
   %r = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>} : (tensor<1x1x2x2xi32>, tensor<1x1x1x1xi32>) -> tensor<1x1x2x2xi32>
   return
 }
+
+// -----
+
+func.func @matmul_bias_size(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>, %bias: tensor<4xf32>) {
+  // expected-error @below {{bias size and N disagree: 4 vs 3}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.matmul %a, %b, %bias : (tensor<4x8xf32>, tensor<8x3xf32>, tensor<4xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_bias_type(%a: tensor<4x8xf16>, %b: tensor<8x3xf16>, %bias: tensor<3xbf16>) {
+  // expected-error @below {{bias must have the input's or the result's element type}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.matmul %a, %b, %bias : (tensor<4x8xf16>, tensor<8x3xf16>, tensor<3xbf16>) -> tensor<4x3xf16>
+  return
+}

@@ -97,3 +97,14 @@ func.func @conv2d(%x: tensor<1x8x8x3xf16>, %w: tensor<16x3x3x3xf16>, %b: tensor<
       : (tensor<?x4x?x?xf32>, tensor<3x3x2x6xf32>) -> tensor<?x6x?x?xf32>
   return
 }
+
+// Products with an optional bias over N.
+// CHECK-LABEL: func @product_bias
+func.func @product_bias(%a: tensor<4x8xf16>, %b: tensor<8x3xf16>, %bias: tensor<3xf32>, %x: tensor<2x4x8xf32>,
+                        %y: tensor<2x8x3xf32>, %z: tensor<3xf32>) {
+  // CHECK: aclop.matmul %{{.*}}, %{{.*}}, %{{.*}} {result_type = f32} : (tensor<4x8xf16>, tensor<8x3xf16>, tensor<3xf32>) -> tensor<4x3xf32>
+  %0 = aclop.matmul %a, %b, %bias {result_type = f32} : (tensor<4x8xf16>, tensor<8x3xf16>, tensor<3xf32>) -> tensor<4x3xf32>
+  // CHECK: aclop.batch_matmul %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x4x8xf32>, tensor<2x8x3xf32>, tensor<3xf32>) -> tensor<2x4x3xf32>
+  %1 = aclop.batch_matmul %x, %y, %z : (tensor<2x4x8xf32>, tensor<2x8x3xf32>, tensor<3xf32>) -> tensor<2x4x3xf32>
+  return
+}

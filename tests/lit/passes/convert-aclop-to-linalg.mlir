@@ -205,3 +205,18 @@ func.func @conv2d_dynamic(%x: tensor<?x4x?x?xf32>, %w: tensor<6x2x3x3xf32>) -> t
       : (tensor<?x4x?x?xf32>, tensor<6x2x3x3xf32>) -> tensor<?x6x?x?xf32>
   return %r : tensor<?x6x?x?xf32>
 }
+
+// -----
+
+// A matmul bias is added to the f32 accumulator in the narrowing epilogue, indexed by N.
+// CHECK-DAG: #[[N:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK-LABEL: func @matmul_bias
+// CHECK: %[[ACC:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<4x3xf32>)
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[N]], #{{.*}}], {{.*}} ins(%[[ACC]], %arg2 : tensor<4x3xf32>, tensor<3xf16>) outs(%{{.*}} : tensor<4x3xf16>)
+// CHECK:   arith.extf
+// CHECK:   arith.addf
+// CHECK:   arith.truncf
+func.func @matmul_bias(%a: tensor<4x8xf16>, %b: tensor<8x3xf16>, %bias: tensor<3xf16>) -> tensor<4x3xf16> {
+  %r = aclop.matmul %a, %b, %bias : (tensor<4x8xf16>, tensor<8x3xf16>, tensor<3xf16>) -> tensor<4x3xf16>
+  return %r : tensor<4x3xf16>
+}

@@ -180,3 +180,11 @@ func.func @conv2d(%x: tensor<?x8x8x4xf16>, %w: tensor<3x3x2x8xf16>, %b: tensor<8
       : (tensor<?x8x8x4xf16>, tensor<3x3x2x8xf16>, tensor<8xf16>) -> tensor<?x8x8x8xf16>
   return %r : tensor<?x8x8x8xf16>
 }
+
+// -----
+
+// CHECK-LABEL: llvm.func @bmm_bias(
+func.func @bmm_bias(%a: tensor<?x4x8xf32>, %b: tensor<?x8x3xf32>, %bias: tensor<3xf32>) -> tensor<?x4x3xf32> {
+  %r = aclop.batch_matmul %a, %b, %bias : (tensor<?x4x8xf32>, tensor<?x8x3xf32>, tensor<3xf32>) -> tensor<?x4x3xf32>
+  return %r : tensor<?x4x3xf32>
+}

@@ -165,9 +165,26 @@ struct ProductPattern : OpConversionPattern<Op> {
     auto resultType = cast<RankedTensorType>(op.getType());
     Value acc = contraction(rewriter, op.getLoc(), adaptor.getA(), adaptor.getB(), op.getTransposeA(),
                             op.getTransposeB(), batched, resultType, op.getA().getType().getElementType());
-    Type accumulator = tensorType(acc).getElementType();
-    rewriter.replaceOp(op, castTensor(rewriter, op.getLoc(), acc, resultType, accumulator, resultType.getElementType(),
-                                      /*truncate=*/true));
+    Type accumulator = tensorType(acc).getElementType(), element = resultType.getElementType();
+    Value bias = adaptor.getBias();
+    if (!bias) {
+      rewriter.replaceOp(op, castTensor(rewriter, op.getLoc(), acc, resultType, accumulator, element, /*truncate=*/true));
+      return success();
+    }
+    // result = narrow(acc + widen(bias[n])), one element-wise pass over the result.
+    Location loc = op.getLoc();
+    int64_t rank = resultType.getRank();
+    Type biasElement = op.getBias().getType().getElementType();
+    Value init = emptyTensor(rewriter, loc, resultType, [&](int64_t i) { return dim(rewriter, loc, acc, i); });
+    AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
+    AffineMap overN = AffineMap::get(rank, 0, {getAffineDimExpr(rank - 1, op.getContext())}, op.getContext());
+    auto epilogue = linalg::GenericOp::create(
+        rewriter, loc, resultType, ValueRange{acc, bias}, init, SmallVector<AffineMap>{identity, overN, identity},
+        iterators(rank, 0), [&](OpBuilder &b, Location l, ValueRange args) {
+          Value sum = addOf(b, l, args[0], castScalar(b, l, args[1], biasElement, accumulator, true));
+          linalg::YieldOp::create(b, l, castScalar(b, l, sum, accumulator, element, true));
+        });
+    rewriter.replaceOp(op, epilogue.getResults());
     return success();
   }
 };

@@ -301,8 +301,12 @@ aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>>
   if (aclError error = resolveStream(stream, resolved, caller)) return error;
   if (!outputDims.empty())
     if (aclError error = checkNoDynamicBroadcast(request, inputDims, outputDims[0], caller)) return error;
-  std::vector<void *> pointers;
-  std::vector<int64_t> dynamicSizes;
+  // The argument block: pointers, then dynamic sizes, built on the stack (a handle's launch
+  // allocates nothing here; the block and the task come from recyclers).
+  constexpr size_t kMaxPointers = 16, kMaxDynamicSizes = 256;
+  void *pointers[kMaxPointers];
+  int64_t dynamicSizes[kMaxDynamicSizes];
+  size_t numPointers = 0, numDynamicSizes = 0;
   // Each buffer must hold its tensor: no kernel ever writes past a buffer.
   auto add = [&](const aclDataBuffer *buffer, const std::vector<int64_t> &compiled, const std::vector<int64_t> &actual,
                  aclDataType type, const char *what, size_t index) -> aclError {
@@ -314,12 +318,19 @@ aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>>
       return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s buffer %zu holds %zu bytes at %p; the tensor needs %zu",
                          what, index, buffer->size, buffer->data, bytes);
     // Checked mode (ACLCPU_CHECK=1): the bytes must lie inside one device allocation.
-    std::string argument = std::string(what) + " buffer " + std::to_string(index);
+    char argument[48];
+    snprintf(argument, sizeof(argument), "%s buffer %zu", what, index);
     if (bytes > 0)
-      if (aclError error = checkDeviceRange(buffer->data, bytes, argument.c_str(), caller)) return error;
-    pointers.push_back(buffer->data);
-    for (size_t d = 0; d < compiled.size(); ++d)
-      if (compiled[d] < 0) dynamicSizes.push_back(actual[d]);
+      if (aclError error = checkDeviceRange(buffer->data, bytes, argument, caller)) return error;
+    if (numPointers == kMaxPointers)
+      return reportError(ACL_ERROR_INVALID_PARAM, caller, "more than %zu tensors", kMaxPointers);
+    pointers[numPointers++] = buffer->data;
+    for (size_t d = 0; d < compiled.size(); ++d) {
+      if (compiled[d] >= 0) continue;
+      if (numDynamicSizes == kMaxDynamicSizes)
+        return reportError(ACL_ERROR_INVALID_PARAM, caller, "more than %zu dynamic dims", kMaxDynamicSizes);
+      dynamicSizes[numDynamicSizes++] = actual[d];
+    }
     return ACL_SUCCESS;
   };
   for (size_t k = 0; k < request.kernelInputs.size(); ++k) {
@@ -331,11 +342,11 @@ aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>>
   for (size_t i = 0; i < kernel.outputs.size(); ++i)
     if (aclError error = add(outputs[i], kernel.outputs[i].shape, outputDims[i], request.outputs[i].dataType, "output", i))
       return error;
+  uint64_t raw[kMaxPointers + kMaxDynamicSizes];
+  memcpy(raw, pointers, 8 * numPointers);
+  memcpy(raw + numPointers, dynamicSizes, 8 * numDynamicSizes);
   ArgBlock args;
-  std::vector<uint8_t> raw(8 * (pointers.size() + dynamicSizes.size()));
-  if (!pointers.empty()) memcpy(raw.data(), pointers.data(), 8 * pointers.size());
-  if (!dynamicSizes.empty()) memcpy(raw.data() + 8 * pointers.size(), dynamicSizes.data(), 8 * dynamicSizes.size());
-  if (aclError error = copyRawArgs(raw.data(), raw.size(), args, caller)) return error;
+  if (aclError error = copyRawArgs(raw, 8 * (numPointers + numDynamicSizes), args, caller)) return error;
   KernelLaunch launch;
   launch.entry = kernel.entry;
   launch.kernelName = request.opType;

@@ -1,6 +1,8 @@
 // Building, updating and snapshotting kernel argument blocks.
 #include "kernel_args.h"
 
+#include "block_recycler.h"
+
 #include "diagnostics.h"
 
 #include <cstdlib>
@@ -220,6 +222,29 @@ aclError finalizeArgs(KernelArgs &args, const char *caller) {
   return ACL_SUCCESS;
 }
 
+namespace {
+
+BlockRecycler &argBlocks() {
+  static BlockRecycler *recycler = new BlockRecycler(kRecycledArgBytes, kPlaceholderAlignment, 4096);
+  return *recycler;
+}
+
+// `total` bytes (at least one alignment unit), recycled when small.
+bool allocateArgBytes(size_t total, ArgBlock &out) {
+  total = std::max(alignUp(total, kPlaceholderAlignment), kPlaceholderAlignment);
+  bool recycled = total <= kRecycledArgBytes;
+  void *bytes = recycled ? argBlocks().take() : aligned_alloc(kPlaceholderAlignment, total);
+  out.bytes = std::unique_ptr<uint8_t, ArgBlock::Free>(static_cast<uint8_t *>(bytes), ArgBlock::Free{recycled});
+  return bytes != nullptr;
+}
+
+}  // namespace
+
+void ArgBytesFree::operator()(uint8_t *p) const {
+  if (recycled) argBlocks().give(p);
+  else free(p);
+}
+
 aclError snapshotArgs(const KernelArgs &args, ArgBlock &out, const char *caller) {
   if (!args.finalized)
     return reportError(ACL_ERROR_INVALID_PARAM, caller,
@@ -227,9 +252,8 @@ aclError snapshotArgs(const KernelArgs &args, ArgBlock &out, const char *caller)
   size_t total = alignUp(args.size, kPlaceholderAlignment);
   for (uint32_t i = 0; i < args.paramCount; ++i)
     if (args.params[i].isPlaceholder) total += alignUp(args.params[i].placeholderSize, kPlaceholderAlignment);
-  auto *bytes = static_cast<uint8_t *>(aligned_alloc(kPlaceholderAlignment, std::max(total, kPlaceholderAlignment)));
-  if (bytes == nullptr) return reportError(ACL_ERROR_BAD_ALLOC, caller, "out of memory");
-  out.bytes.reset(bytes);
+  if (!allocateArgBytes(total, out)) return reportError(ACL_ERROR_BAD_ALLOC, caller, "out of memory");
+  uint8_t *bytes = out.bytes.get();
   out.size = args.size;
   if (args.size) memcpy(bytes, args.data, args.size);
   // Placeholder data goes after all arguments; each slot gets the address of its copy.
@@ -249,11 +273,9 @@ aclError copyRawArgs(const void *data, size_t size, ArgBlock &out, const char *c
   if (size > kMaxArgBytes)
     return reportError(ACL_ERROR_INVALID_PARAM, caller, "argsSize %zu exceeds %zu bytes", size, kMaxArgBytes);
   if (data == nullptr && size != 0) return reportError(ACL_ERROR_INVALID_PARAM, caller, "argsData is NULL");
-  auto *bytes = static_cast<uint8_t *>(aligned_alloc(kPlaceholderAlignment, alignUp(std::max<size_t>(size, 1), kPlaceholderAlignment)));
-  if (bytes == nullptr) return reportError(ACL_ERROR_BAD_ALLOC, caller, "out of memory");
-  out.bytes.reset(bytes);
+  if (!allocateArgBytes(size, out)) return reportError(ACL_ERROR_BAD_ALLOC, caller, "out of memory");
   out.size = size;
-  if (size) memcpy(bytes, data, size);
+  if (size) memcpy(out.bytes.get(), data, size);
   return ACL_SUCCESS;
 }
 

@@ -40,14 +40,18 @@ struct KernelArgs {
   KernelParam params[kMaxKernelParams];
 };
 
-// Argument bytes copied for one launch, placeholder data included and linked in.
+// Argument bytes copied for one launch, placeholder data included and linked in. Blocks of up
+// to kRecycledArgBytes come from a BlockRecycler (no heap traffic per launch once warm).
+struct ArgBytesFree {
+  bool recycled = false;
+  void operator()(uint8_t *p) const;
+};
 struct ArgBlock {
-  struct Free {
-    void operator()(uint8_t *p) const { free(p); }
-  };
+  using Free = ArgBytesFree;
   std::unique_ptr<uint8_t, Free> bytes;
   size_t size = 0;
 };
+constexpr size_t kRecycledArgBytes = 1024;
 
 // Bytes the application must provide for the handle and for `userArgsSize` bytes of arguments.
 size_t kernelArgsHandleBytes();

@@ -1,11 +1,13 @@
 // Chunked parallel execution of kernel blocks on the worker pool.
 #include "kernel_launch.h"
 
+#include "block_recycler.h"
 #include "diagnostics.h"
 #include "spin_wait.h"
 
 #include <algorithm>
 #include <cstdlib>
+#include <new>
 
 namespace aclcpu {
 namespace {
@@ -81,9 +83,21 @@ class BlockRun : public PoolJob {
   ProgressCounter done_;
 };
 
+BlockRecycler &launchTaskBlocks();
+
 class KernelLaunchTask : public StreamTask {
  public:
   explicit KernelLaunchTask(KernelLaunch launch) : launch_(std::move(launch)) {}
+  // One task per launch: recycled, not heap-allocated, once warm.
+  static void *operator new(size_t size) {
+    void *block = size <= launchTaskBlocks().blockBytes() ? launchTaskBlocks().take() : malloc(size);
+    if (block == nullptr) throw std::bad_alloc();
+    return block;
+  }
+  static void operator delete(void *block, size_t size) {
+    if (size <= launchTaskBlocks().blockBytes()) launchTaskBlocks().give(block);
+    else free(block);
+  }
   TaskOutcome execute(Stream &stream) override {
     uint32_t faultBlock = 0;
     int32_t status = runBlocks(stream.pool(), launch_.entry, launch_.args.bytes.get(), launch_.numBlocks,
@@ -99,6 +113,11 @@ class KernelLaunchTask : public StreamTask {
  private:
   KernelLaunch launch_;
 };
+
+BlockRecycler &launchTaskBlocks() {
+  static BlockRecycler *recycler = new BlockRecycler(sizeof(KernelLaunchTask), alignof(std::max_align_t), 4096);
+  return *recycler;
+}
 
 }  // namespace
 

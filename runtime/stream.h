@@ -4,12 +4,13 @@
 // without holding a thread and is re-posted by whoever unblocks it.
 #pragma once
 
+#include "ring_queue.h"
+
 #include "acl/acl_base.h"
 #include "spin_wait.h"
 #include "worker_pool.h"
 
 #include <atomic>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -57,7 +58,7 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   const std::chrono::nanoseconds spin_;
 
   mutable std::mutex mutex_;
-  std::deque<std::unique_ptr<StreamTask>> queue_;
+  RingQueue<std::unique_ptr<StreamTask>> queue_;
   State state_ = State::Idle;
   bool resumeRequested_ = false;
   uint64_t enqueued_ = 0;

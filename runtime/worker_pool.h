@@ -3,10 +3,11 @@
 // on the posting thread, which makes every stream synchronous and deterministic.
 #pragma once
 
+#include "ring_queue.h"
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -42,7 +43,7 @@ class WorkerPool {
   const bool runInline_;
   std::mutex mutex_;
   std::condition_variable wakeup_;
-  std::deque<std::shared_ptr<PoolJob>> queue_;
+  RingQueue<std::shared_ptr<PoolJob>> queue_;
   std::atomic<size_t> queued_{0};
   int parked_ = 0;
   bool stopping_ = false;

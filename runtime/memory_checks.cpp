@@ -25,6 +25,16 @@ bool expectedSides(aclrtMemcpyKind kind, Side &dst, Side &src) {
   return false;
 }
 
+// Copies and memsets always check their device side (a lookup is cheap next to the copy): an
+// address that is not, or no longer, inside an aclrtMalloc allocation is refused, never written.
+aclError requireDeviceMemory(const void *ptr, size_t size, const char *what, const char *function) {
+  Allocation allocation;
+  if (!memoryTable().find(ptr, allocation) || allocation.kind != MemoryKind::Device)
+    return reportError(ACL_ERROR_INVALID_PARAM, function,
+                       "%s %p is not device memory: it is not inside any live aclrtMalloc allocation", what, ptr);
+  return checkDeviceRange(ptr, size, what, function);
+}
+
 aclError checkSide(const void *ptr, size_t size, Side expected, const char *what, const char *function) {
   if (expected == Side::Any) {
     Allocation allocation;
@@ -44,7 +54,7 @@ aclError checkSide(const void *ptr, size_t size, Side expected, const char *what
   if (known && !isDevice)
     return reportError(ACL_ERROR_INVALID_PARAM, function,
                        "%s %p is host memory (aclrtMallocHost) but the copy kind says it is device memory", what, ptr);
-  return checkDeviceRange(ptr, size, what, function);
+  return requireDeviceMemory(ptr, size, what, function);
 }
 
 }  // namespace
@@ -96,7 +106,7 @@ aclError validateMemset(void *devPtr, size_t maxCount, size_t count, const char 
                          devPtr, count);
     return ACL_SUCCESS;
   }
-  return checkDeviceRange(devPtr, count, "devPtr", function);
+  return requireDeviceMemory(devPtr, count, "devPtr", function);
 }
 
 }  // namespace aclcpu

@@ -1,7 +1,7 @@
-// Validation shared by copies, memsets and (later) operator and kernel arguments: sizes
-// against destMax, pointers against where the memcpy kind says they live, and ranges against
-// their allocation. Checked mode (ACLCPU_CHECK=1) also rejects device-side pointers that are
-// not inside any aclrtMalloc allocation.
+// Validation shared by copies, memsets and operator arguments: sizes against destMax, pointers
+// against where the memcpy kind says they live, and ranges against their allocation. The
+// device side of copies and memsets must always lie in a live aclrtMalloc allocation; operator
+// and kernel buffers are looked up only in checked mode (ACLCPU_CHECK=1), to keep launches cheap.
 #pragma once
 
 #include "acl/acl_rt.h"

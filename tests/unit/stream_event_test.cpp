@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -203,7 +204,14 @@ TEST_F(StreamTest, SixteenStreamsChainedThroughEventsMatchSequentialOrder) {
 TEST_F(StreamTest, ConcurrentEnqueueKeepsPerStreamOrder) {
   constexpr int kStreams = 16, kOps = 1000;
   std::vector<aclrtStream> streams(kStreams);
-  std::vector<std::vector<uint32_t>> counters(kStreams, std::vector<uint32_t>(kOps + 1, 0));
+  // Counters in host memory from aclrtMallocHost (memsets refuse memory the runtime does not know).
+  std::vector<uint32_t *> counters(kStreams);
+  for (auto &counter : counters) {
+    void *memory = nullptr;
+    ASSERT_EQ(aclrtMallocHost(&memory, sizeof(uint32_t) * (kOps + 1)), ACL_SUCCESS);
+    counter = static_cast<uint32_t *>(memory);
+    std::fill(counter, counter + kOps + 1, 0u);
+  }
   for (auto &stream : streams) ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
   for (int s = 0; s < kStreams; ++s) counters[s][0] = static_cast<uint32_t>(s + 1);
   aclrtContext context = nullptr;
@@ -216,7 +224,7 @@ TEST_F(StreamTest, ConcurrentEnqueueKeepsPerStreamOrder) {
       for (int s = t; s < kStreams; s += 4) {
         // Each copy moves the running value one slot forward: only in-order execution ends with kOps.
         for (int i = 0; i < kOps; ++i) {
-          uint32_t *slots = counters[s].data();
+          uint32_t *slots = counters[s];
           if (aclrtMemsetAsync(&slots[i + 1], 4, 0, 4, streams[s]) != ACL_SUCCESS) ++failures;
           if (aclrtMemcpyAsync(&slots[i + 1], 4, &slots[i], 4, ACL_MEMCPY_HOST_TO_HOST, streams[s]) != ACL_SUCCESS)
             ++failures;
@@ -230,4 +238,5 @@ TEST_F(StreamTest, ConcurrentEnqueueKeepsPerStreamOrder) {
   for (int s = 0; s < kStreams; ++s)
     for (int i = 0; i <= kOps; ++i) ASSERT_EQ(counters[s][i], static_cast<uint32_t>(s + 1)) << s << " " << i;
   for (auto &stream : streams) EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+  for (uint32_t *counter : counters) EXPECT_EQ(aclrtFreeHost(counter), ACL_SUCCESS);
 }

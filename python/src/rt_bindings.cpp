@@ -1,0 +1,251 @@
+// acl.rt: devices, contexts, streams, events, memory, callbacks and the kernel-binary flow.
+// Calls that can block (synchronize, copies, process_report) release the GIL.
+#include "bindings.h"
+
+#include <pybind11/stl.h>
+
+#include <memory>
+
+namespace aclpy {
+namespace {
+
+int code(aclError error) { return static_cast<int>(error); }
+
+template <typename T>
+py::tuple valueAnd(T value, aclError error) {
+  return py::make_tuple(value, code(error));
+}
+
+// A Python callable and its argument, carried through aclrtLaunchCallback's userData.
+struct PythonCallback {
+  py::function function;
+  py::object userData;
+};
+
+// Runs on the thread that called process_report (GIL released there): takes the GIL, calls,
+// and reports an exception as unraisable instead of letting it unwind into the runtime.
+void runPythonCallback(void *data) {
+  py::gil_scoped_acquire gil;
+  std::unique_ptr<PythonCallback> callback(static_cast<PythonCallback *>(data));
+  try {
+    callback->function(callback->userData);
+  } catch (py::error_already_set &error) {
+    error.discard_as_unraisable("acl.rt.launch_callback callback");
+  } catch (const std::exception &error) {
+    PyErr_SetString(PyExc_RuntimeError, error.what());
+    PyErr_WriteUnraisable(callback->function.ptr());
+  }
+}
+
+// pyACL spells option and attribute lists as [{"type"/"id": t, "value": v}, ...].
+std::vector<std::pair<int64_t, int64_t>> pairs(const py::object &list, const char *key) {
+  std::vector<std::pair<int64_t, int64_t>> out;
+  if (list.is_none() || (py::isinstance<py::int_>(list) && list.cast<int64_t>() == 0)) return out;
+  for (const py::handle item : list.cast<py::list>()) {
+    py::dict entry = item.cast<py::dict>();
+    out.emplace_back(entry[key].cast<int64_t>(), entry["value"].cast<int64_t>());
+  }
+  return out;
+}
+
+aclError loadBinary(const std::string *path, const py::bytes *data, const py::object &options, aclrtBinHandle &handle) {
+  std::vector<aclrtBinaryLoadOption> list;
+  for (auto [type, value] : pairs(options, "type")) {
+    aclrtBinaryLoadOption option{};
+    option.type = static_cast<aclrtBinaryLoadOptionType>(type);
+    if (type == ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE) option.value.cpuKernelMode = static_cast<int32_t>(value);
+    else option.value.rsv[0] = static_cast<uint32_t>(value);
+    list.push_back(option);
+  }
+  aclrtBinaryLoadOptions all{list.data(), list.size()};
+  aclrtBinaryLoadOptions *optionsArg = list.empty() ? nullptr : &all;
+  if (path) {
+    py::gil_scoped_release release;
+    return aclrtBinaryLoadFromFile(path->c_str(), optionsArg, &handle);
+  }
+  std::string_view bytes = *data;
+  return aclrtBinaryLoadFromData(bytes.data(), bytes.size(), optionsArg, &handle);
+}
+
+}  // namespace
+
+void bindRuntime(py::module_ &rt) {
+  using Release = py::call_guard<py::gil_scoped_release>;
+  // Devices and contexts.
+  rt.def("set_device", [](int32_t device) { return code(aclrtSetDevice(device)); });
+  rt.def("reset_device", [](int32_t device) { return code(aclrtResetDevice(device)); }, Release());
+  rt.def("get_device", [] {
+    int32_t device = -1;
+    aclError error = aclrtGetDevice(&device);
+    return valueAnd(device, error);
+  });
+  rt.def("get_device_count", [] {
+    uint32_t count = 0;
+    aclError error = aclrtGetDeviceCount(&count);
+    return valueAnd(count, error);
+  });
+  rt.def("get_run_mode", [] {
+    aclrtRunMode mode = ACL_HOST;
+    aclError error = aclrtGetRunMode(&mode);
+    return valueAnd(static_cast<int>(mode), error);
+  });
+  rt.def("create_context", [](int32_t device) {
+    aclrtContext context = nullptr;
+    aclError error = aclrtCreateContext(&context, device);
+    return valueAnd(handleOf(context), error);
+  });
+  rt.def("destroy_context", [](uint64_t context) { return code(aclrtDestroyContext(pointer<void>(context))); }, Release());
+  rt.def("set_context", [](uint64_t context) { return code(aclrtSetCurrentContext(pointer<void>(context))); });
+  rt.def("get_context", [] {
+    aclrtContext context = nullptr;
+    aclError error = aclrtGetCurrentContext(&context);
+    return valueAnd(handleOf(context), error);
+  });
+
+  // Streams and events.
+  rt.def("create_stream", [] {
+    aclrtStream stream = nullptr;
+    aclError error = aclrtCreateStream(&stream);
+    return valueAnd(handleOf(stream), error);
+  });
+  rt.def("destroy_stream", [](uint64_t stream) { return code(aclrtDestroyStream(pointer<void>(stream))); }, Release());
+  rt.def("synchronize_stream", [](uint64_t stream) { return code(aclrtSynchronizeStream(pointer<void>(stream))); },
+         Release());
+  rt.def("synchronize_device", [] { return code(aclrtSynchronizeDevice()); }, Release());
+  rt.def("create_event", [] {
+    aclrtEvent event = nullptr;
+    aclError error = aclrtCreateEvent(&event);
+    return valueAnd(handleOf(event), error);
+  });
+  rt.def("destroy_event", [](uint64_t event) { return code(aclrtDestroyEvent(pointer<void>(event))); });
+  rt.def("record_event", [](uint64_t event, uint64_t stream) {
+    return code(aclrtRecordEvent(pointer<void>(event), pointer<void>(stream)));
+  });
+  rt.def("stream_wait_event", [](uint64_t stream, uint64_t event) {
+    return code(aclrtStreamWaitEvent(pointer<void>(stream), pointer<void>(event)));
+  });
+  rt.def("synchronize_event", [](uint64_t event) { return code(aclrtSynchronizeEvent(pointer<void>(event))); },
+         Release());
+  rt.def("query_event_status", [](uint64_t event) {
+    aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    aclError error = aclrtQueryEventStatus(pointer<void>(event), &status);
+    return valueAnd(static_cast<int>(status), error);
+  });
+  rt.def("event_elapsed_time", [](uint64_t start, uint64_t end) {
+    float ms = 0;
+    aclError error = aclrtEventElapsedTime(&ms, pointer<void>(start), pointer<void>(end));
+    return valueAnd(ms, error);
+  });
+
+  // Memory. Host-side arguments may be ints or Python buffers (bytes, numpy arrays).
+  rt.def("malloc", [](size_t size, int policy) {
+    void *memory = nullptr;
+    aclError error = aclrtMalloc(&memory, size, static_cast<aclrtMemMallocPolicy>(policy));
+    return valueAnd(handleOf(memory), error);
+  }, py::arg("size"), py::arg("policy") = 0);
+  rt.def("free", [](uint64_t memory) { return code(aclrtFree(pointer<void>(memory))); });
+  rt.def("malloc_host", [](size_t size) {
+    void *memory = nullptr;
+    aclError error = aclrtMallocHost(&memory, size);
+    return valueAnd(handleOf(memory), error);
+  });
+  rt.def("free_host", [](uint64_t memory) { return code(aclrtFreeHost(pointer<void>(memory))); });
+  rt.def("memcpy", [](const py::object &dst, size_t destMax, const py::object &src, size_t count, int kind) {
+    void *to = pointer<void>(addressOf(dst));
+    const void *from = pointer<const void>(addressOf(src));
+    py::gil_scoped_release release;
+    return code(aclrtMemcpy(to, destMax, from, count, static_cast<aclrtMemcpyKind>(kind)));
+  });
+  rt.def("memcpy_async", [](const py::object &dst, size_t destMax, const py::object &src, size_t count, int kind,
+                            uint64_t stream) {
+    return code(aclrtMemcpyAsync(pointer<void>(addressOf(dst)), destMax, pointer<const void>(addressOf(src)), count,
+                                 static_cast<aclrtMemcpyKind>(kind), pointer<void>(stream)));
+  });
+  rt.def("memset", [](uint64_t dst, size_t destMax, int32_t value, size_t count) {
+    return code(aclrtMemset(pointer<void>(dst), destMax, value, count));
+  }, Release());
+  rt.def("memset_async", [](uint64_t dst, size_t destMax, int32_t value, size_t count, uint64_t stream) {
+    return code(aclrtMemsetAsync(pointer<void>(dst), destMax, value, count, pointer<void>(stream)));
+  });
+  rt.def("get_mem_info", [](int attribute) {
+    size_t free = 0, total = 0;
+    aclError error = aclrtGetMemInfo(static_cast<aclrtMemAttr>(attribute), &free, &total);
+    return py::make_tuple(free, total, code(error));
+  });
+
+  // Callbacks: fn(user_data) runs on the thread that calls process_report.
+  rt.def("launch_callback", [](py::function function, py::object userData, int blockType, uint64_t stream) {
+    auto *callback = new PythonCallback{std::move(function), std::move(userData)};
+    aclError error = aclrtLaunchCallback(runPythonCallback, callback, static_cast<aclrtCallbackBlockType>(blockType),
+                                         pointer<void>(stream));
+    if (error != ACL_SUCCESS) delete callback;
+    return code(error);
+  });
+  rt.def("subscribe_report", [](uint64_t thread, uint64_t stream) {
+    return code(aclrtSubscribeReport(thread, pointer<void>(stream)));
+  });
+  rt.def("unsubscribe_report", [](uint64_t thread, uint64_t stream) {
+    return code(aclrtUnSubscribeReport(thread, pointer<void>(stream)));
+  }, Release());
+  rt.def("process_report", [](int32_t timeout) { return code(aclrtProcessReport(timeout)); }, Release());
+
+  // Kernel binaries.
+  rt.def("binary_load_from_file", [](const std::string &path, const py::object &options) {
+    aclrtBinHandle handle = nullptr;
+    aclError error = loadBinary(&path, nullptr, options, handle);
+    return valueAnd(handleOf(handle), error);
+  }, py::arg("path"), py::arg("options") = py::none());
+  rt.def("binary_load_from_data", [](const py::bytes &data, const py::object &options) {
+    aclrtBinHandle handle = nullptr;
+    aclError error = loadBinary(nullptr, &data, options, handle);
+    return valueAnd(handleOf(handle), error);
+  }, py::arg("data"), py::arg("options") = py::none());
+  rt.def("binary_get_function", [](uint64_t binary, const std::string &name) {
+    aclrtFuncHandle function = nullptr;
+    aclError error = aclrtBinaryGetFunction(pointer<void>(binary), name.c_str(), &function);
+    return valueAnd(handleOf(function), error);
+  });
+  rt.def("binary_unload", [](uint64_t binary) { return code(aclrtBinaryUnLoad(pointer<void>(binary))); }, Release());
+  rt.def("kernel_args_init", [](uint64_t function) {
+    aclrtArgsHandle args = nullptr;
+    aclError error = aclrtKernelArgsInit(pointer<void>(function), &args);
+    return valueAnd(handleOf(args), error);
+  });
+  rt.def("kernel_args_append", [](uint64_t args, const py::object &hostData, size_t size) {
+    aclrtParamHandle param = nullptr;
+    aclError error = aclrtKernelArgsAppend(pointer<void>(args), pointer<void>(addressOf(hostData)), size, &param);
+    return valueAnd(handleOf(param), error);
+  });
+  rt.def("kernel_args_append_place_holder", [](uint64_t args) {
+    aclrtParamHandle param = nullptr;
+    aclError error = aclrtKernelArgsAppendPlaceHolder(pointer<void>(args), &param);
+    return valueAnd(handleOf(param), error);
+  });
+  rt.def("kernel_args_get_place_holder_buffer", [](uint64_t args, uint64_t param, size_t size) {
+    void *buffer = nullptr;
+    aclError error = aclrtKernelArgsGetPlaceHolderBuffer(pointer<void>(args), pointer<void>(param), size, &buffer);
+    return valueAnd(handleOf(buffer), error);
+  });
+  rt.def("kernel_args_para_update", [](uint64_t args, uint64_t param, const py::object &hostData, size_t size) {
+    return code(aclrtKernelArgsParaUpdate(pointer<void>(args), pointer<void>(param), pointer<void>(addressOf(hostData)),
+                                          size));
+  });
+  rt.def("kernel_args_finalize", [](uint64_t args) { return code(aclrtKernelArgsFinalize(pointer<void>(args))); });
+  rt.def("launch_kernel_with_config", [](uint64_t function, uint32_t numBlocks, uint64_t stream, const py::object &cfg,
+                                         uint64_t args, uint64_t reserve) {
+    std::vector<aclrtLaunchKernelAttr> attrs;
+    for (auto [id, value] : pairs(cfg, "id")) {
+      aclrtLaunchKernelAttr attr{};
+      attr.id = static_cast<aclrtLaunchKernelAttrId>(id);
+      attr.value.rsv[0] = static_cast<uint32_t>(value);  // every small attribute value sits at the start
+      attrs.push_back(attr);
+    }
+    aclrtLaunchKernelCfg config{attrs.data(), attrs.size()};
+    return code(aclrtLaunchKernelWithConfig(pointer<void>(function), numBlocks, pointer<void>(stream),
+                                            attrs.empty() ? nullptr : &config, pointer<void>(args),
+                                            pointer<void>(reserve)));
+  }, py::arg("func"), py::arg("num_blocks"), py::arg("stream"), py::arg("cfg"), py::arg("args"),
+     py::arg("reserve") = 0);
+}
+
+}  // namespace aclpy

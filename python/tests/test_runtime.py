@@ -1,0 +1,133 @@
+"""acl and acl.rt: conventions, memory, streams, events, callbacks, errors as codes."""
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import acl
+from device import from_device, to_device
+
+ACL_ERROR_INVALID_PARAM = 100000
+ACL_ERROR_UNINITIALIZE = 100001
+
+
+def test_calls_before_init_return_codes():
+    assert acl.rt.set_device(0) == ACL_ERROR_UNINITIALIZE
+    ptr, ret = acl.rt.malloc(16, 0)
+    assert (ptr, ret) == (0, ACL_ERROR_UNINITIALIZE)
+
+
+def test_values_come_with_codes(stream):
+    count, ret = acl.rt.get_device_count()
+    assert ret == 0 and count >= 1
+    device, ret = acl.rt.get_device()
+    assert (device, ret) == (0, 0)
+    mode, ret = acl.rt.get_run_mode()
+    assert (mode, ret) == (1, 0)  # ACL_HOST
+    free, total, ret = acl.rt.get_mem_info(0)
+    assert ret == 0 and 0 < free <= total
+    assert isinstance(stream, int) and stream != 0
+
+
+def test_memory_round_trip_and_async_copies(stream):
+    data = np.arange(1000, dtype=np.float32)
+    ptr = to_device(data)
+    other, ret = acl.rt.malloc(data.nbytes, 0)
+    assert ret == 0
+    assert acl.rt.memcpy_async(other, data.nbytes, ptr, data.nbytes, 3, stream) == 0  # device to device
+    assert acl.rt.memset_async(ptr, data.nbytes, 0, data.nbytes, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    np.testing.assert_array_equal(from_device(other, data.shape, data.dtype), data)
+    np.testing.assert_array_equal(from_device(ptr, data.shape, data.dtype), np.zeros_like(data))
+    host, ret = acl.rt.malloc_host(64)
+    assert ret == 0
+    assert acl.rt.memcpy(host, 64, np.ones(16, np.float32), 64, 0) == 0  # buffers pass as addresses too
+    np.testing.assert_array_equal(acl.util.ptr_to_numpy(host, [16], 11), np.ones(16, np.float32))
+    assert acl.rt.free_host(host) == 0
+    for p in (ptr, other):
+        assert acl.rt.free(p) == 0
+
+
+def test_bad_handles_sizes_and_freed_memory_are_codes(stream):
+    ptr, ret = acl.rt.malloc(64, 0)
+    assert ret == 0
+    host = np.zeros(32, np.float32)
+    assert acl.rt.memcpy(ptr, 64, acl.util.numpy_to_ptr(host), 128, 1) == ACL_ERROR_INVALID_PARAM  # count > destMax
+    assert acl.rt.free(ptr) == 0
+    assert acl.rt.free(ptr) != 0  # double free
+    assert acl.rt.memcpy(ptr, 64, acl.util.numpy_to_ptr(host), 64, 1) != 0  # freed device memory
+    assert acl.rt.synchronize_stream(0xdead0) != 0
+    assert acl.rt.destroy_event(12345) != 0
+    assert acl.destroy_tensor_desc(12345) == ACL_ERROR_INVALID_PARAM
+    assert acl.destroy_data_buffer(0) == ACL_ERROR_INVALID_PARAM
+    assert acl.op.destroy_attr(99) == ACL_ERROR_INVALID_PARAM
+    assert acl.op.exec_with_handle(77, [], [], stream) == ACL_ERROR_INVALID_PARAM
+    func, ret = acl.rt.binary_get_function(4242, "add_custom")
+    assert func == 0 and ret != 0
+
+
+def test_wrong_argument_types_raise_type_error(stream):
+    with pytest.raises(TypeError):
+        acl.rt.malloc("sixteen", 0)
+    with pytest.raises(TypeError):
+        acl.rt.synchronize_stream(None)
+    with pytest.raises(TypeError):
+        acl.create_tensor_desc(0, "2x3", 2)
+    with pytest.raises(TypeError):
+        acl.rt.memcpy(1, 4, object(), 4, 1)
+
+
+def test_events_time_two_copies(stream):
+    start, ret = acl.rt.create_event()
+    end, _ = acl.rt.create_event()
+    assert ret == 0
+    data = np.ones(1 << 20, np.float32)
+    ptr = to_device(data)
+    assert acl.rt.record_event(start, stream) == 0
+    assert acl.rt.memset_async(ptr, data.nbytes, 1, data.nbytes, stream) == 0
+    assert acl.rt.record_event(end, stream) == 0
+    assert acl.rt.synchronize_event(end) == 0
+    status, ret = acl.rt.query_event_status(end)
+    assert (status, ret) == (1, 0)  # ACL_EVENT_RECORDED_STATUS_COMPLETE
+    ms, ret = acl.rt.event_elapsed_time(start, end)
+    assert ret == 0 and ms >= 0
+    for event in (start, end):
+        assert acl.rt.destroy_event(event) == 0
+    assert acl.rt.free(ptr) == 0
+
+
+def test_callbacks_run_python_and_survive_exceptions(stream):
+    seen, unraisable = [], []
+    done = threading.Event()
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = lambda report: unraisable.append(report.exc_type)
+
+    def reporter():
+        while not done.is_set():
+            acl.rt.process_report(10)
+
+    thread = threading.Thread(target=reporter)
+    thread.start()
+    assert acl.rt.subscribe_report(thread.ident, stream) == 0
+
+    def record(value):
+        seen.append(value)
+
+    def explode(_):
+        raise RuntimeError("a callback that raises")
+
+    assert acl.rt.launch_callback(record, "first", 1, stream) == 0  # blocking
+    assert acl.rt.launch_callback(explode, None, 1, stream) == 0
+    assert acl.rt.launch_callback(record, ("second", 2), 0, stream) == 0  # non-blocking
+    assert acl.rt.synchronize_stream(stream) == 0
+    for _ in range(500):  # the non-blocking one may still be on its way to the report thread
+        if len(seen) == 2:
+            break
+        threading.Event().wait(0.01)
+    done.set()
+    thread.join()
+    sys.unraisablehook = previous_hook
+    assert acl.rt.unsubscribe_report(thread.ident, stream) == 0
+    assert seen == ["first", ("second", 2)]
+    assert unraisable == [RuntimeError]  # reported, and the process carried on

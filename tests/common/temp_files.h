@@ -45,6 +45,6 @@ inline std::vector<char> readBytes(const std::string &path) {
 inline void writeBytes(const std::string &path, const std::vector<char> &bytes) {
   FILE *file = fopen(path.c_str(), "wb");
   ASSERT_NE(file, nullptr) << path;
-  fwrite(bytes.data(), 1, bytes.size(), file);
+  if (!bytes.empty()) fwrite(bytes.data(), 1, bytes.size(), file);
   fclose(file);
 }

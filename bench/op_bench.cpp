@@ -199,7 +199,7 @@ void BM_GemmF32Handle(benchmark::State &state) {
       benchmark::Counter(2.0 * n * n * n * state.iterations(), benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
   aclopDestroyHandle(handle);
 }
-BENCHMARK(BM_GemmF32Handle)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_GemmF32Handle)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_OpenBlasSgemm(benchmark::State &state) {
   openblas_set_num_threads(1);
@@ -212,7 +212,7 @@ void BM_OpenBlasSgemm(benchmark::State &state) {
   state.counters["GFLOP/s"] =
       benchmark::Counter(2.0 * n * n * n * state.iterations(), benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
 }
-BENCHMARK(BM_OpenBlasSgemm)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_OpenBlasSgemm)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

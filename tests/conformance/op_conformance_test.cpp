@@ -310,6 +310,13 @@ TEST_F(Conformance, MatrixProducts) {
                      return product(in[0], in[1], false, false, index[0], index[1], index[2]) + in[2].at(index[2]);
                    }};
   check(batchedBias);
+  // One batch of 333 rows: several blocks split the rows (the batch dim is a unit), in row tiles.
+  Case tallBatch{"BatchMatMul", {randomTensor(ACL_FLOAT, {1, 333, 40}, 20), randomTensor(ACL_FLOAT, {1, 40, 100}, 21)},
+                 nullptr, HostTensor(ACL_FLOAT, {1, 333, 100}),
+                 [](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                   return product(in[0], in[1], false, false, index[0], index[1], index[2]);
+                 }};
+  check(tallBatch);
   printf("matrix products: %d cases\n", checked_);
 }
 
@@ -322,7 +329,8 @@ TEST_F(Conformance, GemmAgainstEigen) {
     int m, n, k;
   };
   for (aclDataType inputType : {ACL_FLOAT, ACL_FLOAT16})
-    for (Size size : {Size{1, 1, 1}, Size{64, 64, 64}, Size{127, 65, 300}, Size{256, 192, 256}})
+    // 1000 x 100 runs on several blocks whose row boundaries are not multiples of the row tile.
+    for (Size size : {Size{1, 1, 1}, Size{64, 64, 64}, Size{127, 65, 300}, Size{256, 192, 256}, Size{1000, 100, 70}})
       for (bool ta : {false, true})
         for (bool tb : {false, true}) {
           SCOPED_TRACE(testing::Message() << inputType << " " << size.m << "x" << size.n << "x" << size.k << " " << ta << tb);

@@ -16,6 +16,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <numeric>
+
 namespace mlir::aclop {
 #define GEN_PASS_DEF_ACLOPMAPTOKERNELABI
 #include "aclop/Passes.h.inc"
@@ -49,23 +51,39 @@ std::optional<unsigned> partitionDim(scf::ParallelOp loop) {
   return std::nullopt;
 }
 
-// Restricts dimension `d` of `loop` to this block's share of its iterations.
-void partition(scf::ParallelOp loop, unsigned d, Value blockIdx, Value blockNum) {
+// Restricts dimension `d` of `loop` to this block's share of its range: block b of B takes
+// [lb + g(span * b / B), lb + g(span * (b + 1) / B)) with g rounding down to a multiple of
+// `grain` (the last block ends at ub). Every nest uses the same grain, so a nest stepping by
+// row tiles and one stepping by rows give each block the same rows.
+void partition(scf::ParallelOp loop, unsigned d, Value blockIdx, Value blockNum, int64_t grain) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
-  Value lb = loop.getLowerBound()[d], ub = loop.getUpperBound()[d], step = loop.getStep()[d];
+  Value lb = loop.getLowerBound()[d], ub = loop.getUpperBound()[d];
   Value span = arith::SubIOp::create(b, loc, ub, lb);
-  Value trips = arith::CeilDivSIOp::create(b, loc, span, step);
-  auto share = [&](Value block) {
-    Value scaled = arith::MulIOp::create(b, loc, trips, block);
-    return arith::DivUIOp::create(b, loc, scaled, blockNum);
+  Value granule = arith::ConstantIndexOp::create(b, loc, grain);
+  auto boundary = [&](Value block) -> Value {
+    Value scaled = arith::DivUIOp::create(b, loc, arith::MulIOp::create(b, loc, span, block), blockNum);
+    Value rounded = arith::MulIOp::create(b, loc, arith::DivUIOp::create(b, loc, scaled, granule), granule);
+    return arith::AddIOp::create(b, loc, lb, rounded);
   };
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value begin = share(blockIdx), end = share(arith::AddIOp::create(b, loc, blockIdx, one));
-  Value newLb = arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, begin, step));
-  Value newUb = arith::MinSIOp::create(b, loc, ub, arith::AddIOp::create(b, loc, lb, arith::MulIOp::create(b, loc, end, step)));
-  loop.getLowerBoundMutable()[d].assign(newLb);
-  loop.getUpperBoundMutable()[d].assign(newUb);
+  Value next = arith::AddIOp::create(b, loc, blockIdx, one);
+  Value last = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, next, blockNum);
+  Value end = arith::SelectOp::create(b, loc, last, ub, boundary(next));
+  loop.getLowerBoundMutable()[d].assign(boundary(blockIdx));
+  loop.getUpperBoundMutable()[d].assign(end);
+}
+
+// The common grain of the partitioned dimensions: the least common multiple of their steps (1
+// if a step is not a constant).
+int64_t partitionGrain(ArrayRef<std::pair<scf::ParallelOp, unsigned>> loops) {
+  int64_t grain = 1;
+  for (auto [loop, d] : loops) {
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep()[d]);
+    if (!step || *step <= 0) return 1;
+    grain = std::lcm(grain, *step);
+  }
+  return grain;
 }
 
 // Divides the function's work over blocks; returns whether it could.
@@ -83,7 +101,8 @@ bool partitionOverBlocks(func::FuncOp func, Value blockIdx, Value blockNum) {
     if (writesMemory(&op)) divisible = false;
   }
   if (divisible && !loops.empty()) {
-    for (auto [loop, d] : loops) partition(loop, d, blockIdx, blockNum);
+    int64_t grain = partitionGrain(loops);
+    for (auto [loop, d] : loops) partition(loop, d, blockIdx, blockNum, grain);
     return true;
   }
   // Single block: everything runs under `if (blockIdx == 0)`.

@@ -36,6 +36,29 @@ bool isContiguousElementwise(linalg::LinalgOp op) {
   });
 }
 
+// The product generics of convert-aclop-to-linalg: dims (batch?, m, k, n) with k the only
+// reduction, a(.., m, k) * b(.., k, n) accumulated into c(.., m, n).
+bool isContraction(linalg::LinalgOp op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic || generic.getNumDpsInputs() != 2 || generic.getNumDpsInits() != 1) return false;
+  unsigned loops = generic.getNumLoops();
+  if ((loops != 3 && loops != 4) || generic.getNumReductionLoops() != 1) return false;
+  auto iterators = generic.getIteratorTypesArray();
+  return iterators[loops - 2] == utils::IteratorType::reduction;
+}
+
+// Cache tiles for a contraction: a (k x n) panel of b that stays in L2 while `rows` rows of a
+// stream past it; the row tiles are what blocks divide.
+SmallVector<int64_t> cacheTiles(linalg::LinalgOp op) {
+  unsigned loops = op.getNumLoops();
+  SmallVector<int64_t> tiles(loops, 0);
+  if (loops == 4) tiles[0] = 1;  // one batch at a time
+  tiles[loops - 3] = 32;         // rows
+  tiles[loops - 2] = 256;        // depth
+  tiles[loops - 1] = 512;        // columns
+  return tiles;
+}
+
 struct AclopSelectStrategyPass : aclop::impl::AclopSelectStrategyBase<AclopSelectStrategyPass> {
   using AclopSelectStrategyBase::AclopSelectStrategyBase;
   void runOnOperation() override {
@@ -47,6 +70,8 @@ struct AclopSelectStrategyPass : aclop::impl::AclopSelectStrategyBase<AclopSelec
         SmallVector<int64_t> tiles(op.getNumLoops(), 1);
         tiles.back() = vectorSize;
         strategy.push_back(b.getNamedAttr("tile_sizes", b.getDenseI64ArrayAttr(tiles)));
+      } else if (isContraction(op)) {
+        strategy.push_back(b.getNamedAttr("cache_tiles", b.getDenseI64ArrayAttr(cacheTiles(op))));
       }
       op->setAttr("aclop.strategy", b.getDictionaryAttr(strategy));
     });

@@ -18,14 +18,49 @@ using namespace mlir;
 
 namespace {
 
+// Contractions (dims batch?, m, k, n): an scf.forall over batch and row tiles (what blocks
+// divide), inside it scf.for loops over column tiles and, innermost, depth tiles, so that the
+// (k x n) panel of b a tile reads is reused by every row of the row tile while it is in cache.
+LogicalResult tileForCache(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> tiles) {
+  MLIRContext *context = rewriter.getContext();
+  unsigned loops = op.getNumLoops();
+  SmallVector<int64_t> outer(tiles), inner(loops, 0);
+  outer[loops - 2] = outer[loops - 1] = 0;
+  inner[loops - 2] = tiles[loops - 2];
+  inner[loops - 1] = tiles[loops - 1];
+  scf::SCFTilingOptions parallel;
+  parallel.setTileSizes(getAsIndexOpFoldResult(context, outer));
+  parallel.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> rows = scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), parallel);
+  if (failed(rows)) return failure();
+  rewriter.replaceOp(op, rows->replacements);
+  scf::SCFTilingOptions sequential;
+  sequential.setTileSizes(getAsIndexOpFoldResult(context, inner));
+  SmallVector<int64_t> order = llvm::to_vector(llvm::seq<int64_t>(0, loops));
+  std::swap(order[loops - 2], order[loops - 1]);  // column tiles outside depth tiles
+  sequential.setInterchange(order);
+  auto tiled = cast<TilingInterface>(rows->tiledOps.front());
+  rewriter.setInsertionPoint(tiled);
+  FailureOr<scf::SCFTilingResult> panels = scf::tileUsingSCF(rewriter, tiled, sequential);
+  if (failed(panels)) return failure();
+  rewriter.replaceOp(tiled, panels->replacements);
+  return success();
+}
+
 struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopTileAndVectorizePass> {
   void runOnOperation() override {
-    SmallVector<linalg::LinalgOp> candidates;
+    SmallVector<linalg::LinalgOp> candidates, contractions;
     getOperation().walk([&](linalg::LinalgOp op) {
       auto strategy = op->getAttrOfType<DictionaryAttr>("aclop.strategy");
       if (strategy && strategy.get("tile_sizes")) candidates.push_back(op);
+      if (strategy && strategy.get("cache_tiles")) contractions.push_back(op);
     });
     IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : contractions) {
+      auto tiles = cast<DenseI64ArrayAttr>(op->getAttrOfType<DictionaryAttr>("aclop.strategy").get("cache_tiles"));
+      (void)tileForCache(rewriter, op, tiles.asArrayRef());  // untiled, it is still correct
+    }
     for (linalg::LinalgOp op : candidates) {
       auto tiles = cast<DenseI64ArrayAttr>(op->getAttrOfType<DictionaryAttr>("aclop.strategy").get("tile_sizes"));
       SmallVector<int64_t> sizes(tiles.asArrayRef());

@@ -1,14 +1,18 @@
 // Block partitioning and the kernel entry point.
 // RUN: %op-opt %s -aclop-map-to-kernel-abi -split-input-file | FileCheck %s
 
-// Every top-level scf.parallel gets this block's share of its first non-unit dimension.
+// Every top-level scf.parallel gets this block's share of its first non-unit dimension:
+// [span * b / B, span * (b + 1) / B), the last block ending at the upper bound.
 // CHECK: module attributes {aclop.partitioned = {scale = true}}
 // CHECK: func.func private @__aclop_compute_scale(%[[IN:.*]]: memref<1x?xf32>, %[[OUT:.*]]: memref<1x?xf32>, %[[BLOCK:.*]]: index, %[[BLOCKS:.*]]: index)
-// CHECK: %[[TRIPS:.*]] = arith.ceildivsi
-// CHECK: %[[SCALED:.*]] = arith.muli %[[TRIPS]], %[[BLOCK]]
-// CHECK: %[[BEGIN:.*]] = arith.divui %[[SCALED]], %[[BLOCKS]]
-// CHECK: %[[NEXT:.*]] = arith.addi %[[BLOCK]], %c1
-// CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%c0, %{{.*}}) to (%c1, %{{.*}})
+// CHECK: %[[SPAN:.*]] = arith.subi
+// CHECK: %[[NEXT:.*]] = arith.addi %[[BLOCK]], %{{.*}}
+// CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[NEXT]], %[[BLOCKS]]
+// CHECK: arith.muli %[[SPAN]], %[[NEXT]]
+// CHECK: %[[END:.*]] = arith.select %[[LAST]]
+// CHECK: %[[SCALED:.*]] = arith.muli %[[SPAN]], %[[BLOCK]]
+// CHECK: arith.divui %[[SCALED]], %[[BLOCKS]]
+// CHECK: scf.parallel (%{{.*}}, %{{.*}}) = (%c0, %{{.*}}) to (%c1, %[[END]])
 // CHECK-LABEL: func.func @scale(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
 // CHECK: llvm.load {{.*}} : !llvm.ptr -> !llvm.ptr
 // CHECK: %[[SIZE_AT:.*]] = llvm.getelementptr %arg0[16] : (!llvm.ptr) -> !llvm.ptr, i8
@@ -57,3 +61,36 @@ func.func @k(%in: memref<8xf32>, %out: memref<f32>, %block: index, %blocks: inde
   return
 }
 
+// -----
+
+// Nests stepping by 1 and by 32 rows share a grain of 32: block boundaries are rounded to
+// multiples of it in both, so each block's rows are the same in every nest.
+// CHECK-LABEL: func.func private @__aclop_compute_grain
+// CHECK: %[[G1:.*]] = arith.constant 32 : index
+// CHECK: arith.divui %{{.*}}, %[[G1]]
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%c1)
+// CHECK: %[[G2:.*]] = arith.constant 32 : index
+// CHECK: arith.divui %{{.*}}, %[[G2]]
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%c32)
+func.func @k(%out: memref<100xf32>, %block: index, %blocks: index) attributes {aclop.kernel = "grain"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %c100 = arith.constant 100 : index
+  %zero = arith.constant 0.0 : f32
+  scf.parallel (%i) = (%c0) to (%c100) step (%c1) {
+    memref.store %zero, %out[%i] : memref<100xf32>
+    scf.reduce
+  }
+  scf.parallel (%t) = (%c0) to (%c100) step (%c32) {
+    %end = arith.addi %t, %c32 : index
+    %stop = arith.minsi %end, %c100 : index
+    scf.for %i = %t to %stop step %c1 {
+      %x = memref.load %out[%i] : memref<100xf32>
+      %y = arith.addf %x, %x : f32
+      memref.store %y, %out[%i] : memref<100xf32>
+    }
+    scf.reduce
+  }
+  return
+}

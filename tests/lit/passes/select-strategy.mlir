@@ -1,5 +1,5 @@
-// The strategy is an attribute: vector lanes from the widest element type, tiles only for
-// element-wise ops that write in iteration order.
+// The strategy is an attribute: vector lanes from the widest element type, tiles for
+// element-wise ops that write in iteration order, cache tiles (rows, depth, columns) for products.
 // RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy=vector-bits=512 | FileCheck %s
 // RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy=vector-bits=256 | FileCheck %s --check-prefix=AVX2
 
@@ -18,3 +18,14 @@ func.func @strategies(%a: tensor<4x?xf32>, %b: tensor<4x?xf16>, %d: tensor<9xf64
   %3 = aclop.reduce_sum %a {axes = array<i64: 1>} : (tensor<4x?xf32>) -> tensor<4xf32>
   return %0, %1, %2, %3 : tensor<4x?xf32>, tensor<9xf64>, tensor<?x4xf16>, tensor<4xf32>
 }
+
+// CHECK-LABEL: func @products
+// CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 32, 256, 512>, vector_size = 16 : i64}}
+// CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 1, 32, 256, 512>, vector_size = 16 : i64}}
+func.func @products(%a: tensor<64x128xf32>, %b: tensor<128x96xf32>, %x: tensor<2x64x128xf32>, %y: tensor<2x128x96xf32>)
+    -> (tensor<64x96xf32>, tensor<2x64x96xf32>) {
+  %0 = aclop.matmul %a, %b : (tensor<64x128xf32>, tensor<128x96xf32>) -> tensor<64x96xf32>
+  %1 = aclop.batch_matmul %x, %y : (tensor<2x64x128xf32>, tensor<2x128x96xf32>) -> tensor<2x64x96xf32>
+  return %0, %1 : tensor<64x96xf32>, tensor<2x64x96xf32>
+}
+

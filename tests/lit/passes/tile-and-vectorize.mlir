@@ -25,3 +25,17 @@ func.func @reduction_untouched(%a: tensor<4x9xf32>) -> tensor<4xf32> {
   %r = aclop.reduce_max %a {axes = array<i64: 1>} : (tensor<4x9xf32>) -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
+
+// Products: row tiles in an scf.forall (what blocks divide), then column tiles, then depth tiles
+// in scf.for loops, around the same generic on slices (the panel of b is reused by 32 rows).
+// CHECK-LABEL: func @matmul_cache_tiles
+// CHECK: %[[INIT:.*]] = linalg.fill
+// CHECK: scf.forall (%{{.*}}) = (0) to (%{{.*}}) step (32) shared_outs(%{{.*}} = %[[INIT]])
+// CHECK:   scf.for %{{.*}} = %c0 to %c1000 step %c512
+// CHECK:     scf.for %{{.*}} = %c0 to %c300 step %c256
+// CHECK:       linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]{{.*}} ins(%{{.*}}, %{{.*}} : tensor<?x?xf32>, tensor<?x?xf32>)
+func.func @matmul_cache_tiles(%a: tensor<?x300xf32>, %b: tensor<300x1000xf32>) -> tensor<?x1000xf32> {
+  %r = aclop.matmul %a, %b : (tensor<?x300xf32>, tensor<300x1000xf32>) -> tensor<?x1000xf32>
+  return %r : tensor<?x1000xf32>
+}
+

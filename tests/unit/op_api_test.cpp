@@ -468,6 +468,45 @@ float gemmReference(const std::vector<float> &a, const std::vector<float> &b, bo
   return sum;
 }
 
+// One FUZZ-compiled f32 MatMul (every dim dynamic) serves shapes that are whole register tiles,
+// ragged ones and ones smaller than a tile, with either operand transposed.
+TEST_F(OpApiTest, DynamicMatMulServesRaggedAndWholeTiles) {
+  ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_FUZZ), ACL_SUCCESS);
+  for (bool tb : {false, true}) {
+    aclopAttr *attr = aclopCreateAttr();
+    aclopSetAttrBool(attr, "transpose_x2", tb);
+    Desc a0 = desc(ACL_FLOAT, {16, 16}), b0 = desc(ACL_FLOAT, {16, 16}), c0 = desc(ACL_FLOAT, {16, 16});
+    const aclTensorDesc *inputs[] = {a0.get(), b0.get()};
+    const aclTensorDesc *outputs[] = {c0.get()};
+    ASSERT_EQ(aclopCompile("MatMul", 2, inputs, 1, outputs, attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
+        << recentError();
+    struct Shape {
+      int m, n, k;
+    };
+    for (Shape shape : {Shape{64, 64, 64}, Shape{9, 33, 17}, Shape{130, 200, 70}, Shape{3, 5, 2}, Shape{8, 32, 1}}) {
+      auto a = randomFloats(shape.m * shape.k, 30), b = randomFloats(shape.k * shape.n, 31);
+      Desc da = desc(ACL_FLOAT, {shape.m, shape.k});
+      Desc db = desc(ACL_FLOAT, tb ? std::vector<int64_t>{shape.n, shape.k} : std::vector<int64_t>{shape.k, shape.n});
+      Desc dc = desc(ACL_FLOAT, {-1, -1});
+      DeviceTensor<float> xa(a), xb(b), xc(std::vector<float>(shape.m * shape.n));
+      aclTensorDesc *in[] = {da.get(), db.get()};
+      aclTensorDesc *out[] = {dc.get()};
+      aclDataBuffer *inBuffers[] = {xa.buffer, xb.buffer};
+      aclDataBuffer *outBuffers[] = {xc.buffer};
+      ASSERT_EQ(aclopExecuteV2("MatMul", 2, in, inBuffers, 1, out, outBuffers, attr, stream_), ACL_SUCCESS)
+          << shape.m << "x" << shape.n << "x" << shape.k << ": " << recentError();
+      ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+      auto c = xc.read();
+      for (int i = 0; i < shape.m; ++i)
+        for (int j = 0; j < shape.n; ++j)
+          ASSERT_NEAR(c[i * shape.n + j], gemmReference(a, b, false, tb, shape.m, shape.n, shape.k, i, j),
+                      1e-5 * (shape.k + 1))
+              << shape.m << "x" << shape.n << "x" << shape.k << " tb=" << tb << " at " << i << "," << j;
+    }
+    aclopDestroyAttr(attr);
+  }
+}
+
 TEST_F(OpApiTest, GemmExAllTransposesWithScalarsInDeviceMemory) {
   const int m = 33, n = 17, k = 9;
   for (bool ta : {false, true})

@@ -50,6 +50,18 @@ def AclopTileAndVectorize : Pass<"aclop-tile-and-vectorize", "func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def AclopLowerRegisterTiles : Pass<"aclop-lower-register-tiles", "func::FuncOp"> {
+  let summary = "Keep the accumulators of vectorized register tiles in registers";
+  let description = [{
+    Runs after bufferization. Folds memref subviews into vector transfers (so reads and writes
+    of a register tile's accumulator have loop-invariant indices) and hoists those transfers
+    out of the loops that do not change them: the k loop of a product's register tile then
+    keeps its 8x32 accumulator in registers.
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def AclopMapToKernelAbi : Pass<"aclop-map-to-kernel-abi", "ModuleOp"> {
   let summary = "Split the work over kernel blocks and emit the aclcpu kernel entry point";
   let description = [{

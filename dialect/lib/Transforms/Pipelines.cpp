@@ -1,8 +1,9 @@
 //===- Pipelines.cpp - the aclop-to-llvm pipeline ---------------------------===//
 //
 // Stages, each inspectable with op-opt: aclop -> linalg on tensors; strategy; tiling and
-// vectorization; bufferization (outputs written in place, temporaries freed); loops; block
-// partitioning and the kernel entry; LLVM dialect; a final check that nothing else is left.
+// vectorization; bufferization (outputs written in place, temporaries freed); loops; register
+// tiles hoisted; block partitioning and the kernel entry; LLVM dialect; a final check that
+// nothing else is left.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,7 +24,7 @@ std::string pipelineText(const aclop::AclopToLlvmOptions &options) {
          "buffer-alignment=64},"
          "drop-equivalent-buffer-results,buffer-deallocation-pipeline,"
          "func.func(convert-linalg-to-parallel-loops),scf-forall-to-parallel,canonicalize,cse,"
-         "aclop-map-to-kernel-abi,"
+         "func.func(aclop-lower-register-tiles),aclop-map-to-kernel-abi,"
          "func.func(convert-vector-to-scf),lower-affine,convert-scf-to-cf,"
          "arith-expand{include-bf16=true},expand-strided-metadata,lower-affine,"
          // Math first: libm calls for what LLVM has no intrinsic for (erf) scalarize vectors.

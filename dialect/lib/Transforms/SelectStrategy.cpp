@@ -53,8 +53,8 @@ SmallVector<int64_t> cacheTiles(linalg::LinalgOp op) {
   unsigned loops = op.getNumLoops();
   SmallVector<int64_t> tiles(loops, 0);
   if (loops == 4) tiles[0] = 1;  // one batch at a time
-  tiles[loops - 3] = 32;         // rows
-  tiles[loops - 2] = 256;        // depth
+  tiles[loops - 3] = 64;         // rows
+  tiles[loops - 2] = 128;        // depth
   tiles[loops - 1] = 512;        // columns
   return tiles;
 }

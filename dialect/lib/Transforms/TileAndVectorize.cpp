@@ -3,7 +3,10 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
@@ -21,6 +24,71 @@ namespace {
 // Contractions (dims batch?, m, k, n): an scf.forall over batch and row tiles (what blocks
 // divide), inside it scf.for loops over column tiles and, innermost, depth tiles, so that the
 // (k x n) panel of b a tile reads is reused by every row of the row tile while it is in cache.
+// The register tile of an f32 product: 8 rows x 32 columns (two 512-bit vectors) accumulate
+// over k one step at a time: 16 accumulators, 8 broadcasts and 2 loads per 16 FMAs once
+// aclop-lower-register-tiles has hoisted the accumulators out of the k loop.
+constexpr int64_t kRegisterRows = 8, kRegisterColumns = 32;
+
+bool isF32Product(linalg::LinalgOp op) {
+  return llvm::all_of(op->getOperandTypes(), [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return shaped && shaped.getElementType().isF32();
+  });
+}
+
+// Tiles a cache tile of an f32 product into register tiles (loops rows, columns, then k), peels
+// the row and column loops so that the main loops see only full tiles, and vectorizes those
+// into vector.contract. The ragged remainders stay scalar generics.
+void tileForRegisters(IRRewriter &rewriter, func::FuncOp func, linalg::LinalgOp cacheTile) {
+  MLIRContext *context = rewriter.getContext();
+  unsigned loops = cacheTile.getNumLoops();
+  SmallVector<int64_t> sizes(loops, 0);
+  if (loops == 4) sizes[0] = 1;
+  sizes[loops - 3] = kRegisterRows;
+  sizes[loops - 2] = 1;
+  sizes[loops - 1] = kRegisterColumns;
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(context, sizes));
+  SmallVector<int64_t> order = llvm::to_vector(llvm::seq<int64_t>(0, loops));
+  std::swap(order[loops - 2], order[loops - 1]);  // k innermost: the accumulators stay put
+  options.setInterchange(order);
+  rewriter.setInsertionPoint(cacheTile);
+  FailureOr<scf::SCFTilingResult> tiled =
+      scf::tileUsingSCF(rewriter, cast<TilingInterface>(cacheTile.getOperation()), options);
+  if (failed(tiled)) return;
+  rewriter.replaceOp(cacheTile, tiled->replacements);
+  // tiled->loops: (batch,) rows, columns, k. Peel columns, then rows (outer first would clone
+  // the inner loop before it is peeled).
+  size_t first = loops == 4 ? 1 : 0;
+  for (size_t i : {first + 1, first}) {
+    auto loop = dyn_cast<scf::ForOp>(tiled->loops[i].getOperation());
+    scf::ForOp remainder;
+    if (loop) (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, remainder);
+  }
+  // Constant slice sizes become static types; full tiles then vectorize.
+  RewritePatternSet patterns(context);
+  tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, context);
+  tensor::InsertSliceOp::getCanonicalizationPatterns(patterns, context);
+  tensor::CastOp::getCanonicalizationPatterns(patterns, context);
+  linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
+  context->getLoadedDialect<linalg::LinalgDialect>()->getCanonicalizationPatterns(patterns);  // casts into ops
+  (void)applyPatternsGreedily(func, std::move(patterns));
+  SmallVector<linalg::GenericOp> fullTiles;
+  func.walk([&](linalg::GenericOp generic) {
+    auto strategy = generic->getAttrOfType<DictionaryAttr>("aclop.strategy");
+    if (!strategy || !strategy.get("cache_tiles") || !generic.hasPureTensorSemantics()) return;
+    SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
+    if (ranges[loops - 3] == kRegisterRows && ranges[loops - 2] == 1 && ranges[loops - 1] == kRegisterColumns)
+      fullTiles.push_back(generic);
+  });
+  for (linalg::GenericOp tile : fullTiles) {
+    rewriter.setInsertionPoint(tile);
+    FailureOr<linalg::VectorizationResult> vectorized =
+        linalg::vectorize(rewriter, tile, {}, {}, false, false, false, /*createNamedContraction=*/true);
+    if (succeeded(vectorized)) rewriter.replaceOp(tile, vectorized->replacements);
+  }
+}
+
 LogicalResult tileForCache(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> tiles) {
   MLIRContext *context = rewriter.getContext();
   unsigned loops = op.getNumLoops();
@@ -45,6 +113,8 @@ LogicalResult tileForCache(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<i
   FailureOr<scf::SCFTilingResult> panels = scf::tileUsingSCF(rewriter, tiled, sequential);
   if (failed(panels)) return failure();
   rewriter.replaceOp(tiled, panels->replacements);
+  auto cacheTile = cast<linalg::LinalgOp>(panels->tiledOps.front());
+  if (isF32Product(cacheTile)) tileForRegisters(rewriter, cacheTile->getParentOfType<func::FuncOp>(), cacheTile);
   return success();
 }
 

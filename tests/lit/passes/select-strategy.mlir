@@ -20,8 +20,8 @@ func.func @strategies(%a: tensor<4x?xf32>, %b: tensor<4x?xf16>, %d: tensor<9xf64
 }
 
 // CHECK-LABEL: func @products
-// CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 32, 256, 512>, vector_size = 16 : i64}}
-// CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 1, 32, 256, 512>, vector_size = 16 : i64}}
+// CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 128, 512>, vector_size = 16 : i64}}
+// CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 1, 64, 128, 512>, vector_size = 16 : i64}}
 func.func @products(%a: tensor<64x128xf32>, %b: tensor<128x96xf32>, %x: tensor<2x64x128xf32>, %y: tensor<2x128x96xf32>)
     -> (tensor<64x96xf32>, tensor<2x64x96xf32>) {
   %0 = aclop.matmul %a, %b : (tensor<64x128xf32>, tensor<128x96xf32>) -> tensor<64x96xf32>

@@ -27,15 +27,37 @@ func.func @reduction_untouched(%a: tensor<4x9xf32>) -> tensor<4xf32> {
 }
 
 // Products: row tiles in an scf.forall (what blocks divide), then column tiles, then depth tiles
-// in scf.for loops, around the same generic on slices (the panel of b is reused by 32 rows).
+// in scf.for loops (the panel of b is reused by 64 rows). f32 cache tiles are then tiled into
+// 8x32 register tiles (rows, columns, then k one step at a time); the row and column loops are
+// peeled: full tiles become vector code, the ragged remainders stay generics.
 // CHECK-LABEL: func @matmul_cache_tiles
 // CHECK: %[[INIT:.*]] = linalg.fill
-// CHECK: scf.forall (%{{.*}}) = (0) to (%{{.*}}) step (32) shared_outs(%{{.*}} = %[[INIT]])
+// CHECK: scf.forall (%{{.*}}) = (0) to (%{{.*}}) step (64) shared_outs(%{{.*}} = %[[INIT]])
 // CHECK:   scf.for %{{.*}} = %c0 to %c1000 step %c512
-// CHECK:     scf.for %{{.*}} = %c0 to %c300 step %c256
-// CHECK:       linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]{{.*}} ins(%{{.*}}, %{{.*}} : tensor<?x?xf32>, tensor<?x?xf32>)
+// CHECK:     scf.for %{{.*}} = %c0 to %c300 step %c128
+// CHECK:       scf.for %{{.*}} = %c0 to %{{.*}} step %c8
+// CHECK:         scf.for %{{.*}} = %c0 to %{{.*}} step %c32
+// CHECK:           scf.for %{{.*}} = %c0 to %{{.*}} step %c1
+// CHECK:             vector.transfer_read {{.*}} : tensor<8x1xf32>, vector<8x1x32xf32>
+// CHECK:             vector.transfer_read {{.*}} : tensor<1x32xf32>, vector<8x1x32xf32>
+// CHECK:             vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
+// CHECK:             arith.mulf {{.*}} : vector<8x1x32xf32>
+// CHECK:             vector.multi_reduction <add>, {{.*}} [1] : vector<8x1x32xf32> to vector<8x32xf32>
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32
+// CHECK:           linalg.generic
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c8
+// CHECK:         linalg.generic
 func.func @matmul_cache_tiles(%a: tensor<?x300xf32>, %b: tensor<300x1000xf32>) -> tensor<?x1000xf32> {
   %r = aclop.matmul %a, %b : (tensor<?x300xf32>, tensor<300x1000xf32>) -> tensor<?x1000xf32>
   return %r : tensor<?x1000xf32>
 }
 
+// f16 products keep the cache tiles but no register tiles (their bodies convert to f32).
+// CHECK-LABEL: func @matmul_f16_cache_tiles_only
+// CHECK: scf.forall
+// CHECK-NOT: vector.multi_reduction
+// CHECK: linalg.generic
+func.func @matmul_f16_cache_tiles_only(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>) -> tensor<64x64xf16> {
+  %r = aclop.matmul %a, %b : (tensor<64x64xf16>, tensor<64x64xf16>) -> tensor<64x64xf16>
+  return %r : tensor<64x64xf16>
+}

@@ -5,11 +5,15 @@
 // falls back to SSE3 ("Prescott") kernels that run ~5x slower than its AVX-512 ones, which
 // would make a meaningless anchor. main() then re-executes this program with
 // OPENBLAS_CORETYPE naming the best kernel set the CPU supports, and prints which one ran.
+// oneDNN's sgemm is the second anchor when Debian's libdnnl-dev is installed.
 #include "acl/acl.h"
 #include "acl/ops/acl_cblas.h"
 
 #include <benchmark/benchmark.h>
 #include <cblas-openblas.h>
+#ifdef ACLCPU_HAVE_ONEDNN
+#include <oneapi/dnnl/dnnl.h>
+#endif
 
 #include <cstdio>
 #include <cstdlib>
@@ -222,6 +226,22 @@ void BM_OpenBlasSgemm(benchmark::State &state) {
 }
 BENCHMARK(BM_OpenBlasSgemm)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+#ifdef ACLCPU_HAVE_ONEDNN
+// oneDNN's sgemm (row-major), one OpenMP thread (OMP_NUM_THREADS=1 is set before it loads).
+void BM_OneDnnSgemm(benchmark::State &state) {
+  int64_t n = state.range(0);
+  std::vector<float> a(size_t(n) * n, 0.5f), b(size_t(n) * n, 0.25f), c(size_t(n) * n, 0);
+  for (auto _ : state) {
+    if (dnnl_sgemm('N', 'N', n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n) != dnnl_success)
+      return state.SkipWithError("dnnl_sgemm failed");
+    benchmark::ClobberMemory();
+  }
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(2.0 * n * n * n * state.iterations(), benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
+}
+BENCHMARK(BM_OneDnnSgemm)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+#endif
+
 }  // namespace
 
 namespace {
@@ -239,11 +259,20 @@ const char *preferredOpenBlasCore() {
 int main(int argc, char **argv) {
   std::string core = openblas_get_corename();
   const char *preferred = preferredOpenBlasCore();
+  // Both libraries read their settings when they load: set them, then start again.
+  bool restart = false;
   if (getenv("OPENBLAS_CORETYPE") == nullptr && *preferred && core != preferred &&
       (core == "Prescott" || core == "Core2" || core == "Nehalem" || core == "Sandybridge")) {
-    setenv("OPENBLAS_CORETYPE", preferred, 1);  // read by OpenBLAS when it loads: start again
-    execv("/proc/self/exe", argv);
+    setenv("OPENBLAS_CORETYPE", preferred, 1);
+    restart = true;
   }
+#ifdef ACLCPU_HAVE_ONEDNN
+  if (getenv("OMP_NUM_THREADS") == nullptr) {
+    setenv("OMP_NUM_THREADS", "1", 1);  // oneDNN's OpenMP pool: one thread, like the others
+    restart = true;
+  }
+#endif
+  if (restart) execv("/proc/self/exe", argv);
   printf("OpenBLAS kernels: %s\n", openblas_get_corename());
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

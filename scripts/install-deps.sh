@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build ccache git pkg-config
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 libclang-rt-22-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  libeigen3-dev libopenblas-dev nlohmann-json3-dev
+  libeigen3-dev libopenblas-dev libdnnl-dev nlohmann-json3-dev
   python3-dev pybind11-dev python3-numpy python3-pytest
 )
 

@@ -47,7 +47,7 @@ def AclopTileAndVectorize : Pass<"aclop-tile-and-vectorize", "func::FuncOp"> {
     at the edges are masked. Ops whose vectorization preconditions fail stay scalar.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
-                           "::mlir::tensor::TensorDialect"];
+                           "::mlir::tensor::TensorDialect", "::mlir::bufferization::BufferizationDialect"];
 }
 
 def AclopLowerRegisterTiles : Pass<"aclop-lower-register-tiles", "func::FuncOp"> {

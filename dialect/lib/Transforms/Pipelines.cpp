@@ -25,7 +25,7 @@ std::string pipelineText(const aclop::AclopToLlvmOptions &options) {
          "drop-equivalent-buffer-results,buffer-deallocation-pipeline,"
          "func.func(convert-linalg-to-parallel-loops),scf-forall-to-parallel,canonicalize,cse,"
          "func.func(aclop-lower-register-tiles),aclop-map-to-kernel-abi,"
-         "func.func(convert-vector-to-scf),lower-affine,convert-scf-to-cf,"
+         "func.func(convert-vector-to-scf{full-unroll=true}),lower-affine,convert-scf-to-cf,"
          "arith-expand{include-bf16=true},expand-strided-metadata,lower-affine,"
          // Math first: libm calls for what LLVM has no intrinsic for (erf) scalarize vectors.
          "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,"

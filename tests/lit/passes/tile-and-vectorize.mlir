@@ -61,3 +61,16 @@ func.func @matmul_f16_cache_tiles_only(%a: tensor<64x64xf16>, %b: tensor<64x64xf
   %r = aclop.matmul %a, %b : (tensor<64x64xf16>, tensor<64x64xf16>) -> tensor<64x64xf16>
   return %r : tensor<64x64xf16>
 }
+
+// With b transposed (k contiguous), each cache tile first transposes its panel of b into a
+// (k, n) buffer with 16x16 vector transposes; the register tiles then read rows of it.
+// CHECK-LABEL: func @matmul_transposed_b
+// CHECK: scf.forall
+// CHECK:   %[[PANEL:.*]] = bufferization.alloc_tensor(%{{.*}}, %{{.*}}) : tensor<?x?xf32>
+// CHECK:   vector.transfer_read {{.*}} : tensor<?x?xf32>, vector<16x16xf32>
+// CHECK:   vector.transfer_write {{.*}} : vector<16x16xf32>, tensor<?x?xf32>
+// CHECK:   vector.transfer_read {{.*}} : tensor<1x32xf32>, vector<8x1x32xf32>
+func.func @matmul_transposed_b(%a: tensor<100x70xf32>, %b: tensor<130x70xf32>) -> tensor<100x130xf32> {
+  %r = aclop.matmul %a, %b {transpose_b = true} : (tensor<100x70xf32>, tensor<130x70xf32>) -> tensor<100x130xf32>
+  return %r : tensor<100x130xf32>
+}

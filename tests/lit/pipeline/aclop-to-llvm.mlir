@@ -188,3 +188,15 @@ func.func @bmm_bias(%a: tensor<?x4x8xf32>, %b: tensor<?x8x3xf32>, %bias: tensor<
   %r = aclop.batch_matmul %a, %b, %bias : (tensor<?x4x8xf32>, tensor<?x8x3xf32>, tensor<3xf32>) -> tensor<?x4x3xf32>
   return %r : tensor<?x4x3xf32>
 }
+
+// -----
+
+// Transposed b through the whole pipeline: n-D transfers are fully unrolled (no stack buffers
+// inside loops, which grew the stack until a 1024^3 product crashed).
+// CHECK-LABEL: llvm.func @matmul_nt(
+// CHECK-NOT: llvm.alloca
+// CHECK: llvm.return
+func.func @matmul_nt(%a: tensor<64x70xf32>, %b: tensor<130x70xf32>) -> tensor<64x130xf32> {
+  %r = aclop.matmul %a, %b {transpose_b = true} : (tensor<64x70xf32>, tensor<130x70xf32>) -> tensor<64x130xf32>
+  return %r : tensor<64x130xf32>
+}

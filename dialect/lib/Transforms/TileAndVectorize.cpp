@@ -31,10 +31,14 @@ namespace {
 // aclop-lower-register-tiles has hoisted the accumulators out of the k loop.
 constexpr int64_t kRegisterRows = 8, kRegisterColumns = 32;
 
+// Products that accumulate in f32 from f32, f16 or bf16 operands (the narrow ones widen as
+// they are loaded: vcvtph2ps for f16, a shift for bf16).
 bool isF32Product(linalg::LinalgOp op) {
-  return llvm::all_of(op->getOperandTypes(), [](Type type) {
-    auto shaped = dyn_cast<ShapedType>(type);
-    return shaped && shaped.getElementType().isF32();
+  auto element = [](Value value) { return cast<ShapedType>(value.getType()).getElementType(); };
+  if (!element(op.getDpsInitOperand(0)->get()).isF32()) return false;
+  return llvm::all_of(op.getDpsInputs(), [&](Value input) {
+    Type type = element(input);
+    return type.isF32() || type.isF16() || type.isBF16();
   });
 }
 

@@ -52,14 +52,25 @@ func.func @matmul_cache_tiles(%a: tensor<?x300xf32>, %b: tensor<300x1000xf32>) -
   return %r : tensor<?x1000xf32>
 }
 
-// f16 products keep the cache tiles but no register tiles (their bodies convert to f32).
-// CHECK-LABEL: func @matmul_f16_cache_tiles_only
+// f16 products accumulate in f32: their register tiles widen each operand as it is loaded.
+// CHECK-LABEL: func @matmul_f16_register_tiles
+// CHECK: scf.forall
+// CHECK:   vector.transfer_read {{.*}} : tensor<8x1xf16>, vector<8x1x32xf16>
+// CHECK:   arith.extf {{.*}} : vector<8x1x32xf16> to vector<8x1x32xf32>
+// CHECK:   vector.multi_reduction <add>, {{.*}} : vector<8x1x32xf32> to vector<8x32xf32>
+func.func @matmul_f16_register_tiles(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>) -> tensor<64x64xf16> {
+  %r = aclop.matmul %a, %b : (tensor<64x64xf16>, tensor<64x64xf16>) -> tensor<64x64xf16>
+  return %r : tensor<64x64xf16>
+}
+
+// i8 products (i32 accumulators) keep the cache tiles only.
+// CHECK-LABEL: func @matmul_i8_cache_tiles_only
 // CHECK: scf.forall
 // CHECK-NOT: vector.multi_reduction
 // CHECK: linalg.generic
-func.func @matmul_f16_cache_tiles_only(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>) -> tensor<64x64xf16> {
-  %r = aclop.matmul %a, %b : (tensor<64x64xf16>, tensor<64x64xf16>) -> tensor<64x64xf16>
-  return %r : tensor<64x64xf16>
+func.func @matmul_i8_cache_tiles_only(%a: tensor<64x64xi8>, %b: tensor<64x64xi8>) -> tensor<64x64xi32> {
+  %r = aclop.matmul %a, %b : (tensor<64x64xi8>, tensor<64x64xi8>) -> tensor<64x64xi32>
+  return %r : tensor<64x64xi32>
 }
 
 // With b transposed (k contiguous), each cache tile first transposes its panel of b into a

@@ -5,22 +5,19 @@
 
 namespace aclpy {
 
-LiveObjects &liveTensorDescs() {
+namespace {
+// One never-destroyed set per kind (callbacks may still run while the interpreter exits).
+template <int Kind>
+LiveObjects &liveSet() {
   static LiveObjects *live = new LiveObjects();
   return *live;
 }
-LiveObjects &liveDataBuffers() {
-  static LiveObjects *live = new LiveObjects();
-  return *live;
-}
-LiveObjects &liveAttrs() {
-  static LiveObjects *live = new LiveObjects();
-  return *live;
-}
-LiveObjects &liveOpHandles() {
-  static LiveObjects *live = new LiveObjects();
-  return *live;
-}
+}  // namespace
+
+LiveObjects &liveTensorDescs() { return liveSet<0>(); }
+LiveObjects &liveDataBuffers() { return liveSet<1>(); }
+LiveObjects &liveAttrs() { return liveSet<2>(); }
+LiveObjects &liveOpHandles() { return liveSet<3>(); }
 
 py::tuple newOpHandle(aclError error, aclopHandle *handle) {
   if (error == ACL_SUCCESS) liveOpHandles().add(handle);

@@ -31,18 +31,20 @@ namespace {
 // aclop-lower-register-tiles has hoisted the accumulators out of the k loop.
 constexpr int64_t kRegisterRows = 8, kRegisterColumns = 32;
 
-// Products that accumulate in f32 from f32, f16 or bf16 operands (the narrow ones widen as
-// they are loaded: vcvtph2ps for f16, a shift for bf16).
-bool isF32Product(linalg::LinalgOp op) {
+// Products that take register tiles: f32 accumulation from f32, f16 or bf16 operands (the
+// narrow ones widen as they are loaded: vcvtph2ps for f16, a shift for bf16), and i32
+// accumulation from i8 operands (sign-extended as they are loaded).
+bool hasRegisterTiles(linalg::LinalgOp op) {
   auto element = [](Value value) { return cast<ShapedType>(value.getType()).getElementType(); };
-  if (!element(op.getDpsInitOperand(0)->get()).isF32()) return false;
+  Type accumulator = element(op.getDpsInitOperand(0)->get());
   return llvm::all_of(op.getDpsInputs(), [&](Value input) {
     Type type = element(input);
-    return type.isF32() || type.isF16() || type.isBF16();
+    if (accumulator.isF32()) return type.isF32() || type.isF16() || type.isBF16();
+    return accumulator.isInteger(32) && type.isInteger(8);
   });
 }
 
-// Tiles a cache tile of an f32 product into register tiles (loops rows, columns, then k), peels
+// Tiles a cache tile of a product into register tiles (loops rows, columns, then k), peels
 // the row and column loops so that the main loops see only full tiles, and vectorizes those
 // into vector.contract. The ragged remainders stay scalar generics.
 void tileForRegisters(IRRewriter &rewriter, func::FuncOp func, linalg::LinalgOp cacheTile) {
@@ -174,7 +176,7 @@ LogicalResult tileForCache(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<i
   if (failed(panels)) return failure();
   rewriter.replaceOp(tiled, panels->replacements);
   auto cacheTile = cast<linalg::LinalgOp>(panels->tiledOps.front());
-  if (isF32Product(cacheTile)) {
+  if (hasRegisterTiles(cacheTile)) {
     if (auto generic = dyn_cast<linalg::GenericOp>(cacheTile.getOperation())) transposeBPanel(rewriter, generic);
     tileForRegisters(rewriter, cacheTile->getParentOfType<func::FuncOp>(), cacheTile);
   }

@@ -63,12 +63,14 @@ func.func @matmul_f16_register_tiles(%a: tensor<64x64xf16>, %b: tensor<64x64xf16
   return %r : tensor<64x64xf16>
 }
 
-// i8 products (i32 accumulators) keep the cache tiles only.
-// CHECK-LABEL: func @matmul_i8_cache_tiles_only
+// i8 products accumulate in i32: their register tiles sign-extend each operand as it is loaded.
+// CHECK-LABEL: func @matmul_i8_register_tiles
 // CHECK: scf.forall
-// CHECK-NOT: vector.multi_reduction
-// CHECK: linalg.generic
-func.func @matmul_i8_cache_tiles_only(%a: tensor<64x64xi8>, %b: tensor<64x64xi8>) -> tensor<64x64xi32> {
+// CHECK:   vector.transfer_read {{.*}} : tensor<8x1xi8>, vector<8x1x32xi8>
+// CHECK:   arith.extsi {{.*}} : vector<8x1x32xi8> to vector<8x1x32xi32>
+// CHECK:   arith.muli {{.*}} : vector<8x1x32xi32>
+// CHECK:   vector.multi_reduction <add>, {{.*}} : vector<8x1x32xi32> to vector<8x32xi32>
+func.func @matmul_i8_register_tiles(%a: tensor<64x64xi8>, %b: tensor<64x64xi8>) -> tensor<64x64xi32> {
   %r = aclop.matmul %a, %b : (tensor<64x64xi8>, tensor<64x64xi8>) -> tensor<64x64xi32>
   return %r : tensor<64x64xi32>
 }

@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -44,12 +45,28 @@ bool hasRegisterTiles(linalg::LinalgOp op) {
   });
 }
 
+// Splits `op` along iteration dim `dim` at the largest multiple of `multiple` and returns the
+// first part; the rest stays a whole generic, whose loops LLVM vectorizes as before (register
+// tiles over a ragged edge would be loops of a few scalar steps).
+linalg::LinalgOp splitAtMultiple(IRRewriter &rewriter, linalg::LinalgOp op, unsigned dim, int64_t multiple) {
+  auto tiling = cast<TilingInterface>(op.getOperation());
+  rewriter.setInsertionPoint(op);
+  SmallVector<Range> domain = tiling.getIterationDomain(rewriter);
+  AffineExpr size = rewriter.getAffineSymbolExpr(0);
+  OpFoldResult point = affine::makeComposedFoldedAffineApply(rewriter, op.getLoc(), size.floorDiv(multiple) * multiple,
+                                                              {domain[dim].size});
+  auto [whole, rest] = linalg::splitOp(rewriter, tiling, dim, point);
+  return whole ? cast<linalg::LinalgOp>(whole.getOperation()) : op;
+}
+
 // Tiles a cache tile of a product into register tiles (loops rows, columns, then k), peels
-// the row and column loops so that the main loops see only full tiles, and vectorizes those
-// into vector.contract. The ragged remainders stay scalar generics.
+// the row and column loops so that the main loops see only full tiles, and vectorizes those.
+// Rows and columns beyond the last whole register tile are split off first.
 void tileForRegisters(IRRewriter &rewriter, func::FuncOp func, linalg::LinalgOp cacheTile) {
   MLIRContext *context = rewriter.getContext();
   unsigned loops = cacheTile.getNumLoops();
+  cacheTile = splitAtMultiple(rewriter, cacheTile, loops - 3, kRegisterRows);
+  cacheTile = splitAtMultiple(rewriter, cacheTile, loops - 1, kRegisterColumns);
   SmallVector<int64_t> sizes(loops, 0);
   if (loops == 4) sizes[0] = 1;
   sizes[loops - 3] = kRegisterRows;

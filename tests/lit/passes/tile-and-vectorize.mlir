@@ -1,5 +1,6 @@
 // Element-wise ops become an scf.forall of tiles, each one masked vector read-compute-write.
 // RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy=vector-bits=512 -aclop-tile-and-vectorize | FileCheck %s
+// RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy=vector-bits=512 -aclop-tile-and-vectorize -canonicalize | FileCheck %s --check-prefix=RAGGED
 
 // CHECK-LABEL: func @exp_dynamic
 // CHECK: scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (4, %{{.*}}) step (1, 16)
@@ -86,4 +87,16 @@ func.func @matmul_i8_register_tiles(%a: tensor<64x64xi8>, %b: tensor<64x64xi8>) 
 func.func @matmul_transposed_b(%a: tensor<100x70xf32>, %b: tensor<130x70xf32>) -> tensor<100x130xf32> {
   %r = aclop.matmul %a, %b {transpose_b = true} : (tensor<100x70xf32>, tensor<130x70xf32>) -> tensor<100x130xf32>
   return %r : tensor<100x130xf32>
+}
+
+// Rows and columns past the last whole 8x32 register tile are split off as plain generics (a
+// 2-row and an 8-column remainder here), so a ragged edge is one loop nest, not tiny tiles.
+// RAGGED-LABEL: func @matmul_ragged_edges
+// RAGGED: scf.for %{{.*}} = %c0 to %c16 step %c1 iter_args(%{{.*}}) -> (tensor<8x32xf32>)
+// RAGGED:   arith.mulf {{.*}} : vector<8x1x32xf32>
+// RAGGED: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<8x16xf32>, tensor<16x8xf32>)
+// RAGGED: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x16xf32>, tensor<16x40xf32>)
+func.func @matmul_ragged_edges(%a: tensor<10x16xf32>, %b: tensor<16x40xf32>) -> tensor<10x40xf32> {
+  %r = aclop.matmul %a, %b : (tensor<10x16xf32>, tensor<16x40xf32>) -> tensor<10x40xf32>
+  return %r : tensor<10x40xf32>
 }

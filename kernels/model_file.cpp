@@ -3,7 +3,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include <unistd.h>
 
 namespace aclcpu {
 namespace {
@@ -35,6 +41,28 @@ uint64_t fnv1a64(const char *data, size_t size, uint64_t hash) {
     hash *= 0x100000001b3ull;
   }
   return hash;
+}
+
+bool readFileBytes(const std::string &path, std::vector<char> &bytes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return !in.bad();
+}
+
+bool writeFileAtomically(const std::string &path, const std::vector<char> &bytes) {
+  static std::atomic<uint64_t> counter{0};
+  std::string temp = path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(++counter);
+  {
+    std::ofstream out(temp, std::ios::binary);
+    if (!out || !out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
+      std::remove(temp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(temp.c_str(), path.c_str()) == 0) return true;
+  std::remove(temp.c_str());
+  return false;
 }
 
 std::vector<char> writeModelFile(const ModelFile &file) {

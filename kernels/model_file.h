@@ -31,4 +31,10 @@ bool readModelFile(const std::vector<char> &bytes, ModelFile &out, std::string &
 
 uint64_t fnv1a64(const char *data, size_t size, uint64_t hash = 0xcbf29ce484222325ull);
 
+// The whole file at `path`; false if it cannot be read.
+bool readFileBytes(const std::string &path, std::vector<char> &bytes);
+// Writes through a temp file and a rename: readers see the old file or the whole new one, never
+// half of it. False (and no temp file left) if it cannot.
+bool writeFileAtomically(const std::string &path, const std::vector<char> &bytes);
+
 }  // namespace aclcpu

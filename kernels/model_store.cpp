@@ -12,9 +12,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
-#include <unistd.h>
 
 namespace aclcpu {
 namespace {
@@ -95,9 +92,8 @@ std::string diskCachePath(const std::string &signature) {
 }
 
 std::unique_ptr<CompiledKernel> loadFromDisk(const std::string &path, const std::string &signature) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return nullptr;
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<char> bytes;
+  if (!readFileBytes(path, bytes)) return nullptr;
   ModelFile file;
   std::string error;
   if (!readModelFile(bytes, file, error) || file.fingerprint != compilerFingerprint() || file.signature != signature) {
@@ -111,21 +107,10 @@ std::unique_ptr<CompiledKernel> loadFromDisk(const std::string &path, const std:
   return kernel;
 }
 
-// Temp file + rename: readers see the old file or the whole new one, never half of it.
 void saveToDisk(const std::string &path, const std::string &signature, const CompiledKernel &kernel) {
-  static std::atomic<uint64_t> counter{0};
-  std::string temp = path + ".tmp." + std::to_string(getpid()) + "." + std::to_string(++counter);
   std::vector<char> bytes = writeModelFile({compilerFingerprint(), signature, kernel.partitioned, kernel.outputs,
                                             kernel.object, hostTarget().triple, hostTarget().features, ""});
-  {
-    std::ofstream out(temp, std::ios::binary);
-    if (!out || !out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()))) {
-      ACLCPU_LOG_WARNING("cannot write the model cache file %s", temp.c_str());
-      std::remove(temp.c_str());
-      return;
-    }
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) std::remove(temp.c_str());
+  if (!writeFileAtomically(path, bytes)) ACLCPU_LOG_WARNING("cannot write the model cache file %s", path.c_str());
 }
 
 // A compiled kernel never broadcasts along a dynamic dim (it assumes the operands agree there):
@@ -313,15 +298,13 @@ aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>>
     int64_t count = elementCount(actual);
     size_t bytes = static_cast<size_t>(count) * aclDataTypeSize(type);
     if (buffer == nullptr)
-      return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s buffer %zu is NULL", what, index);
+      return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s %zu is NULL", what, index);
     if (bytes > 0 && (buffer->data == nullptr || buffer->size < bytes))
-      return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s buffer %zu holds %zu bytes at %p; the tensor needs %zu",
+      return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s %zu holds %zu bytes at %p; the tensor needs %zu",
                          what, index, buffer->size, buffer->data, bytes);
     // Checked mode (ACLCPU_CHECK=1): the bytes must lie inside one device allocation.
-    char argument[48];
-    snprintf(argument, sizeof(argument), "%s buffer %zu", what, index);
     if (bytes > 0)
-      if (aclError error = checkDeviceRange(buffer->data, bytes, argument, caller)) return error;
+      if (aclError error = checkDeviceRange(buffer->data, bytes, what, index, caller)) return error;
     if (numPointers == kMaxPointers)
       return reportError(ACL_ERROR_INVALID_PARAM, caller, "more than %zu tensors", kMaxPointers);
     pointers[numPointers++] = buffer->data;
@@ -336,11 +319,12 @@ aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>>
   for (size_t k = 0; k < request.kernelInputs.size(); ++k) {
     int index = request.kernelInputs[k];
     if (aclError error = add(inputs[index], request.spec.inputs[k].shape,
-                             inputDims[index], request.inputs[index].dataType, "input", index))
+                             inputDims[index], request.inputs[index].dataType, "input buffer", index))
       return error;
   }
   for (size_t i = 0; i < kernel.outputs.size(); ++i)
-    if (aclError error = add(outputs[i], kernel.outputs[i].shape, outputDims[i], request.outputs[i].dataType, "output", i))
+    if (aclError error =
+            add(outputs[i], kernel.outputs[i].shape, outputDims[i], request.outputs[i].dataType, "output buffer", i))
       return error;
   uint64_t raw[kMaxPointers + kMaxDynamicSizes];
   memcpy(raw, pointers, 8 * numPointers);

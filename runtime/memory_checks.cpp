@@ -60,17 +60,28 @@ aclError checkSide(const void *ptr, size_t size, Side expected, const char *what
 }  // namespace
 
 aclError checkDeviceRange(const void *ptr, size_t size, const char *what, const char *function) {
+  return checkDeviceRange(ptr, size, what, kNoArgumentIndex, function);
+}
+
+aclError checkDeviceRange(const void *ptr, size_t size, const char *what, size_t index, const char *function) {
+  // The argument's name ("input buffer 2") is formatted only for a message: launches call this
+  // for every buffer.
+  auto name = [&] {
+    std::string text = what;
+    if (index != kNoArgumentIndex) text += " " + std::to_string(index);
+    return text;
+  };
   Allocation allocation;
   if (!memoryTable().find(ptr, allocation) || allocation.kind != MemoryKind::Device) {
     if (!Runtime::get().config.checkedMode) return ACL_SUCCESS;
     return reportError(ACL_ERROR_INVALID_PARAM, function,
-                       "checked mode: %s %p is not inside any device allocation (aclrtMalloc)", what, ptr);
+                       "checked mode: %s %p is not inside any device allocation (aclrtMalloc)", name().c_str(), ptr);
   }
   size_t offset = reinterpret_cast<uintptr_t>(ptr) - allocation.base;
   if (size > allocation.size - offset)
     return reportError(ACL_ERROR_INVALID_PARAM, function,
-                       "%s %p + %zu bytes runs past the end of its device allocation (%zu bytes at %p)", what, ptr,
-                       size, allocation.size, reinterpret_cast<void *>(allocation.base));
+                       "%s %p + %zu bytes runs past the end of its device allocation (%zu bytes at %p)",
+                       name().c_str(), ptr, size, allocation.size, reinterpret_cast<void *>(allocation.base));
   return ACL_SUCCESS;
 }
 

@@ -16,5 +16,8 @@ aclError validateMemset(void *devPtr, size_t maxCount, size_t count, const char 
 // Checks that [ptr, ptr+size) lies in one device allocation (always in checked mode; otherwise
 // only when ptr is known to be device memory). `what` names the argument in messages.
 aclError checkDeviceRange(const void *ptr, size_t size, const char *what, const char *function);
+// The same for an indexed argument, named "<what> <index>" in messages.
+constexpr size_t kNoArgumentIndex = static_cast<size_t>(-1);
+aclError checkDeviceRange(const void *ptr, size_t size, const char *what, size_t index, const char *function);
 
 }  // namespace aclcpu

@@ -1,6 +1,7 @@
 // aclopSetModelDir and aclopLoad: models compiled offline by atc (.om files) join the model
 // store without compiling. A file that does not load is skipped with its reason logged.
 #include "diagnostics.h"
+#include "model_file.h"
 #include "model_loader.h"
 #include "runtime_state.h"
 
@@ -8,8 +9,6 @@
 
 #include <atomic>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 
 using namespace aclcpu;
 
@@ -20,13 +19,6 @@ constexpr int kMaxScanDepth = 2;
 
 std::atomic<bool> modelDirSet{false};
 const bool forgetModelDirAtFinalize = (registerFinalizeHook([] { modelDirSet.store(false); }), true);
-
-bool readFile(const std::filesystem::path &path, std::vector<char> &bytes) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return !in.bad();
-}
 
 }  // namespace
 
@@ -53,7 +45,7 @@ extern "C" aclError aclopSetModelDir(const char *modelDir) {
     if (it->is_directory(status) && it.depth() >= kMaxScanDepth) it.disable_recursion_pending();
     if (!it->is_regular_file(status) || it->path().extension() != ".om") continue;
     std::vector<char> bytes;
-    if (!readFile(it->path(), bytes)) {
+    if (!readFileBytes(it->path().string(), bytes)) {
       ACLCPU_LOG_WARNING("aclopSetModelDir: skipping unreadable file %s", it->path().c_str());
       ++rejected;
       continue;

@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <string>
 
@@ -52,18 +51,6 @@ bool setLogLevel(const std::string &level) {
   setenv("ASCEND_GLOBAL_LOG_LEVEL", it->second, 1);
   configureLogging();
   return true;
-}
-
-bool writeFile(const std::filesystem::path &path, const std::vector<char> &bytes) {
-  std::filesystem::path temp = path;
-  temp += ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary);
-    if (!out || !out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()))) return false;
-  }
-  std::error_code status;
-  std::filesystem::rename(temp, path, status);
-  return !status;
 }
 
 }  // namespace
@@ -128,7 +115,7 @@ int main(int argc, char **argv) {
     ModelFile file{compilerFingerprint(), requests[i].signature(), kernel->partitioned, kernel->outputs,
                    kernel->object,        hostTarget().triple,     hostTarget().features, ops[i].dump()};
     std::filesystem::path path = std::filesystem::path(outputDir) / name;
-    if (!writeFile(path, writeModelFile(file))) {
+    if (!writeFileAtomically(path.string(), writeModelFile(file))) {
       fprintf(stderr, "atc: cannot write %s\n", path.c_str());
       ++failures;
       continue;

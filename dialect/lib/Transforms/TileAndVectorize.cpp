@@ -27,6 +27,27 @@ namespace {
 // Contractions (dims batch?, m, k, n): an scf.forall over batch and row tiles (what blocks
 // divide), inside it scf.for loops over column tiles and, innermost, depth tiles, so that the
 // (k x n) panel of b a tile reads is reused by every row of the row tile while it is in cache.
+// Tiles `op` by `sizes` into loops of `loopType` and vectorizes each tile with those sizes:
+// partial tiles at the edges are masked; ops the vectorizer cannot take stay scalar, and an op
+// that does not tile is left whole (LLVM may still vectorize its loops).
+void tileAndVectorize(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
+                      scf::SCFTilingOptions::LoopType loopType) {
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  options.setLoopType(loopType);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled)) return;
+  rewriter.replaceOp(op, tiled->replacements);
+  for (Operation *tile : tiled->tiledOps) {
+    SmallVector<bool> scalable(sizes.size(), false);
+    if (failed(linalg::vectorizeOpPrecondition(tile, sizes, scalable))) continue;
+    rewriter.setInsertionPoint(tile);
+    FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(rewriter, tile, sizes, scalable);
+    if (succeeded(vectorized)) rewriter.replaceOp(tile, vectorized->replacements);
+  }
+}
+
 // The register tile of an f32 product: 8 rows x 32 columns (two 512-bit vectors) accumulate
 // over k one step at a time: 16 accumulators, 8 broadcasts and 2 loads per 16 FMAs once
 // aclop-lower-register-tiles has hoisted the accumulators out of the k loop.
@@ -153,19 +174,7 @@ void transposeBPanel(IRRewriter &rewriter, linalg::GenericOp cacheTile) {
   // 16x16 tiles (batch 1), each a masked vector transpose.
   SmallVector<int64_t> tileSizes(rank, 1);
   tileSizes[rank - 2] = tileSizes[rank - 1] = 16;
-  scf::SCFTilingOptions options;
-  options.setTileSizes(getAsIndexOpFoldResult(context, tileSizes));
-  FailureOr<scf::SCFTilingResult> tiled =
-      scf::tileUsingSCF(rewriter, cast<TilingInterface>(transpose.getOperation()), options);
-  if (failed(tiled)) return;
-  rewriter.replaceOp(transpose, tiled->replacements);
-  for (Operation *tile : tiled->tiledOps) {
-    SmallVector<bool> scalable(rank, false);
-    if (failed(linalg::vectorizeOpPrecondition(tile, tileSizes, scalable))) continue;
-    rewriter.setInsertionPoint(tile);
-    FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(rewriter, tile, tileSizes, scalable);
-    if (succeeded(vectorized)) rewriter.replaceOp(tile, vectorized->replacements);
-  }
+  tileAndVectorize(rewriter, transpose, tileSizes, scf::SCFTilingOptions::LoopType::ForOp);
 }
 
 LogicalResult tileForCache(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> tiles) {
@@ -215,22 +224,8 @@ struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopT
     }
     for (linalg::LinalgOp op : candidates) {
       auto tiles = cast<DenseI64ArrayAttr>(op->getAttrOfType<DictionaryAttr>("aclop.strategy").get("tile_sizes"));
-      SmallVector<int64_t> sizes(tiles.asArrayRef());
-      scf::SCFTilingOptions options;
-      options.setTileSizes(getAsIndexOpFoldResult(&getContext(), sizes));
-      options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);  // tiles stay parallel
-      rewriter.setInsertionPoint(op);
-      FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), options);
-      if (failed(tiled)) continue;  // left whole; LLVM may still vectorize its loops
-      rewriter.replaceOp(op, tiled->replacements);
-      for (Operation *tile : tiled->tiledOps) {
-        // Partial tiles at the edges are masked; ops the vectorizer cannot take stay scalar.
-        SmallVector<bool> scalable(sizes.size(), false);
-        if (failed(linalg::vectorizeOpPrecondition(tile, sizes, scalable))) continue;
-        rewriter.setInsertionPoint(tile);
-        FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(rewriter, tile, sizes, scalable);
-        if (succeeded(vectorized)) rewriter.replaceOp(tile, vectorized->replacements);
-      }
+      // Tiles stay parallel.
+      tileAndVectorize(rewriter, op, tiles.asArrayRef(), scf::SCFTilingOptions::LoopType::ForallOp);
     }
     // Fold each vector.mask into its transfer op's mask operand now: canonicalization of the
     // tiles' slices would otherwise move casts into the mask regions, which they do not allow.

@@ -21,7 +21,7 @@ LiveObjects &liveOpHandles() { return liveSet<3>(); }
 
 py::tuple newOpHandle(aclError error, aclopHandle *handle) {
   if (error == ACL_SUCCESS) liveOpHandles().add(handle);
-  return py::make_tuple(handleOf(error == ACL_SUCCESS ? handle : nullptr), static_cast<int>(error));
+  return py::make_tuple(handleOf(error == ACL_SUCCESS ? handle : nullptr), code(error));
 }
 
 uint64_t addressOf(const py::object &hostData) {
@@ -44,10 +44,10 @@ PYBIND11_MODULE(acl, m) {
       [](const py::object &configPath) {
         std::string path = configPath.is_none() ? "" : configPath.cast<std::string>();
         py::gil_scoped_release release;
-        return static_cast<int>(aclInit(path.empty() ? nullptr : path.c_str()));
+        return code(aclInit(path.empty() ? nullptr : path.c_str()));
       },
       py::arg("config_path") = py::none());
-  m.def("finalize", [] { return static_cast<int>(aclFinalize()); }, py::call_guard<py::gil_scoped_release>());
+  m.def("finalize", [] { return code(aclFinalize()); }, py::call_guard<py::gil_scoped_release>());
   m.def("get_recent_err_msg", [] {
     const char *message = aclGetRecentErrMsg();
     return std::string(message ? message : "");

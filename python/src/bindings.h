@@ -17,6 +17,9 @@ namespace aclpy {
 
 namespace py = pybind11;
 
+// pyACL returns ACL error codes as plain ints.
+constexpr int code(aclError error) { return static_cast<int>(error); }
+
 template <typename T>
 T *pointer(uint64_t handle) {
   return reinterpret_cast<T *>(static_cast<uintptr_t>(handle));

@@ -7,9 +7,7 @@
 namespace aclpy {
 namespace {
 
-constexpr int kInvalid = static_cast<int>(ACL_ERROR_INVALID_PARAM);
-
-int code(aclError error) { return static_cast<int>(error); }
+constexpr int kInvalid = code(ACL_ERROR_INVALID_PARAM);
 
 // The C arrays of one operator call, resolved from lists of handles.
 struct OpCall {

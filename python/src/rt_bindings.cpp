@@ -9,8 +9,6 @@
 namespace aclpy {
 namespace {
 
-int code(aclError error) { return static_cast<int>(error); }
-
 template <typename T>
 py::tuple valueAnd(T value, aclError error) {
   return py::make_tuple(value, code(error));

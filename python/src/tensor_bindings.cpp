@@ -17,9 +17,9 @@ void bindTensors(py::module_ &acl) {
       py::arg("data_type"), py::arg("dims"), py::arg("format"));
   acl.def("destroy_tensor_desc", [](uint64_t handle) {
     aclTensorDesc *desc = pointer<aclTensorDesc>(handle);
-    if (!liveTensorDescs().remove(desc)) return static_cast<int>(ACL_ERROR_INVALID_PARAM);
+    if (!liveTensorDescs().remove(desc)) return code(ACL_ERROR_INVALID_PARAM);
     aclDestroyTensorDesc(desc);
-    return static_cast<int>(ACL_SUCCESS);
+    return code(ACL_SUCCESS);
   });
   // Getters on a stale description answer as the C API does for NULL.
   auto desc = [](uint64_t handle) -> const aclTensorDesc * {
@@ -34,28 +34,28 @@ void bindTensors(py::module_ &acl) {
   acl.def("get_tensor_desc_dim_v2", [desc](uint64_t d, size_t index) {
     int64_t dim = 0;
     aclError ret = aclGetTensorDescDimV2(desc(d), index, &dim);
-    return py::make_tuple(dim, static_cast<int>(ret));
+    return py::make_tuple(dim, code(ret));
   });
   acl.def("get_tensor_desc_dim_range", [desc](uint64_t d, size_t index) {
     int64_t range[2] = {0, 0};
     aclError ret = aclGetTensorDescDimRange(desc(d), index, 2, range);
-    return py::make_tuple(std::vector<int64_t>{range[0], range[1]}, static_cast<int>(ret));
+    return py::make_tuple(std::vector<int64_t>{range[0], range[1]}, code(ret));
   });
   acl.def("set_tensor_shape_range", [](uint64_t handle, const std::vector<std::vector<int64_t>> &ranges) {
     aclTensorDesc *d = nullptr;
-    if (!resolveOne(handle, liveTensorDescs(), d)) return static_cast<int>(ACL_ERROR_INVALID_PARAM);
+    if (!resolveOne(handle, liveTensorDescs(), d)) return code(ACL_ERROR_INVALID_PARAM);
     std::vector<int64_t> flat;
     for (const auto &range : ranges) {
-      if (range.size() != 2) return static_cast<int>(ACL_ERROR_INVALID_PARAM);
+      if (range.size() != 2) return code(ACL_ERROR_INVALID_PARAM);
       flat.insert(flat.end(), range.begin(), range.end());
     }
-    return static_cast<int>(aclSetTensorShapeRange(d, ranges.size(),
+    return code(aclSetTensorShapeRange(d, ranges.size(),
                                                     reinterpret_cast<int64_t(*)[ACL_TENSOR_SHAPE_RANGE_NUM]>(flat.data())));
   });
   acl.def("set_tensor_const", [](uint64_t handle, const py::object &data, size_t length) {
     aclTensorDesc *d = nullptr;
-    if (!resolveOne(handle, liveTensorDescs(), d)) return static_cast<int>(ACL_ERROR_INVALID_PARAM);
-    return static_cast<int>(aclSetTensorConst(d, pointer<void>(addressOf(data)), length));
+    if (!resolveOne(handle, liveTensorDescs(), d)) return code(ACL_ERROR_INVALID_PARAM);
+    return code(aclSetTensorConst(d, pointer<void>(addressOf(data)), length));
   });
 
   acl.def("create_data_buffer", [](uint64_t data, size_t size) {
@@ -65,8 +65,8 @@ void bindTensors(py::module_ &acl) {
   });
   acl.def("destroy_data_buffer", [](uint64_t handle) {
     aclDataBuffer *buffer = pointer<aclDataBuffer>(handle);
-    if (!liveDataBuffers().remove(buffer)) return static_cast<int>(ACL_ERROR_INVALID_PARAM);
-    return static_cast<int>(aclDestroyDataBuffer(buffer));
+    if (!liveDataBuffers().remove(buffer)) return code(ACL_ERROR_INVALID_PARAM);
+    return code(aclDestroyDataBuffer(buffer));
   });
   acl.def("get_data_buffer_addr", [](uint64_t handle) {
     aclDataBuffer *buffer = nullptr;
@@ -78,8 +78,8 @@ void bindTensors(py::module_ &acl) {
   });
   acl.def("update_data_buffer", [](uint64_t handle, uint64_t data, size_t size) {
     aclDataBuffer *buffer = nullptr;
-    if (!resolveOne(handle, liveDataBuffers(), buffer)) return static_cast<int>(ACL_ERROR_INVALID_PARAM);
-    return static_cast<int>(aclUpdateDataBuffer(buffer, pointer<void>(data), size));
+    if (!resolveOne(handle, liveDataBuffers(), buffer)) return code(ACL_ERROR_INVALID_PARAM);
+    return code(aclUpdateDataBuffer(buffer, pointer<void>(data), size));
   });
 
   acl.def("data_type_size", [](int dataType) { return aclDataTypeSize(static_cast<aclDataType>(dataType)); });

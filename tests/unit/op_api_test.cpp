@@ -13,6 +13,14 @@ using namespace aclcpu_test;
 
 namespace {
 
+// Element (i, j) of op(a) * op(b), op(a) m x k and op(b) k x n, in float.
+float gemmReference(const std::vector<float> &a, const std::vector<float> &b, bool ta, bool tb, int m, int n, int k, int i,
+                    int j) {
+  float sum = 0;
+  for (int p = 0; p < k; ++p) sum += (ta ? a[p * m + i] : a[i * k + p]) * (tb ? b[j * k + p] : b[p * n + j]);
+  return sum;
+}
+
 TEST_F(OpApiTest, CompileThenExecuteV2WithBroadcasting) {
   Desc a = desc(ACL_FLOAT, {4, 3}), b = desc(ACL_FLOAT, {3}), out = desc(ACL_FLOAT, {4, 3});
   const aclTensorDesc *inputs[] = {a.get(), b.get()};
@@ -151,11 +159,7 @@ TEST_F(OpApiTest, AttributeDefaultsApplyOnBothSides) {
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   auto z = dz.read();
   for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 4; ++j) {
-      float expected = 0;
-      for (int p = 0; p < 3; ++p) expected += x[i * 3 + p] * y[p * 4 + j];
-      EXPECT_NEAR(z[i * 4 + j], expected, 1e-5);
-    }
+    for (int j = 0; j < 4; ++j) EXPECT_NEAR(z[i * 4 + j], gemmReference(x, y, false, false, 2, 4, 3, i, j), 1e-5);
   aclopSetAttrBool(attr, "transpose_x1", 1);
   aclopHandle *other = nullptr;
   EXPECT_EQ(aclopCreateHandle("MatMul", 2, inputs, 1, outputs, attr, &other), ACL_ERROR_OP_NOT_FOUND);
@@ -243,11 +247,7 @@ TEST_F(OpApiTest, HandlesOnDynamicModelsCheckTheirShapes) {
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   auto z = dz.read();
   for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 3; ++j) {
-      float expected = 0;
-      for (int p = 0; p < 4; ++p) expected += x[i * 4 + p] * y[p * 3 + j];
-      EXPECT_NEAR(z[i * 3 + j], expected, 1e-5);
-    }
+    for (int j = 0; j < 3; ++j) EXPECT_NEAR(z[i * 3 + j], gemmReference(x, y, false, false, 2, 3, 4, i, j), 1e-5);
   aclopDestroyHandle(handle);
 }
 
@@ -459,13 +459,6 @@ TEST(OpApiCheckedMode, OperatorBuffersMustBeDeviceAllocations) {
   }
   ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
   ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
-}
-
-float gemmReference(const std::vector<float> &a, const std::vector<float> &b, bool ta, bool tb, int m, int n, int k, int i,
-                    int j) {
-  float sum = 0;
-  for (int p = 0; p < k; ++p) sum += (ta ? a[p * m + i] : a[i * k + p]) * (tb ? b[j * k + p] : b[p * n + j]);
-  return sum;
 }
 
 // One FUZZ-compiled f32 MatMul (every dim dynamic) serves shapes that are whole register tiles,

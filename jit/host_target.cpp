@@ -22,6 +22,8 @@ const HostTarget &hostTarget() {
     if (has("avx512f")) host.vectorBits = 512;
     else if (has("avx2") || has("avx")) host.vectorBits = 256;
     else host.vectorBits = 128;  // SSE, NEON
+    if (host.triple.rfind("x86_64", 0) == 0 && has("avx512f") && has("avx512bw") && has("avx512vnni"))
+      host.ukernels.push_back("aclcpu_ukernel_gemm_s8s8s32_vnni");
     return host;
   }();
   return target;

@@ -48,6 +48,7 @@ bool inferOutputs(const OpSpec &spec, std::vector<TensorSpec> &outputs, std::str
 struct HostTarget {
   std::string triple, cpu, features;
   int64_t vectorBits = 128;
+  std::vector<std::string> ukernels;  // the ukernels (kernels/ukernels) this CPU can run
 };
 const HostTarget &hostTarget();
 

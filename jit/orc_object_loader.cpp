@@ -2,7 +2,9 @@
 // binary gets its own JITDylib, removed when the binary is unloaded. Registered with the
 // runtime for ElfImage::Kind::Relocatable at static initialization.
 #include "kernel_binary.h"
+#include "ukernels.h"
 
+#include "llvm/ExecutionEngine/Orc/AbsoluteSymbols.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
@@ -29,6 +31,24 @@ std::string takeReportedErrors() {
   return errors;
 }
 
+// The ukernels generated operator code calls, defined once in a JITDylib of their own that
+// every binary links against (searched after its own symbols and the process's).
+llvm::Error defineUkernels(llvm::orc::LLJIT &jit, llvm::orc::JITDylib *&ukernels) {
+  auto dylib = jit.createJITDylib("aclcpu-ukernels");
+  if (!dylib) return dylib.takeError();
+  llvm::orc::SymbolMap symbols;
+  int count = 0;
+  const UkernelSymbol *table = ukernelSymbols(count);
+  for (int i = 0; i < count; ++i)
+    symbols[jit.mangleAndIntern(table[i].name)] = {llvm::orc::ExecutorAddr::fromPtr(table[i].address),
+                                                   llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable};
+  if (llvm::Error err = dylib->define(llvm::orc::absoluteSymbols(std::move(symbols)))) return err;
+  ukernels = &*dylib;
+  return llvm::Error::success();
+}
+
+llvm::orc::JITDylib *ukernelDylib = nullptr;
+
 // One LLJIT for the process, created on first use and never destroyed: binaries still loaded
 // at exit must not outlive it.
 llvm::orc::LLJIT *processJit(std::string &error) {
@@ -41,6 +61,10 @@ llvm::orc::LLJIT *processJit(std::string &error) {
     auto created = llvm::orc::LLJITBuilder().create();
     if (!created) {
       creationError = llvm::toString(created.takeError());
+      return;
+    }
+    if (llvm::Error err = defineUkernels(**created, ukernelDylib)) {
+      creationError = llvm::toString(std::move(err));
       return;
     }
     jit = created->release();
@@ -89,6 +113,7 @@ class JitObjectLoader : public BinaryLoader {
       error = llvm::toString(dylib.takeError());
       return nullptr;
     }
+    dylib->addToLinkOrder(*ukernelDylib, llvm::orc::JITDylibLookupFlags::MatchExportedSymbolsOnly);
     // Kernels get no unwind tables: nothing may unwind out of an extern "C" kernel, and
     // JITLink's .eh_frame parser does not survive damaged records. Turning .eh_frame and its
     // relocations into SHT_NULL sections makes the linker skip them.

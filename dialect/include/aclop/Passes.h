@@ -25,6 +25,7 @@ namespace mlir::aclop {
 // Options of the aclop-to-llvm pipeline.
 struct AclopToLlvmOptions {
   int64_t vectorBits = 256;
+  std::vector<std::string> ukernels;  // symbols the target provides (aclop-select-strategy)
 };
 
 // aclop on tensors -> a module of LLVM dialect kernels (see Pipelines.cpp for the stages).

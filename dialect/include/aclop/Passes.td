@@ -31,11 +31,14 @@ def AclopSelectStrategy : Pass<"aclop-select-strategy", "ModuleOp"> {
     Records the choice as an `aclop.strategy` attribute so later passes (and lit tests) see it:
     `{vector_size = 16 : i64, tile_sizes = array<i64: 1, 16>}` for an f32 element-wise op on a
     512-bit vector target; ops the tiling pass does not handle get a strategy without
-    `tile_sizes`.
+    `tile_sizes`. A product whose operand types a ukernel the target provides covers (see
+    `ukernels`) records `ukernel = "<symbol>"`: its cache tiles become calls to that symbol.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
-           "Width of the target's vector registers in bits">
+           "Width of the target's vector registers in bits">,
+    ListOption<"ukernels", "ukernels", "std::string",
+               "Ukernel symbols the target provides (aclcpu_ukernel_gemm_s8s8s32_vnni)">
   ];
 }
 
@@ -48,6 +51,26 @@ def AclopTileAndVectorize : Pass<"aclop-tile-and-vectorize", "func::FuncOp"> {
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
                            "::mlir::tensor::TensorDialect", "::mlir::bufferization::BufferizationDialect"];
+}
+
+def AclopCallUkernels : Pass<"aclop-call-ukernels", "ModuleOp"> {
+  let summary = "Replace product cache tiles marked with a ukernel by calls to it";
+  let description = [{
+    Runs after bufferization. Each `linalg.generic` on memrefs whose `aclop.strategy` names a
+    `ukernel` (a product with dims (batch?, m, k, n), the batch a unit) becomes a call that
+    passes, per operand, the aligned base pointer, the element offset and the element strides
+    of its two matrix dims, then rows, columns and depth:
+
+    ```mlir
+    func.call @aclcpu_ukernel_gemm_s8s8s32_vnni(%a, %aOffset, %aRowStride, %aDepthStride,
+        %b, %bOffset, %bDepthStride, %bColumnStride, %c, %cOffset, %cRowStride, %rows, %columns, %depth)
+        : (index, ...) -> ()
+    ```
+
+    The accumulator must have a unit column stride (a bufferized result always has); a tile
+    that does not fit stays a generic, which is slower but correct.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::memref::MemRefDialect"];
 }
 
 def AclopLowerRegisterTiles : Pass<"aclop-lower-register-tiles", "func::FuncOp"> {

@@ -11,18 +11,22 @@
 
 #include "mlir/Pass/PassRegistry.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 using namespace mlir;
 
 namespace {
 
 std::string pipelineText(const aclop::AclopToLlvmOptions &options) {
+  std::string strategy = "vector-bits=" + std::to_string(options.vectorBits);
+  if (!options.ukernels.empty()) strategy += " ukernels=" + llvm::join(options.ukernels, ",");
   return "convert-aclop-to-linalg,canonicalize,cse,"
-         "aclop-select-strategy{vector-bits=" + std::to_string(options.vectorBits) + "},"
+         "aclop-select-strategy{" + strategy + "},"
          "func.func(aclop-tile-and-vectorize),canonicalize,cse,"
          "eliminate-empty-tensors,"
          "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map "
          "buffer-alignment=64},"
-         "drop-equivalent-buffer-results,buffer-deallocation-pipeline,"
+         "drop-equivalent-buffer-results,buffer-deallocation-pipeline,aclop-call-ukernels,"
          "func.func(convert-linalg-to-parallel-loops),scf-forall-to-parallel,canonicalize,cse,"
          "func.func(aclop-lower-register-tiles),aclop-map-to-kernel-abi,"
          "func.func(convert-vector-to-scf{full-unroll=true}),lower-affine,convert-scf-to-cf,"
@@ -36,6 +40,7 @@ std::string pipelineText(const aclop::AclopToLlvmOptions &options) {
 struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
   Option<int64_t> vectorBits{*this, "vector-bits", llvm::cl::desc("Vector register width in bits"),
                              llvm::cl::init(256)};
+  ListOption<std::string> ukernels{*this, "ukernels", llvm::cl::desc("Ukernel symbols the target provides")};
 };
 
 } // namespace
@@ -51,6 +56,7 @@ void aclop::registerAclopPipelines() {
       [](OpPassManager &pm, const PipelineOptions &options) {
         aclop::AclopToLlvmOptions settings;
         settings.vectorBits = options.vectorBits;
+        settings.ukernels.assign(options.ukernels.begin(), options.ukernels.end());
         // The text names only registered passes, so this fails only on a broken build (lit catches it).
         if (failed(buildAclopToLlvmPipeline(pm, settings, llvm::errs())))
           llvm::report_fatal_error("aclop-to-llvm: the pipeline does not parse");

@@ -47,15 +47,47 @@ bool isContraction(linalg::LinalgOp op) {
   return iterators[loops - 2] == utils::IteratorType::reduction;
 }
 
+Type elementType(Value value) { return cast<ShapedType>(value.getType()).getElementType(); }
+
+// True if the body is c + sext(a) * sext(b) (i8 tensors carry no signedness: a u8 product
+// zero-extends and is not this).
+bool isSignedMultiplyAccumulate(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  auto add = body->getTerminator()->getOperand(0).getDefiningOp<arith::AddIOp>();
+  if (!add) return false;
+  Value accumulator = body->getArgument(2);
+  Value product = add.getLhs() == accumulator ? add.getRhs() : add.getRhs() == accumulator ? add.getLhs() : Value();
+  auto multiply = product ? product.getDefiningOp<arith::MulIOp>() : arith::MulIOp();
+  if (!multiply) return false;
+  auto extended = [&](Value value, unsigned argument) {
+    auto extension = value.getDefiningOp<arith::ExtSIOp>();
+    return extension && extension.getIn() == body->getArgument(argument);
+  };
+  return (extended(multiply.getLhs(), 0) && extended(multiply.getRhs(), 1)) ||
+         (extended(multiply.getLhs(), 1) && extended(multiply.getRhs(), 0));
+}
+
+// The ukernel (of those the target provides) that computes this product's cache tiles, or "".
+StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
+  auto provided = [&](StringRef name) { return llvm::is_contained(available, name); };
+  Type a = elementType(op.getDpsInputs()[0]), b = elementType(op.getDpsInputs()[1]);
+  Type c = elementType(op.getDpsInits()[0]);
+  if (a.isInteger(8) && b.isInteger(8) && c.isInteger(32) && isSignedMultiplyAccumulate(op) &&
+      provided("aclcpu_ukernel_gemm_s8s8s32_vnni"))
+    return "aclcpu_ukernel_gemm_s8s8s32_vnni";
+  return "";
+}
+
 // Cache tiles for a contraction: a (k x n) panel of b that stays in L2 while `rows` rows of a
-// stream past it; the row tiles are what blocks divide.
-SmallVector<int64_t> cacheTiles(linalg::LinalgOp op) {
+// stream past it; the row tiles are what blocks divide. A ukernel packs its panel of b on each
+// call, so it gets more rows to spread that over.
+SmallVector<int64_t> cacheTiles(linalg::LinalgOp op, bool ukernel) {
   unsigned loops = op.getNumLoops();
   SmallVector<int64_t> tiles(loops, 0);
-  if (loops == 4) tiles[0] = 1;  // one batch at a time
-  tiles[loops - 3] = 64;         // rows
-  tiles[loops - 2] = 128;        // depth
-  tiles[loops - 1] = 512;        // columns
+  if (loops == 4) tiles[0] = 1;          // one batch at a time
+  tiles[loops - 3] = ukernel ? 128 : 64;  // rows
+  tiles[loops - 2] = ukernel ? 256 : 128; // depth
+  tiles[loops - 1] = 512;                 // columns
   return tiles;
 }
 
@@ -71,7 +103,9 @@ struct AclopSelectStrategyPass : aclop::impl::AclopSelectStrategyBase<AclopSelec
         tiles.back() = vectorSize;
         strategy.push_back(b.getNamedAttr("tile_sizes", b.getDenseI64ArrayAttr(tiles)));
       } else if (isContraction(op)) {
-        strategy.push_back(b.getNamedAttr("cache_tiles", b.getDenseI64ArrayAttr(cacheTiles(op))));
+        StringRef ukernel = selectUkernel(op, ukernels);
+        strategy.push_back(b.getNamedAttr("cache_tiles", b.getDenseI64ArrayAttr(cacheTiles(op, !ukernel.empty()))));
+        if (!ukernel.empty()) strategy.push_back(b.getNamedAttr("ukernel", b.getStringAttr(ukernel)));
       }
       op->setAttr("aclop.strategy", b.getDictionaryAttr(strategy));
     });

@@ -202,6 +202,9 @@ LogicalResult tileForCache(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<i
   if (failed(panels)) return failure();
   rewriter.replaceOp(tiled, panels->replacements);
   auto cacheTile = cast<linalg::LinalgOp>(panels->tiledOps.front());
+  // A ukernel takes the cache tile whole (aclop-call-ukernels).
+  auto strategy = cacheTile->getAttrOfType<DictionaryAttr>("aclop.strategy");
+  if (strategy && strategy.get("ukernel")) return success();
   if (hasRegisterTiles(cacheTile)) {
     if (auto generic = dyn_cast<linalg::GenericOp>(cacheTile.getOperation())) transposeBPanel(rewriter, generic);
     tileForRegisters(rewriter, cacheTile->getParentOfType<func::FuncOp>(), cacheTile);

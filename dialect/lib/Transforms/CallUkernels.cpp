@@ -1,0 +1,120 @@
+//===- CallUkernels.cpp - cache tiles that a ukernel computes --------------===//
+//
+// A product's cache tile marked with a ukernel (aclop-select-strategy) reaches this pass as a
+// linalg.generic on memref subviews. It becomes a call that hands the ukernel each operand as
+// (aligned base pointer, element offset, strides of the two matrix dims), then rows, columns
+// and depth; see kernels/ukernels/ukernels.h for the C side.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aclop/Passes.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::aclop {
+#define GEN_PASS_DEF_ACLOPCALLUKERNELS
+#include "aclop/Passes.h.inc"
+} // namespace mlir::aclop
+
+using namespace mlir;
+
+namespace {
+
+// The position of the result of `map` that is loop dim `dim`, if any.
+std::optional<unsigned> resultOf(AffineMap map, unsigned dim) {
+  for (unsigned i = 0; i < map.getNumResults(); ++i)
+    if (auto expr = dyn_cast<AffineDimExpr>(map.getResult(i)); expr && expr.getPosition() == dim) return i;
+  return std::nullopt;
+}
+
+// One operand as the ukernel sees it: the two matrix dims of a memref with (batch?, x, y)
+// dims, the batch a unit (so the offset already points at it).
+struct MatrixOperand {
+  Value pointer, offset;
+  SmallVector<Value, 2> sizes, strides;
+};
+
+std::optional<MatrixOperand> matrixOperand(OpBuilder &b, Location loc, Value memref, AffineMap map, unsigned first,
+                                           unsigned second, unsigned loops) {
+  std::optional<unsigned> x = resultOf(map, first), y = resultOf(map, second);
+  if (!x || !y) return std::nullopt;
+  for (unsigned i = 0; i < map.getNumResults(); ++i) {
+    if (i == *x || i == *y) continue;
+    auto batch = dyn_cast<AffineDimExpr>(map.getResult(i));
+    auto constant = dyn_cast<AffineConstantExpr>(map.getResult(i));
+    if (!(batch && loops == 4 && batch.getPosition() == 0) && !(constant && constant.getValue() == 0))
+      return std::nullopt;
+  }
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  MatrixOperand operand;
+  operand.pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  operand.offset = metadata.getOffset();
+  for (unsigned i : {*x, *y}) {
+    operand.sizes.push_back(metadata.getSizes()[i]);
+    operand.strides.push_back(metadata.getStrides()[i]);
+  }
+  return operand;
+}
+
+// True if the memref's dim that is loop dim `dim` has a static unit stride.
+bool hasUnitStride(Value memref, AffineMap map, unsigned dim) {
+  std::optional<unsigned> position = resultOf(map, dim);
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  auto type = cast<MemRefType>(memref.getType());
+  return position && succeeded(type.getStridesAndOffset(strides, offset)) && strides[*position] == 1;
+}
+
+// A tile that does not fit the ukernel's ABI stays a generic: correct, only slower.
+enum class Outcome { Called, Skipped, Failed };
+
+Outcome callUkernel(ModuleOp module, linalg::GenericOp tile, StringRef symbol) {
+  unsigned loops = tile.getNumLoops();
+  if (loops != 3 && loops != 4) return Outcome::Skipped;
+  if (loops == 4 && tile.getStaticLoopRanges()[0] != 1) return Outcome::Skipped;
+  const unsigned m = loops - 3, k = loops - 2, n = loops - 1;
+  Value a = tile.getDpsInputs()[0], b = tile.getDpsInputs()[1], c = tile.getDpsInits()[0];
+  SmallVector<AffineMap> maps = tile.getIndexingMapsArray();
+  if (!hasUnitStride(c, maps[2], n)) return Outcome::Skipped;
+  OpBuilder builder(tile);
+  Location loc = tile.getLoc();
+  std::optional<MatrixOperand> lhs = matrixOperand(builder, loc, a, maps[0], m, k, loops);
+  std::optional<MatrixOperand> rhs = matrixOperand(builder, loc, b, maps[1], k, n, loops);
+  std::optional<MatrixOperand> acc = matrixOperand(builder, loc, c, maps[2], m, n, loops);
+  if (!lhs || !rhs || !acc) return Outcome::Skipped;  // metadata ops left behind are dead: canonicalize drops them
+  SmallVector<Value> arguments{lhs->pointer, lhs->offset,     lhs->strides[0], lhs->strides[1],
+                               rhs->pointer, rhs->offset,     rhs->strides[0], rhs->strides[1],
+                               acc->pointer, acc->offset,     acc->strides[0], acc->sizes[0],
+                               acc->sizes[1], lhs->sizes[1]};
+  SmallVector<Type> types(arguments.size(), builder.getIndexType());
+  auto type = builder.getFunctionType(types, {});
+  auto callee = module.lookupSymbol<func::FuncOp>(symbol);
+  if (!callee) {
+    OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
+    callee = func::FuncOp::create(top, loc, symbol, type);
+    callee.setPrivate();
+  } else if (callee.getFunctionType() != type) {
+    tile.emitOpError("ukernel ") << symbol << " is declared with another type";
+    return Outcome::Failed;
+  }
+  func::CallOp::create(builder, loc, callee, arguments);
+  tile.erase();
+  return Outcome::Called;
+}
+
+struct AclopCallUkernelsPass : aclop::impl::AclopCallUkernelsBase<AclopCallUkernelsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<std::pair<linalg::GenericOp, StringAttr>> tiles;
+    module.walk([&](linalg::GenericOp generic) {
+      auto strategy = generic->getAttrOfType<DictionaryAttr>("aclop.strategy");
+      auto symbol = strategy ? strategy.getAs<StringAttr>("ukernel") : StringAttr();
+      if (symbol && generic.hasPureBufferSemantics()) tiles.push_back({generic, symbol});
+    });
+    for (auto [tile, symbol] : tiles)
+      if (callUkernel(module, tile, symbol.getValue()) == Outcome::Failed) return signalPassFailure();
+  }
+};
+
+} // namespace

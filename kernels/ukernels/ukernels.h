@@ -1,0 +1,38 @@
+// Hand-written micro-kernels that generated operator code calls (as IREE does with its
+// ukernels) where the instruction that makes a product fast is one MLIR's vectorizer does not
+// reach: today the s8 x s8 -> s32 GEMM tile on AVX512-VNNI (vpdpbusd multiplies u8 by s8, so
+// the kernel biases A by 128 and subtracts 128 x the column sums of B).
+//
+// The ABI is plain C: each operand is a base pointer plus an element offset and element
+// strides, which is what `aclop-call-ukernels` reads out of a memref. A ukernel is selected
+// at compile time only when the host has its CPU features (and a `.om` model records them), so
+// it never runs where it cannot.
+#pragma once
+
+#include <cstdint>
+
+extern "C" {
+// C[rows x cols] (row stride cRowStride, unit column stride) += A[rows x depth] * B[depth x cols],
+// wrapping modulo 2^32 like the reference.
+void aclcpu_ukernel_gemm_s8s8s32_vnni(const int8_t *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride,
+                                      const int8_t *b, int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride,
+                                      int32_t *c, int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
+                                      int64_t depth);
+}
+
+namespace aclcpu {
+
+struct UkernelSymbol {
+  const char *name;
+  void *address;
+};
+
+// The ukernels this build contains (none on a non-x86 build); the JIT resolves generated
+// code's calls against this table.
+const UkernelSymbol *ukernelSymbols(int &count);
+
+// Scratch for packed panels, one per thread, grown on demand and kept: a tile's packing must
+// not allocate on every call. Returns 64-byte-aligned memory of at least `bytes`.
+uint8_t *ukernelScratch(int slot, int64_t bytes);
+
+}  // namespace aclcpu

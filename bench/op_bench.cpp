@@ -226,7 +226,46 @@ void BM_OpenBlasSgemm(benchmark::State &state) {
 }
 BENCHMARK(BM_OpenBlasSgemm)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// s8 x s8 -> s32 GEMM through a handle (the AVX512-VNNI ukernel where the CPU has it), GOP/s.
+void BM_GemmS8Handle(benchmark::State &state) {
+  Runtime runtime;
+  int64_t n = state.range(0);
+  aclopHandle *handle = nullptr;
+  if (aclblasCreateHandleForGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, n, n, n, ACL_INT8, ACL_INT8, ACL_INT32,
+                                   ACL_COMPUTE_HIGH_PRECISION, &handle))
+    return state.SkipWithError(aclGetRecentErrMsg());
+  Tensor a(ACL_INT8, {n, n}, 1), b(ACL_INT8, {n, n}, 1), c(ACL_INT32, {n, n}, 4), alpha(ACL_INT32, {}, 4),
+      beta(ACL_INT32, {}, 4);
+  const aclDataBuffer *inputs[] = {a.buffer, b.buffer, c.buffer, alpha.buffer, beta.buffer};
+  aclDataBuffer *outputs[] = {c.buffer};
+  for (auto _ : state) {
+    aclopExecWithHandle(handle, 5, inputs, 1, outputs, runtime.stream);
+    aclrtSynchronizeStream(runtime.stream);
+  }
+  state.counters["GOP/s"] =
+      benchmark::Counter(2.0 * n * n * n * state.iterations(), benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
+  aclopDestroyHandle(handle);
+}
+BENCHMARK(BM_GemmS8Handle)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 #ifdef ACLCPU_HAVE_ONEDNN
+// oneDNN's s8 x s8 -> s32 gemm (row-major, no offsets), one thread.
+void BM_OneDnnGemmS8(benchmark::State &state) {
+  int64_t n = state.range(0);
+  std::vector<int8_t> a(size_t(n) * n, 3), b(size_t(n) * n, -2);
+  std::vector<int32_t> c(size_t(n) * n, 0);
+  const int32_t offsetC = 0;
+  for (auto _ : state) {
+    if (dnnl_gemm_s8s8s32('N', 'N', 'F', n, n, n, 1.0f, a.data(), n, 0, b.data(), n, 0, 0.0f, c.data(), n, &offsetC) !=
+        dnnl_success)
+      return state.SkipWithError("dnnl_gemm_s8s8s32 failed");
+    benchmark::ClobberMemory();
+  }
+  state.counters["GOP/s"] =
+      benchmark::Counter(2.0 * n * n * n * state.iterations(), benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
+}
+BENCHMARK(BM_OneDnnGemmS8)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // oneDNN's sgemm (row-major), one OpenMP thread (OMP_NUM_THREADS=1 is set before it loads).
 void BM_OneDnnSgemm(benchmark::State &state) {
   int64_t n = state.range(0);

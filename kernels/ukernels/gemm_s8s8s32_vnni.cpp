@@ -8,7 +8,12 @@
 // 128 sum b, so each column subtracts 128 x its column sum (computed by the same instruction).
 #include "ukernels.h"
 
+// GCC 12's _mm512_shuffle_i32x4 passes an undefined vector as the merge source of an
+// unmasked shuffle, which -Wmaybe-uninitialized reports inside the header.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
+#pragma GCC diagnostic pop
 
 namespace {
 
@@ -18,42 +23,58 @@ constexpr int64_t kQuad = 4;        // depth steps one vpdpbusd consumes
 
 int64_t quads(int64_t depth) { return (depth + kQuad - 1) / kQuad; }
 
+// vpdpbusd through inline assembly: GCC's builtin ties the accumulator to zmm0-15 (the
+// AVX-VNNI encoding's registers), so a 16-accumulator tile spent one register copy per
+// instruction; written out, all 32 registers are available.
+inline __m512i dotBytes(__m512i accumulator, __m512i unsignedBytes, __m512i signedBytes) {
+  asm("vpdpbusd %2, %1, %0" : "+v"(accumulator) : "v"(unsignedBytes), "v"(signedBytes));
+  return accumulator;
+}
+
+// One quad (four rows of B) of four blocks (64 columns): the bytes of each column's four rows
+// become adjacent (byte, then word interleaves within 128-bit lanes, which leaves lane L of
+// each result holding columns of block L), then a 4x4 transpose of 128-bit lanes puts each
+// block's 64 bytes together.
+void packQuadOfFourBlocks(const int8_t *row, int64_t depthStride, int8_t *out, int64_t blockBytes) {
+  __m512i r0 = _mm512_loadu_si512(row), r1 = _mm512_loadu_si512(row + depthStride);
+  __m512i r2 = _mm512_loadu_si512(row + 2 * depthStride), r3 = _mm512_loadu_si512(row + 3 * depthStride);
+  __m512i t0 = _mm512_unpacklo_epi8(r0, r1), t1 = _mm512_unpackhi_epi8(r0, r1);
+  __m512i t2 = _mm512_unpacklo_epi8(r2, r3), t3 = _mm512_unpackhi_epi8(r2, r3);
+  __m512i u0 = _mm512_unpacklo_epi16(t0, t2), u1 = _mm512_unpackhi_epi16(t0, t2);  // columns 0-3, 4-7
+  __m512i u2 = _mm512_unpacklo_epi16(t1, t3), u3 = _mm512_unpackhi_epi16(t1, t3);  // columns 8-11, 12-15
+  __m512i v0 = _mm512_shuffle_i32x4(u0, u1, 0x44), v1 = _mm512_shuffle_i32x4(u2, u3, 0x44);
+  __m512i v2 = _mm512_shuffle_i32x4(u0, u1, 0xee), v3 = _mm512_shuffle_i32x4(u2, u3, 0xee);
+  _mm512_storeu_si512(out, _mm512_shuffle_i32x4(v0, v1, 0x88));
+  _mm512_storeu_si512(out + blockBytes, _mm512_shuffle_i32x4(v0, v1, 0xdd));
+  _mm512_storeu_si512(out + 2 * blockBytes, _mm512_shuffle_i32x4(v2, v3, 0x88));
+  _mm512_storeu_si512(out + 3 * blockBytes, _mm512_shuffle_i32x4(v2, v3, 0xdd));
+}
+
 // B[depth x columns] -> blocks of 16 columns, each [quad][column][4 depth steps], zero-padded
 // in both directions (a zero b contributes nothing whatever a is).
 void packB(const int8_t *b, int64_t depthStride, int64_t columnStride, int64_t depth, int64_t columns,
            int8_t *packed) {
   const int64_t depthQuads = quads(depth), blocks = (columns + kLanes - 1) / kLanes;
-  for (int64_t block = 0; block < blocks; ++block) {
-    int8_t *out = packed + block * depthQuads * kLanes * kQuad;
-    const int64_t column0 = block * kLanes;
-    const bool fullColumns = column0 + kLanes <= columns;
-    for (int64_t q = 0; q < depthQuads; ++q, out += kLanes * kQuad) {
-      const int64_t k0 = q * kQuad;
-      if (fullColumns && columnStride == 1 && k0 + kQuad <= depth) {
-        // Four rows of 16 bytes interleaved into 16 columns of 4 bytes.
-        const int8_t *row = b + k0 * depthStride + column0;
-        __m128i r0 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(row));
-        __m128i r1 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(row + depthStride));
-        __m128i r2 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(row + 2 * depthStride));
-        __m128i r3 = _mm_loadu_si128(reinterpret_cast<const __m128i *>(row + 3 * depthStride));
-        __m128i low01 = _mm_unpacklo_epi8(r0, r1), high01 = _mm_unpackhi_epi8(r0, r1);
-        __m128i low23 = _mm_unpacklo_epi8(r2, r3), high23 = _mm_unpackhi_epi8(r2, r3);
-        __m128i *dst = reinterpret_cast<__m128i *>(out);
-        _mm_storeu_si128(dst + 0, _mm_unpacklo_epi16(low01, low23));
-        _mm_storeu_si128(dst + 1, _mm_unpackhi_epi16(low01, low23));
-        _mm_storeu_si128(dst + 2, _mm_unpacklo_epi16(high01, high23));
-        _mm_storeu_si128(dst + 3, _mm_unpackhi_epi16(high01, high23));
-        continue;
-      }
+  const int64_t blockBytes = depthQuads * kLanes * kQuad, fullQuads = depth / kQuad;
+  int64_t block = 0;
+  if (columnStride == 1)
+    for (; (block + 4) * kLanes <= columns; block += 4)
+      for (int64_t q = 0; q < fullQuads; ++q)
+        packQuadOfFourBlocks(b + q * kQuad * depthStride + block * kLanes, depthStride,
+                             packed + block * blockBytes + q * kLanes * kQuad, blockBytes);
+  // The rest element by element: ragged columns and depth, other strides.
+  for (int64_t first = 0; first < blocks; ++first) {
+    const int64_t fromQuad = first < block ? fullQuads : 0;
+    int8_t *out = packed + first * blockBytes;
+    for (int64_t q = fromQuad; q < depthQuads; ++q)
       for (int64_t j = 0; j < kLanes; ++j) {
-        const int64_t column = column0 + j;
+        const int64_t column = first * kLanes + j;
         for (int64_t t = 0; t < kQuad; ++t) {
-          const int64_t k = k0 + t;
-          out[j * kQuad + t] =
+          const int64_t k = q * kQuad + t;
+          out[(q * kLanes + j) * kQuad + t] =
               column < columns && k < depth ? b[k * depthStride + column * columnStride] : static_cast<int8_t>(0);
         }
       }
-    }
   }
 }
 
@@ -96,7 +117,7 @@ void registerTile(const uint32_t *a, int64_t aRowStride, const int8_t *b, int64_
     for (int v = 0; v < Blocks; ++v) bv[v] = _mm512_loadu_si512(b + v * bBlockStride + q * kLanes * kQuad);
     for (int r = 0; r < Rows; ++r) {
       __m512i av = _mm512_set1_epi32(static_cast<int>(a[r * aRowStride + q]));
-      for (int v = 0; v < Blocks; ++v) acc[r][v] = _mm512_dpbusd_epi32(acc[r][v], av, bv[v]);
+      for (int v = 0; v < Blocks; ++v) acc[r][v] = dotBytes(acc[r][v], av, bv[v]);
     }
   }
   for (int r = 0; r < Rows; ++r)

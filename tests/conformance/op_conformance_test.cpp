@@ -317,6 +317,33 @@ TEST_F(Conformance, MatrixProducts) {
                    return product(in[0], in[1], false, false, index[0], index[1], index[2]);
                  }};
   check(tallBatch);
+  // s8 x s8 -> s32 over the whole byte range (-128 included: the VNNI ukernel biases A by 128),
+  // every transpose, shapes that cross a cache tile in each dimension (rows > 64 and 128, depth
+  // > 512 and not a multiple of 4, columns past 16/32/64-column blocks) and a broadcast batch.
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1}, {7, 5, 33}, {130, 70, 517}, {9, 97, 1030}})
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) {
+        Case c{"MatMulV2",
+               {randomTensor(ACL_INT8, ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k}, 22, -128.49, 127.49),
+                randomTensor(ACL_INT8, tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n}, 23, -128.49, 127.49)},
+               [ta, tb](aclopAttr *attr) {
+                 aclopSetAttrBool(attr, "transpose_x1", ta);
+                 aclopSetAttrBool(attr, "transpose_x2", tb);
+               },
+               HostTensor(ACL_INT32, {m, n}),
+               [ta, tb](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 return product(in[0], in[1], ta, tb, 0, index[0], index[1]);
+               }};
+        check(c);
+      }
+  Case batchedBytes{"BatchMatMul",
+                    {randomTensor(ACL_INT8, {3, 300, 70}, 24, -128.49, 127.49),
+                     randomTensor(ACL_INT8, {1, 70, 40}, 25, -128.49, 127.49)},
+                    nullptr, HostTensor(ACL_INT32, {3, 300, 40}),
+                    [](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                      return product(in[0], in[1], false, false, index[0], index[1], index[2]);
+                    }};
+  check(batchedBytes);
   printf("matrix products: %d cases\n", checked_);
 }
 

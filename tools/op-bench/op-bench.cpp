@@ -187,8 +187,8 @@ int gemm(const Options &options, aclrtStream stream) {
   aclDataType out = in == ACL_INT8 ? ACL_INT32 : (in == ACL_FLOAT16 || in == ACL_BF16 ? ACL_FLOAT : in);
   bool integers = in == ACL_INT8;
   Tensor a(in, size_t(m) * k), b(in, size_t(k) * n), c(out, size_t(m) * n), alpha(out, 1), beta(out, 1);
-  a.fill(1, integers ? -100 : -1, integers ? 100 : 1, integers);
-  b.fill(2, integers ? -100 : -1, integers ? 100 : 1, integers);
+  a.fill(1, integers ? -128 : -1, integers ? 127 : 1, integers);  // i8: the whole range
+  b.fill(2, integers ? -128 : -1, integers ? 127 : 1, integers);
   c.fill(3, -1, 1, integers);
   store(out, alpha.host.data(), 1);
   store(out, beta.host.data(), 0);

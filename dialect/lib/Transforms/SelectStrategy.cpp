@@ -80,14 +80,20 @@ StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
 
 // Cache tiles for a contraction: a (k x n) panel of b that stays in L2 while `rows` rows of a
 // stream past it; the row tiles are what blocks divide. A ukernel packs its panel of b on each
-// call, so it gets more rows to spread that over.
+// call, so it gets as many rows to spread that over as still leaves four row tiles to share
+// out (measured at 1024^3 on one core: 128 x 256 tiles 468 GOP/s, 256 x 512 tiles 496).
 SmallVector<int64_t> cacheTiles(linalg::LinalgOp op, bool ukernel) {
   unsigned loops = op.getNumLoops();
   SmallVector<int64_t> tiles(loops, 0);
-  if (loops == 4) tiles[0] = 1;          // one batch at a time
-  tiles[loops - 3] = ukernel ? 128 : 64;  // rows
-  tiles[loops - 2] = ukernel ? 256 : 128; // depth
-  tiles[loops - 1] = 512;                 // columns
+  if (loops == 4) tiles[0] = 1;  // one batch at a time
+  tiles[loops - 3] = 64;         // rows
+  tiles[loops - 2] = 128;        // depth
+  tiles[loops - 1] = 512;        // columns
+  if (ukernel) {
+    int64_t rows = op.getStaticLoopRanges()[loops - 3];
+    tiles[loops - 3] = ShapedType::isDynamic(rows) ? 128 : rows >= 4 * 256 ? 256 : rows >= 4 * 128 ? 128 : 64;
+    tiles[loops - 2] = 512;
+  }
   return tiles;
 }
 

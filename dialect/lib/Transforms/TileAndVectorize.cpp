@@ -135,24 +135,34 @@ void tileForRegisters(IRRewriter &rewriter, func::FuncOp func, linalg::LinalgOp 
   }
 }
 
-// With B stored transposed ((n, k): k contiguous), a register tile's 32 columns at one k are
-// K elements apart, and the tile gathers them. Instead the cache tile's panel of B is
-// transposed once into a (k, n) buffer by 16x16 vector transposes, and the product reads that:
-// the panel is reused by every row of the row tile, so the copy costs 1/(2 * rows) of the work.
-void transposeBPanel(IRRewriter &rewriter, linalg::GenericOp cacheTile) {
+// Replaces input `index` of a cache tile by a packed copy of its slice, made once per cache
+// tile and read by every register tile: widened to f32 if it is f16 or bf16 (so that register
+// tiles load and broadcast plain f32 instead of converting each element in the k loop, which
+// halved their speed), and with its last two dims swapped if `transpose`. B stored transposed
+// ((n, k): k contiguous) gets swapped: a register tile's 32 columns at one k would otherwise be
+// K elements apart. The copy of B is reused by every row of the row tile, the copy of A by every
+// column of the column tile, so it costs little of the product.
+void packPanel(IRRewriter &rewriter, linalg::GenericOp cacheTile, unsigned index, bool transpose) {
   MLIRContext *context = rewriter.getContext();
   unsigned loops = cacheTile.getNumLoops();
-  OpOperand *operand = cacheTile.getDpsInputOperand(1);
+  OpOperand *operand = cacheTile.getDpsInputOperand(index);
   AffineMap map = cacheTile.getMatchingIndexingMap(operand);
   unsigned rank = map.getNumResults();
-  auto last = dyn_cast<AffineDimExpr>(map.getResult(rank - 1));
-  if (rank < 2 || !last || last.getPosition() != loops - 2) return;  // B is (k, n) already
   Value source = operand->get();
   auto type = cast<RankedTensorType>(source.getType());
+  // Widened only where the body does nothing with the element but widen it to f32.
+  BlockArgument argument = cacheTile.getMatchingBlockArgument(operand);
+  bool widen = (type.getElementType().isF16() || type.getElementType().isBF16()) &&
+               llvm::all_of(argument.getUsers(), [](Operation *user) {
+                 auto extension = dyn_cast<arith::ExtFOp>(user);
+                 return extension && extension.getType().isF32();
+               });
+  if (!widen && !transpose) return;  // nothing to gain from a copy
+  Type element = widen ? rewriter.getF32Type() : type.getElementType();
   Location loc = cacheTile.getLoc();
   rewriter.setInsertionPoint(cacheTile);
   SmallVector<int64_t> permutation = llvm::to_vector(llvm::seq<int64_t>(0, rank));
-  std::swap(permutation[rank - 2], permutation[rank - 1]);
+  if (transpose) std::swap(permutation[rank - 2], permutation[rank - 1]);
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, source);
   SmallVector<int64_t> shape;
   SmallVector<Value> dynamicSizes;
@@ -160,21 +170,49 @@ void transposeBPanel(IRRewriter &rewriter, linalg::GenericOp cacheTile) {
     shape.push_back(type.getDimSize(d));
     if (type.isDynamicDim(d)) dynamicSizes.push_back(getValueOrCreateConstantIndexOp(rewriter, loc, sizes[d]));
   }
-  Value buffer = bufferization::AllocTensorOp::create(
-      rewriter, loc, RankedTensorType::get(shape, type.getElementType()), dynamicSizes);
-  auto transpose = linalg::TransposeOp::create(rewriter, loc, source, buffer, permutation);
+  Value buffer = bufferization::AllocTensorOp::create(rewriter, loc, RankedTensorType::get(shape, element), dynamicSizes);
+  // The copy iterates over the packed shape and reads the source through the permutation (a
+  // swap: its own inverse).
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, context);
+  SmallVector<unsigned> order(permutation.begin(), permutation.end());
+  AffineMap sourceMap = AffineMap::getPermutationMap(order, context);
+  SmallVector<utils::IteratorType> iterators(rank, utils::IteratorType::parallel);
+  auto copy = linalg::GenericOp::create(
+      rewriter, loc, TypeRange{buffer.getType()}, ValueRange{source}, ValueRange{buffer},
+      ArrayRef<AffineMap>{sourceMap, identity}, iterators, [&](OpBuilder &b, Location nested, ValueRange args) {
+        Value value = args[0];
+        if (value.getType() != element) value = arith::ExtFOp::create(b, nested, element, value);
+        linalg::YieldOp::create(b, nested, value);
+      });
   SmallVector<AffineExpr> results(map.getResults());
-  std::swap(results[rank - 2], results[rank - 1]);
+  if (transpose) std::swap(results[rank - 2], results[rank - 1]);
   SmallVector<AffineMap> maps = cacheTile.getIndexingMapsArray();
   maps[operand->getOperandNumber()] = AffineMap::get(loops, 0, results, context);
   rewriter.modifyOpInPlace(cacheTile, [&] {
-    operand->set(transpose->getResult(0));
+    operand->set(copy->getResult(0));
     cacheTile.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
   });
-  // 16x16 tiles (batch 1), each a masked vector transpose.
+  if (widen) {  // the body now receives f32: its extensions go
+    argument.setType(element);
+    for (Operation *extension : llvm::make_early_inc_range(argument.getUsers()))
+      rewriter.replaceOp(extension, argument);
+  }
+  // 16x16 tiles when transposing (each a masked vector transpose), else rows of 16 elements.
   SmallVector<int64_t> tileSizes(rank, 1);
-  tileSizes[rank - 2] = tileSizes[rank - 1] = 16;
-  tileAndVectorize(rewriter, transpose, tileSizes, scf::SCFTilingOptions::LoopType::ForOp);
+  tileSizes[rank - 1] = 16;
+  if (transpose) tileSizes[rank - 2] = 16;
+  tileAndVectorize(rewriter, copy, tileSizes, scf::SCFTilingOptions::LoopType::ForOp);
+}
+
+// Packs the panels a cache tile's register tiles want: B transposed if it is stored (n, k),
+// f16 and bf16 operands widened.
+void packPanels(IRRewriter &rewriter, linalg::GenericOp cacheTile) {
+  packPanel(rewriter, cacheTile, 0, /*transpose=*/false);
+  AffineMap map = cacheTile.getMatchingIndexingMap(cacheTile.getDpsInputOperand(1));
+  unsigned rank = map.getNumResults();
+  auto last = dyn_cast<AffineDimExpr>(map.getResult(rank - 1));
+  bool transposed = rank >= 2 && last && last.getPosition() == cacheTile.getNumLoops() - 2;  // (n, k)
+  packPanel(rewriter, cacheTile, 1, transposed);
 }
 
 LogicalResult tileForCache(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> tiles) {
@@ -206,7 +244,7 @@ LogicalResult tileForCache(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<i
   auto strategy = cacheTile->getAttrOfType<DictionaryAttr>("aclop.strategy");
   if (strategy && strategy.get("ukernel")) return success();
   if (hasRegisterTiles(cacheTile)) {
-    if (auto generic = dyn_cast<linalg::GenericOp>(cacheTile.getOperation())) transposeBPanel(rewriter, generic);
+    if (auto generic = dyn_cast<linalg::GenericOp>(cacheTile.getOperation())) packPanels(rewriter, generic);
     tileForRegisters(rewriter, cacheTile->getParentOfType<func::FuncOp>(), cacheTile);
   }
   return success();

@@ -53,11 +53,16 @@ func.func @matmul_cache_tiles(%a: tensor<?x300xf32>, %b: tensor<300x1000xf32>) -
   return %r : tensor<?x1000xf32>
 }
 
-// f16 products accumulate in f32: their register tiles widen each operand as it is loaded.
+// f16 products accumulate in f32: each cache tile widens its panels of a and b to f32 once
+// (rows of 16 converted elements), and the register tiles then read plain f32.
 // CHECK-LABEL: func @matmul_f16_register_tiles
 // CHECK: scf.forall
-// CHECK:   vector.transfer_read {{.*}} : tensor<8x1xf16>, vector<8x1x32xf16>
-// CHECK:   arith.extf {{.*}} : vector<8x1x32xf16> to vector<8x1x32xf32>
+// CHECK:   bufferization.alloc_tensor({{.*}}) : tensor<64x?xf32>
+// CHECK:   arith.extf {{.*}} : vector<16xf16> to vector<16xf32>
+// CHECK:   bufferization.alloc_tensor({{.*}}) : tensor<?x?xf32>
+// CHECK:   arith.extf {{.*}} : vector<16xf16> to vector<16xf32>
+// CHECK:   vector.transfer_read {{.*}} : tensor<8x1xf32>, vector<8x1x32xf32>
+// CHECK-NOT: arith.extf
 // CHECK:   vector.multi_reduction <add>, {{.*}} : vector<8x1x32xf32> to vector<8x32xf32>
 func.func @matmul_f16_register_tiles(%a: tensor<64x64xf16>, %b: tensor<64x64xf16>) -> tensor<64x64xf16> {
   %r = aclop.matmul %a, %b : (tensor<64x64xf16>, tensor<64x64xf16>) -> tensor<64x64xf16>

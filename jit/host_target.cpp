@@ -7,6 +7,9 @@
 #include "llvm/TargetParser/SubtargetFeature.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <cstdlib>
+#include <string>
+
 namespace aclcpu {
 
 const HostTarget &hostTarget() {
@@ -22,8 +25,18 @@ const HostTarget &hostTarget() {
     if (has("avx512f")) host.vectorBits = 512;
     else if (has("avx2") || has("avx")) host.vectorBits = 256;
     else host.vectorBits = 128;  // SSE, NEON
-    if (host.triple.rfind("x86_64", 0) == 0 && has("avx512f") && has("avx512bw") && has("avx512vnni"))
-      host.ukernels.push_back("aclcpu_ukernel_gemm_s8s8s32_vnni");
+    // The ukernels of kernels/ukernels this CPU runs; ACLCPU_UKERNELS=0 leaves every product to
+    // the generated register tiles (to compare the two).
+    const char *enabled = std::getenv("ACLCPU_UKERNELS");
+    bool x86 = host.triple.rfind("x86_64", 0) == 0;
+    if (x86 && !(enabled && std::string(enabled) == "0")) {
+      if (has("avx512f") && has("avx512bw") && has("avx512vnni"))
+        host.ukernels.push_back("aclcpu_ukernel_gemm_s8s8s32_vnni");
+      if (has("avx512f") && has("avx512bw") && has("avx512vl") && has("f16c") && has("fma"))
+        for (const char *name : {"aclcpu_ukernel_gemm_f32f32f32", "aclcpu_ukernel_gemm_f16f16f32",
+                                 "aclcpu_ukernel_gemm_bf16bf16f32"})
+          host.ukernels.push_back(name);
+    }
     return host;
   }();
   return target;

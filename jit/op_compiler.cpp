@@ -18,6 +18,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/FileSystem.h"
@@ -110,7 +111,7 @@ const std::string &compilerFingerprint() {
     const HostTarget &host = hostTarget();
     // Bump the aclcpu part whenever the pipeline changes the code it emits.
     return std::string("aclcpu-jit-2;llvm-") + LLVM_VERSION_STRING + ";" + host.triple + ";" + host.cpu + ";" +
-           host.features;
+           host.features + ";ukernels=" + llvm::join(host.ukernels, ",");
   }();
   return fingerprint;
 }

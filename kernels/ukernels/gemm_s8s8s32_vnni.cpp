@@ -8,18 +8,16 @@
 // 128 sum b, so each column subtracts 128 x its column sum (computed by the same instruction).
 #include "ukernels.h"
 
-// GCC 12's _mm512_shuffle_i32x4 passes an undefined vector as the merge source of an
-// unmasked shuffle, which -Wmaybe-uninitialized reports inside the header.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
-#pragma GCC diagnostic pop
+#include "intrinsics.h"
 
 namespace {
 
 constexpr int64_t kRows = 8;        // rows of a register tile
 constexpr int64_t kLanes = 16;      // i32 lanes of a zmm: the columns of one packed block
 constexpr int64_t kQuad = 4;        // depth steps one vpdpbusd consumes
+constexpr int64_t kRowChunk = 128;  // rows of A packed at a time
+constexpr int64_t kDepthChunk = 512;  // depth of a packed panel (a multiple of kQuad)
+constexpr int64_t kColumnChunk = 512;  // columns of a packed panel (512 x 512 bytes: L2)
 
 int64_t quads(int64_t depth) { return (depth + kQuad - 1) / kQuad; }
 
@@ -150,33 +148,49 @@ extern "C" void aclcpu_ukernel_gemm_s8s8s32_vnni(const int8_t *a, int64_t aOffse
                                                  int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
                                                  int64_t depth) {
   if (rows <= 0 || columns <= 0 || depth <= 0) return;
-  const int64_t depthQuads = quads(depth), blocks = (columns + kLanes - 1) / kLanes;
-  const int64_t blockBytes = depthQuads * kLanes * kQuad;
-  int8_t *packedB = reinterpret_cast<int8_t *>(aclcpu::ukernelScratch(0, blocks * blockBytes));
-  auto *packedA = reinterpret_cast<uint32_t *>(aclcpu::ukernelScratch(1, rows * depthQuads * kQuad));
-  packB(b + bOffset, bDepthStride, bColumnStride, depth, columns, packedB);
-  packA(a + aOffset, aRowStride, aDepthStride, rows, depth, reinterpret_cast<uint8_t *>(packedA));
+  a += aOffset;
+  b += bOffset;
   c += cOffset;
-  // Column pairs of blocks outside, rows inside: the pair's packed B (depth x 32 bytes x 4)
-  // stays in L1 while every row of A streams past it.
-  for (int64_t block = 0; block < blocks; block += 2) {
-    const int64_t pair = blocks - block >= 2 ? 2 : 1;
-    const int64_t lastColumns = columns - (block + pair - 1) * kLanes;
-    const __mmask16 lastMask =
-        lastColumns >= kLanes ? static_cast<__mmask16>(0xffff) : static_cast<__mmask16>((1u << lastColumns) - 1);
-    const int8_t *panel = packedB + block * blockBytes;
-    __m512i correction[2] = {biasCorrection(panel, depthQuads),
-                             pair == 2 ? biasCorrection(panel + blockBytes, depthQuads) : _mm512_setzero_si512()};
-    for (int64_t row = 0; row < rows; row += kRows) {
-      const int64_t tileRows = rows - row < kRows ? rows - row : kRows;
-      const uint32_t *aTile = packedA + row * depthQuads;
-      int32_t *cTile = c + row * cRowStride + block * kLanes;
-      if (pair == 2)
-        registerTileRows<2>(tileRows, aTile, depthQuads, panel, blockBytes, depthQuads, correction, lastMask, cTile,
-                            cRowStride);
-      else
-        registerTileRows<1>(tileRows, aTile, depthQuads, panel, blockBytes, depthQuads, correction, lastMask, cTile,
-                            cRowStride);
+  const int64_t panelBlocks = ((columns < kColumnChunk ? columns : kColumnChunk) + kLanes - 1) / kLanes;
+  const int64_t chunkQuads = quads(depth < kDepthChunk ? depth : kDepthChunk);
+  const int64_t chunkRows = rows < kRowChunk ? rows : kRowChunk;
+  int8_t *packedB = reinterpret_cast<int8_t *>(aclcpu::ukernelScratch(0, panelBlocks * chunkQuads * kLanes * kQuad));
+  auto *packedA = reinterpret_cast<uint32_t *>(aclcpu::ukernelScratch(1, chunkRows * chunkQuads * kQuad));
+  for (int64_t j0 = 0; j0 < columns; j0 += kColumnChunk) {
+    const int64_t width = columns - j0 < kColumnChunk ? columns - j0 : kColumnChunk;
+    const int64_t blocks = (width + kLanes - 1) / kLanes;
+    for (int64_t k0 = 0; k0 < depth; k0 += kDepthChunk) {
+      const int64_t slice = depth - k0 < kDepthChunk ? depth - k0 : kDepthChunk;
+      const int64_t depthQuads = quads(slice), blockBytes = depthQuads * kLanes * kQuad;
+      // Packed once for every row of the call.
+      packB(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride, slice, width, packedB);
+      for (int64_t row0 = 0; row0 < rows; row0 += kRowChunk) {
+        const int64_t chunk = rows - row0 < kRowChunk ? rows - row0 : kRowChunk;
+        packA(a + row0 * aRowStride + k0 * aDepthStride, aRowStride, aDepthStride, chunk, slice,
+              reinterpret_cast<uint8_t *>(packedA));
+        // Column pairs of blocks outside, rows inside: the pair's packed B (depth x 32 bytes x 4)
+        // stays in L1 while the chunk's rows stream past it.
+        for (int64_t block = 0; block < blocks; block += 2) {
+          const int64_t pair = blocks - block >= 2 ? 2 : 1;
+          const int64_t lastColumns = width - (block + pair - 1) * kLanes;
+          const __mmask16 lastMask = lastColumns >= kLanes ? static_cast<__mmask16>(0xffff)
+                                                           : static_cast<__mmask16>((1u << lastColumns) - 1);
+          const int8_t *panel = packedB + block * blockBytes;
+          __m512i correction[2] = {biasCorrection(panel, depthQuads), pair == 2 ? biasCorrection(panel + blockBytes, depthQuads)
+                                                                                : _mm512_setzero_si512()};
+          for (int64_t row = 0; row < chunk; row += kRows) {
+            const int64_t tileRows = chunk - row < kRows ? chunk - row : kRows;
+            const uint32_t *aTile = packedA + row * depthQuads;
+            int32_t *cTile = c + (row0 + row) * cRowStride + j0 + block * kLanes;
+            if (pair == 2)
+              registerTileRows<2>(tileRows, aTile, depthQuads, panel, blockBytes, depthQuads, correction, lastMask,
+                                  cTile, cRowStride);
+            else
+              registerTileRows<1>(tileRows, aTile, depthQuads, panel, blockBytes, depthQuads, correction, lastMask,
+                                  cTile, cRowStride);
+          }
+        }
+      }
     }
   }
 }

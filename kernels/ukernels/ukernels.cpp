@@ -11,6 +11,9 @@ const UkernelSymbol *ukernelSymbols(int &count) {
 #if defined(__x86_64__)
   static const UkernelSymbol symbols[] = {
       {"aclcpu_ukernel_gemm_s8s8s32_vnni", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_s8s8s32_vnni)},
+      {"aclcpu_ukernel_gemm_f32f32f32", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f32f32f32)},
+      {"aclcpu_ukernel_gemm_f16f16f32", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f16f16f32)},
+      {"aclcpu_ukernel_gemm_bf16bf16f32", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_bf16bf16f32)},
   };
   count = static_cast<int>(sizeof(symbols) / sizeof(symbols[0]));
   return symbols;

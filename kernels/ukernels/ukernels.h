@@ -1,7 +1,8 @@
 // Hand-written micro-kernels that generated operator code calls (as IREE does with its
-// ukernels) where the instruction that makes a product fast is one MLIR's vectorizer does not
-// reach: today the s8 x s8 -> s32 GEMM tile on AVX512-VNNI (vpdpbusd multiplies u8 by s8, so
-// the kernel biases A by 128 and subtracts 128 x the column sums of B).
+// ukernels) where they beat the generated code (measured; see docs/design-notes.md): the
+// s8 x s8 -> s32 GEMM tile on AVX512-VNNI (vpdpbusd multiplies u8 by s8, so the kernel biases
+// A by 128 and subtracts 128 x the column sums of B), and the f32-accumulating GEMM tile on
+// AVX-512 for f32, f16 and bf16 operands (packed micro-panels, a 12 x 32 register tile).
 //
 // The ABI is plain C: each operand is a base pointer plus an element offset and element
 // strides, which is what `aclop-call-ukernels` reads out of a memref. A ukernel is selected
@@ -18,6 +19,19 @@ void aclcpu_ukernel_gemm_s8s8s32_vnni(const int8_t *a, int64_t aOffset, int64_t 
                                       const int8_t *b, int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride,
                                       int32_t *c, int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
                                       int64_t depth);
+// The same contract for f32 accumulation; a and b are f32, f16 or bf16 as the name says.
+void aclcpu_ukernel_gemm_f32f32f32(const void *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride,
+                                   const void *b, int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride,
+                                   float *c, int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
+                                   int64_t depth);
+void aclcpu_ukernel_gemm_f16f16f32(const void *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride,
+                                   const void *b, int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride,
+                                   float *c, int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
+                                   int64_t depth);
+void aclcpu_ukernel_gemm_bf16bf16f32(const void *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride,
+                                     const void *b, int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride,
+                                     float *c, int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
+                                     int64_t depth);
 }
 
 namespace aclcpu {

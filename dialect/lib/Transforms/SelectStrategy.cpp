@@ -9,6 +9,9 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
+#include <algorithm>
+#include <limits>
+
 namespace mlir::aclop {
 #define GEN_PASS_DEF_ACLOPSELECTSTRATEGY
 #include "aclop/Passes.h.inc"
@@ -67,33 +70,75 @@ bool isSignedMultiplyAccumulate(linalg::LinalgOp op) {
          (extended(multiply.getLhs(), 1) && extended(multiply.getRhs(), 0));
 }
 
+// True if the body is c + ext(a) * ext(b) in f32, each operand f32 or widened to it.
+bool isFloatMultiplyAccumulate(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  auto add = body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add || !add.getType().isF32()) return false;
+  Value accumulator = body->getArgument(2);
+  Value product = add.getLhs() == accumulator ? add.getRhs() : add.getRhs() == accumulator ? add.getLhs() : Value();
+  auto multiply = product ? product.getDefiningOp<arith::MulFOp>() : arith::MulFOp();
+  if (!multiply) return false;
+  auto operand = [&](Value value, unsigned argument) {
+    if (auto extension = value.getDefiningOp<arith::ExtFOp>()) value = extension.getIn();
+    return value == body->getArgument(argument);
+  };
+  return (operand(multiply.getLhs(), 0) && operand(multiply.getRhs(), 1)) ||
+         (operand(multiply.getLhs(), 1) && operand(multiply.getRhs(), 0));
+}
+
+// True if the product's rows and columns are static and whole register tiles (8 x 32) of the
+// generated code, and (for f32) no dim exceeds `limit`.
+bool isWholeRegisterTiles(linalg::LinalgOp op, int64_t limit) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  unsigned loops = op.getNumLoops();
+  int64_t rows = ranges[loops - 3], depth = ranges[loops - 2], columns = ranges[loops - 1];
+  if (ShapedType::isDynamic(rows) || ShapedType::isDynamic(columns) || ShapedType::isDynamic(depth)) return false;
+  return rows % 8 == 0 && columns % 32 == 0 && std::max({rows, depth, columns}) <= limit;
+}
+
 // The ukernel (of those the target provides) that computes this product's cache tiles, or "".
+// Float products take the generated register tiles where those win: whole tiles, up to 640 for
+// f32 (measured on one core, GF/s ukernel / generated: f32 256^3 110/134, 512^3 137/144, 640^3
+// 133/136, 768^3 137/129, 1024^3 134/118, 2048^3 122/111, 255^3 101/32, 1000^3 123/90,
+// M=128 N=K=4096 96/74; f16 and bf16, whose generated tiles read widened panels, 512^3-2048^3
+// and M=128 within 5% either way or better generated, 255^3 90/37, 1000^3 126/100).
 StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
-  auto provided = [&](StringRef name) { return llvm::is_contained(available, name); };
   Type a = elementType(op.getDpsInputs()[0]), b = elementType(op.getDpsInputs()[1]);
   Type c = elementType(op.getDpsInits()[0]);
-  if (a.isInteger(8) && b.isInteger(8) && c.isInteger(32) && isSignedMultiplyAccumulate(op) &&
-      provided("aclcpu_ukernel_gemm_s8s8s32_vnni"))
-    return "aclcpu_ukernel_gemm_s8s8s32_vnni";
-  return "";
+  StringRef symbol;
+  if (a.isInteger(8) && b.isInteger(8) && c.isInteger(32) && isSignedMultiplyAccumulate(op))
+    symbol = "aclcpu_ukernel_gemm_s8s8s32_vnni";
+  else if (a == b && c.isF32() && isFloatMultiplyAccumulate(op) &&
+           !isWholeRegisterTiles(op, a.isF32() ? 640 : std::numeric_limits<int64_t>::max()))
+    symbol = a.isF32() ? "aclcpu_ukernel_gemm_f32f32f32"
+             : a.isF16() ? "aclcpu_ukernel_gemm_f16f16f32"
+             : a.isBF16() ? "aclcpu_ukernel_gemm_bf16bf16f32" : "";
+  return !symbol.empty() && llvm::is_contained(available, symbol) ? symbol : StringRef();
 }
 
 // Cache tiles for a contraction: a (k x n) panel of b that stays in L2 while `rows` rows of a
-// stream past it; the row tiles are what blocks divide. A ukernel packs its panel of b on each
-// call, so it gets as many rows to spread that over as still leaves four row tiles to share
-// out (measured at 1024^3 on one core: 128 x 256 tiles 468 GOP/s, 256 x 512 tiles 496).
-SmallVector<int64_t> cacheTiles(linalg::LinalgOp op, bool ukernel) {
+// stream past it; the row tiles are what blocks divide.
+SmallVector<int64_t> cacheTiles(linalg::LinalgOp op) {
   unsigned loops = op.getNumLoops();
   SmallVector<int64_t> tiles(loops, 0);
   if (loops == 4) tiles[0] = 1;  // one batch at a time
   tiles[loops - 3] = 64;         // rows
   tiles[loops - 2] = 128;        // depth
   tiles[loops - 1] = 512;        // columns
-  if (ukernel) {
-    int64_t rows = op.getStaticLoopRanges()[loops - 3];
-    tiles[loops - 3] = ShapedType::isDynamic(rows) ? 128 : rows >= 4 * 256 ? 256 : rows >= 4 * 128 ? 128 : 64;
-    tiles[loops - 2] = 512;
-  }
+  return tiles;
+}
+
+// A ukernel call covers a tile of rows across every column and the whole depth, and blocks
+// those itself (GotoBLAS's order: each panel of b is packed once for all the tile's rows); the
+// row tiles are what blocks divide (every stage of a kernel divides rows, so that a block reads
+// only rows it wrote). Up to 256 rows, fewer so that there are four tiles to share out.
+SmallVector<int64_t> ukernelTiles(linalg::LinalgOp op) {
+  unsigned loops = op.getNumLoops();
+  SmallVector<int64_t> tiles(loops, 0);
+  if (loops == 4) tiles[0] = 1;
+  int64_t rows = op.getStaticLoopRanges()[loops - 3];
+  tiles[loops - 3] = ShapedType::isDynamic(rows) ? 128 : rows >= 2 * 256 ? 256 : rows >= 2 * 128 ? 128 : 64;
   return tiles;
 }
 
@@ -110,7 +155,8 @@ struct AclopSelectStrategyPass : aclop::impl::AclopSelectStrategyBase<AclopSelec
         strategy.push_back(b.getNamedAttr("tile_sizes", b.getDenseI64ArrayAttr(tiles)));
       } else if (isContraction(op)) {
         StringRef ukernel = selectUkernel(op, ukernels);
-        strategy.push_back(b.getNamedAttr("cache_tiles", b.getDenseI64ArrayAttr(cacheTiles(op, !ukernel.empty()))));
+        SmallVector<int64_t> tiles = ukernel.empty() ? cacheTiles(op) : ukernelTiles(op);
+        strategy.push_back(b.getNamedAttr("cache_tiles", b.getDenseI64ArrayAttr(tiles)));
         if (!ukernel.empty()) strategy.push_back(b.getNamedAttr("ukernel", b.getStringAttr(ukernel)));
       }
       op->setAttr("aclop.strategy", b.getDictionaryAttr(strategy));

@@ -215,7 +215,22 @@ void packPanels(IRRewriter &rewriter, linalg::GenericOp cacheTile) {
   packPanel(rewriter, cacheTile, 1, transposed);
 }
 
+// A product computed by a ukernel: one scf.forall over its tiles (batch, rows), each tile one
+// call (aclop-call-ukernels) that blocks its columns and depth itself.
+LogicalResult tileForUkernel(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> tiles) {
+  scf::SCFTilingOptions parallel;
+  parallel.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), tiles));
+  parallel.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), parallel);
+  if (failed(tiled)) return failure();
+  rewriter.replaceOp(op, tiled->replacements);
+  return success();
+}
+
 LogicalResult tileForCache(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> tiles) {
+  auto strategy = op->getAttrOfType<DictionaryAttr>("aclop.strategy");
+  if (strategy && strategy.get("ukernel")) return tileForUkernel(rewriter, op, tiles);
   MLIRContext *context = rewriter.getContext();
   unsigned loops = op.getNumLoops();
   SmallVector<int64_t> outer(tiles), inner(loops, 0);
@@ -240,9 +255,6 @@ LogicalResult tileForCache(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<i
   if (failed(panels)) return failure();
   rewriter.replaceOp(tiled, panels->replacements);
   auto cacheTile = cast<linalg::LinalgOp>(panels->tiledOps.front());
-  // A ukernel takes the cache tile whole (aclop-call-ukernels).
-  auto strategy = cacheTile->getAttrOfType<DictionaryAttr>("aclop.strategy");
-  if (strategy && strategy.get("ukernel")) return success();
   if (hasRegisterTiles(cacheTile)) {
     if (auto generic = dyn_cast<linalg::GenericOp>(cacheTile.getOperation())) packPanels(rewriter, generic);
     tileForRegisters(rewriter, cacheTile->getParentOfType<func::FuncOp>(), cacheTile);

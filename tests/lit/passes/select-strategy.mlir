@@ -31,15 +31,22 @@ func.func @products(%a: tensor<64x128xf32>, %b: tensor<128x96xf32>, %x: tensor<2
 
 
 // A ukernel the target provides takes the products it covers: s8 x s8 -> s32 with sign
-// extension (not a zero-extending product), with more rows per cache tile where the rows allow
-// four tiles of them. Without the option, the same product gets register tiles.
-// RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy='vector-bits=512 ukernels=aclcpu_ukernel_gemm_s8s8s32_vnni' | FileCheck %s --check-prefix=UKERNEL
+// extension (not a zero-extending product). A ukernel call covers a row tile across every
+// column and the whole depth (cache_tiles 0 = untiled): up to 256 rows, fewer where that
+// leaves two tiles to share out. Float products take it only off whole 8 x 32 register tiles
+// (and for f32 past 640), where the generated tiles are slower. Without the option, products get
+// register tiles.
+// RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy='vector-bits=512 ukernels=aclcpu_ukernel_gemm_s8s8s32_vnni,aclcpu_ukernel_gemm_f32f32f32,aclcpu_ukernel_gemm_bf16bf16f32' | FileCheck %s --check-prefix=UKERNEL
 // UKERNEL-LABEL: func @ukernel_products
-// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 512, 512>, ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni", vector_size = 16 : i64}}
-// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 1, 256, 512, 512>, ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni", vector_size = 16 : i64}}
-// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 128, 512, 512>, ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni", vector_size = 16 : i64}}
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 0, 0>, ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni", vector_size = 16 : i64}}
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 1, 256, 0, 0>, ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni", vector_size = 16 : i64}}
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 128, 0, 0>, ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni", vector_size = 16 : i64}}
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 128, 512>, vector_size = 16 : i64}}
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 128, 512>, vector_size = 16 : i64}}
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32", vector_size = 16 : i64}}
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 256, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32", vector_size = 16 : i64}}
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32", vector_size = 16 : i64}}
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 0, 0>, ukernel = "aclcpu_ukernel_gemm_bf16bf16f32", vector_size = 16 : i64}}
 // CHECK-LABEL: func @ukernel_products
 // CHECK-NOT: ukernel
 #lhs = affine_map<(m, k, n) -> (m, k)>
@@ -47,21 +54,32 @@ func.func @products(%a: tensor<64x128xf32>, %b: tensor<128x96xf32>, %x: tensor<2
 #acc = affine_map<(m, k, n) -> (m, n)>
 func.func @ukernel_products(%a: tensor<64x128xi8>, %b: tensor<128x96xi8>, %x: tensor<2x1024x128xi8>,
                             %y: tensor<2x128x96xi8>, %d: tensor<?x128xi8>, %f: tensor<64x128xf32>,
-                            %g: tensor<128x96xf32>, %c: tensor<64x96xi32>)
-    -> (tensor<64x96xi32>, tensor<2x1024x96xi32>, tensor<?x96xi32>, tensor<64x96xf32>, tensor<64x96xi32>) {
+                            %g: tensor<128x96xf32>, %c: tensor<64x96xi32>, %h: tensor<1024x768xf32>,
+                            %i: tensor<768x1024xf32>, %j: tensor<7x33xbf16>, %l: tensor<33x5xbf16>)
+    -> (tensor<64x96xi32>, tensor<2x1024x96xi32>, tensor<?x96xi32>, tensor<64x96xf32>, tensor<64x96xi32>,
+        tensor<7x96xf32>, tensor<1024x1024xf32>, tensor<64x1024xf32>, tensor<7x5xf32>) {
   %0 = aclop.matmul %a, %b : (tensor<64x128xi8>, tensor<128x96xi8>) -> tensor<64x96xi32>
   %1 = aclop.batch_matmul %x, %y : (tensor<2x1024x128xi8>, tensor<2x128x96xi8>) -> tensor<2x1024x96xi32>
   %2 = aclop.matmul %d, %b : (tensor<?x128xi8>, tensor<128x96xi8>) -> tensor<?x96xi32>
+  // Whole register tiles, small: the generated code.
   %3 = aclop.matmul %f, %g : (tensor<64x128xf32>, tensor<128x96xf32>) -> tensor<64x96xf32>
   // Unsigned bytes: not what vpdpbusd's signed B and biased A compute.
   %4 = linalg.generic {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "reduction", "parallel"]}
       ins(%a, %b : tensor<64x128xi8>, tensor<128x96xi8>) outs(%c : tensor<64x96xi32>) {
-  ^bb0(%l: i8, %r: i8, %o: i32):
-    %le = arith.extui %l : i8 to i32
-    %re = arith.extui %r : i8 to i32
+  ^bb0(%l0: i8, %r0: i8, %o: i32):
+    %le = arith.extui %l0 : i8 to i32
+    %re = arith.extui %r0 : i8 to i32
     %p = arith.muli %le, %re : i32
     %s = arith.addi %o, %p : i32
     linalg.yield %s : i32
   } -> tensor<64x96xi32>
-  return %0, %1, %2, %3, %4 : tensor<64x96xi32>, tensor<2x1024x96xi32>, tensor<?x96xi32>, tensor<64x96xf32>, tensor<64x96xi32>
+  // 7 rows: ragged. 1024^3 (past 640): the ukernel. 64 x 1024 x 768: the ukernel as well.
+  %fs = tensor.extract_slice %f[0, 0] [7, 128] [1, 1] : tensor<64x128xf32> to tensor<7x128xf32>
+  %5 = aclop.matmul %fs, %g : (tensor<7x128xf32>, tensor<128x96xf32>) -> tensor<7x96xf32>
+  %6 = aclop.matmul %h, %i : (tensor<1024x768xf32>, tensor<768x1024xf32>) -> tensor<1024x1024xf32>
+  %hs = tensor.extract_slice %h[0, 0] [64, 768] [1, 1] : tensor<1024x768xf32> to tensor<64x768xf32>
+  %7 = aclop.matmul %hs, %i : (tensor<64x768xf32>, tensor<768x1024xf32>) -> tensor<64x1024xf32>
+  %8 = aclop.matmul %j, %l {result_type = f32} : (tensor<7x33xbf16>, tensor<33x5xbf16>) -> tensor<7x5xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<64x96xi32>, tensor<2x1024x96xi32>, tensor<?x96xi32>, tensor<64x96xf32>, tensor<64x96xi32>,
+         tensor<7x96xf32>, tensor<1024x1024xf32>, tensor<64x1024xf32>, tensor<7x5xf32>
 }

@@ -1,0 +1,199 @@
+// The f32-accumulating GEMM tile on AVX-512, for f32, f16 and bf16 operands (the narrow ones
+// widen as they are packed). Like the VNNI file, this one is compiled with AVX-512 flags and
+// must stay free of inline library code; see gemm_s8s8s32_vnni.cpp.
+//
+// GotoBLAS's scheme within one call, which covers a tile of rows across every column and the
+// whole depth: for each 512-column, 256-deep panel, B is packed once into 32-column
+// micro-panels ([block][k][32], zero-padded), A in chunks of 128 rows into 12-row micro-panels
+// ([block][k][12]), and a 12 x 32 register tile (24 accumulators) runs over the depth with its
+// micro-panel of B in L1 while the rows of A stream past it from L2.
+#include "ukernels.h"
+
+#include "intrinsics.h"
+
+#include <cstdint>
+
+namespace {
+
+constexpr int64_t kRows = 12;       // rows of a register tile
+constexpr int64_t kColumns = 32;    // columns of a register tile: two zmm
+constexpr int64_t kRowChunk = 128;  // rows of A packed at a time (128 x 256 f32: L2)
+constexpr int64_t kDepthChunk = 256;  // depth of a packed panel (a micro-panel of B: 32 KiB, L1)
+constexpr int64_t kColumnChunk = 512;  // columns of a packed panel (512 KiB: L2)
+
+struct Half {
+  uint16_t bits;
+};
+struct BFloat {
+  uint16_t bits;
+};
+
+// Sixteen consecutive elements, and one element, as f32.
+__m512 load16(const float *p) { return _mm512_loadu_ps(p); }
+__m512 load16(const Half *p) { return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(p))); }
+__m512 load16(const BFloat *p) {
+  __m512i widened = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)));
+  return _mm512_castsi512_ps(_mm512_slli_epi32(widened, 16));
+}
+// The first twelve of sixteen (masked: nothing past them is touched).
+__m512 load12(const float *p) { return _mm512_maskz_loadu_ps(0x0fff, p); }
+__m512 load12(const Half *p) { return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(0x0fff, p)); }
+__m512 load12(const BFloat *p) {
+  __m512i widened = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(0x0fff, p));
+  return _mm512_castsi512_ps(_mm512_slli_epi32(widened, 16));
+}
+float load1(const float *p) { return *p; }
+float load1(const Half *p) { return _cvtsh_ss(p->bits); }
+float load1(const BFloat *p) {
+  uint32_t bits = static_cast<uint32_t>(p->bits) << 16;
+  float value;
+  __builtin_memcpy(&value, &bits, sizeof(value));
+  return value;
+}
+
+// B[depth x columns] -> 32-column micro-panels [block][k][32], zero-padded past `columns`.
+template <class T>
+void packB(const T *b, int64_t depthStride, int64_t columnStride, int64_t depth, int64_t columns, float *packed) {
+  const int64_t blocks = (columns + kColumns - 1) / kColumns;
+  for (int64_t block = 0; block < blocks; ++block) {
+    float *out = packed + block * depth * kColumns;
+    const int64_t column0 = block * kColumns;
+    const int64_t width = columns - column0 < kColumns ? columns - column0 : kColumns;
+    if (columnStride == 1 && width == kColumns) {
+      for (int64_t k = 0; k < depth; ++k) {
+        const T *row = b + k * depthStride + column0;
+        _mm512_storeu_ps(out + k * kColumns, load16(row));
+        _mm512_storeu_ps(out + k * kColumns + 16, load16(row + 16));
+      }
+      continue;
+    }
+    // Ragged or transposed (k contiguous): column by column, reading along k.
+    for (int64_t j = 0; j < kColumns; ++j) {
+      const T *column = b + (column0 + j) * columnStride;
+      for (int64_t k = 0; k < depth; ++k) out[k * kColumns + j] = j < width ? load1(column + k * depthStride) : 0.0f;
+    }
+  }
+}
+
+// One micro-panel of f32 A by gathers (one per k: the twelve rows' elements), when the row
+// offsets fit the gather's 32-bit indices. False if they do not, or for 16-bit elements
+// (a 32-bit gather of them could read past the buffer).
+bool gatherRows(const float *a, int64_t rowStride, int64_t depthStride, int64_t height, int64_t depth, float *out) {
+  if (rowStride * (kRows - 1) > INT32_MAX) return false;
+  const __m512i offsets = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 0, 0, 0),
+                                             _mm512_set1_epi32(static_cast<int>(rowStride)));
+  const __mmask16 rows = static_cast<__mmask16>((1u << height) - 1);
+  for (int64_t k = 0; k < depth; ++k) {
+    __m512 values = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), rows, offsets, a + k * depthStride, 4);
+    _mm512_mask_storeu_ps(out + k * kRows, 0x0fff, values);
+  }
+  return true;
+}
+bool gatherRows(const Half *, int64_t, int64_t, int64_t, int64_t, float *) { return false; }
+bool gatherRows(const BFloat *, int64_t, int64_t, int64_t, int64_t, float *) { return false; }
+
+// A[rows x depth] -> 12-row micro-panels [block][k][12], so that a register tile's twelve
+// broadcasts at one k read one 48-byte run; rows past `rows` are zero.
+template <class T>
+void packA(const T *a, int64_t rowStride, int64_t depthStride, int64_t rows, int64_t depth, float *packed) {
+  for (int64_t row0 = 0; row0 < rows; row0 += kRows) {
+    float *out = packed + row0 * depth;
+    const int64_t height = rows - row0 < kRows ? rows - row0 : kRows;
+    if (rowStride == 1 && height == kRows) {  // transposed: the twelve rows of a k are adjacent
+      static_assert(kRows == 12, "load12 packs twelve rows");
+      for (int64_t k = 0; k < depth; ++k)
+        _mm512_mask_storeu_ps(out + k * kRows, 0x0fff, load12(a + row0 + k * depthStride));
+      continue;
+    }
+    if (gatherRows(a + row0 * rowStride, rowStride, depthStride, height, depth, out)) continue;
+    for (int64_t r = 0; r < kRows; ++r) {
+      const T *row = a + (row0 + r) * rowStride;
+      for (int64_t k = 0; k < depth; ++k) out[k * kRows + r] = r < height ? load1(row + k * depthStride) : 0.0f;
+    }
+  }
+}
+
+// Rows (<= 12) x 32 columns of C += a micro-panel of A x a micro-panel of B, over `depth`; the
+// columns past the micro-panel of B's width are masked off.
+template <int Rows>
+void registerTile(const float *a, int64_t depth, const float *b, float *c, int64_t cRowStride, __mmask16 low,
+                  __mmask16 high) {
+  __m512 acc[Rows][2];
+  for (int r = 0; r < Rows; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
+  for (int64_t k = 0; k < depth; ++k) {
+    __m512 b0 = _mm512_loadu_ps(b + k * kColumns), b1 = _mm512_loadu_ps(b + k * kColumns + 16);
+    for (int r = 0; r < Rows; ++r) {
+      __m512 av = _mm512_set1_ps(a[k * kRows + r]);
+      acc[r][0] = _mm512_fmadd_ps(av, b0, acc[r][0]);
+      acc[r][1] = _mm512_fmadd_ps(av, b1, acc[r][1]);
+    }
+  }
+  for (int r = 0; r < Rows; ++r) {
+    float *out = c + r * cRowStride;
+    _mm512_mask_storeu_ps(out, low, _mm512_add_ps(_mm512_maskz_loadu_ps(low, out), acc[r][0]));
+    _mm512_mask_storeu_ps(out + 16, high, _mm512_add_ps(_mm512_maskz_loadu_ps(high, out + 16), acc[r][1]));
+  }
+}
+
+void registerTileRows(int64_t rows, const float *a, int64_t depth, const float *b, float *c, int64_t cRowStride,
+                      __mmask16 low, __mmask16 high) {
+  switch (rows) {
+#define ACLCPU_ROWS(n) \
+  case n: return registerTile<n>(a, depth, b, c, cRowStride, low, high);
+    ACLCPU_ROWS(1) ACLCPU_ROWS(2) ACLCPU_ROWS(3) ACLCPU_ROWS(4) ACLCPU_ROWS(5) ACLCPU_ROWS(6) ACLCPU_ROWS(7)
+    ACLCPU_ROWS(8) ACLCPU_ROWS(9) ACLCPU_ROWS(10) ACLCPU_ROWS(11) ACLCPU_ROWS(12)
+#undef ACLCPU_ROWS
+  }
+}
+
+__mmask16 firstLanes(int64_t count) {
+  return count >= 16 ? static_cast<__mmask16>(0xffff)
+                     : count <= 0 ? static_cast<__mmask16>(0) : static_cast<__mmask16>((1u << count) - 1);
+}
+
+template <class T>
+void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int64_t bDepthStride,
+          int64_t bColumnStride, float *c, int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth) {
+  if (rows <= 0 || columns <= 0 || depth <= 0) return;
+  const int64_t panelColumns = columns < kColumnChunk ? columns : kColumnChunk;
+  const int64_t panelDepth = depth < kDepthChunk ? depth : kDepthChunk;
+  const int64_t chunkRows = (rows < kRowChunk ? rows : kRowChunk) + kRows;  // + a partial micro-panel
+  const int64_t panelBlocks = (panelColumns + kColumns - 1) / kColumns;
+  auto *packedB = reinterpret_cast<float *>(aclcpu::ukernelScratch(0, panelBlocks * panelDepth * kColumns * 4));
+  auto *packedA = reinterpret_cast<float *>(aclcpu::ukernelScratch(1, chunkRows * panelDepth * 4));
+  for (int64_t j0 = 0; j0 < columns; j0 += kColumnChunk) {
+    const int64_t width = columns - j0 < kColumnChunk ? columns - j0 : kColumnChunk;
+    const int64_t blocks = (width + kColumns - 1) / kColumns;
+    for (int64_t k0 = 0; k0 < depth; k0 += kDepthChunk) {
+      const int64_t slice = depth - k0 < kDepthChunk ? depth - k0 : kDepthChunk;
+      // Packed once for every row of the call.
+      packB(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride, slice, width, packedB);
+      for (int64_t row0 = 0; row0 < rows; row0 += kRowChunk) {
+        const int64_t chunk = rows - row0 < kRowChunk ? rows - row0 : kRowChunk;
+        packA(a + row0 * aRowStride + k0 * aDepthStride, aRowStride, aDepthStride, chunk, slice, packedA);
+        // Micro-panels outside, rows inside: a micro-panel stays in L1 while the chunk's rows pass.
+        for (int64_t block = 0; block < blocks; ++block) {
+          const int64_t left = width - block * kColumns;
+          const __mmask16 low = firstLanes(left), high = firstLanes(left - 16);
+          const float *panel = packedB + block * slice * kColumns;
+          for (int64_t r = 0; r < chunk; r += kRows)
+            registerTileRows(chunk - r < kRows ? chunk - r : kRows, packedA + r * slice, slice, panel,
+                             c + (row0 + r) * cRowStride + j0 + block * kColumns, cRowStride, low, high);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+#define ACLCPU_GEMM_UKERNEL(name, T)                                                                                  \
+  extern "C" void name(const void *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride, const void *b,     \
+                       int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride, float *c, int64_t cOffset,     \
+                       int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth) {                          \
+    gemm(static_cast<const T *>(a) + aOffset, aRowStride, aDepthStride, static_cast<const T *>(b) + bOffset,        \
+         bDepthStride, bColumnStride, c + cOffset, cRowStride, rows, columns, depth);                               \
+  }
+ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_f32f32f32, float)
+ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_f16f16f32, Half)
+ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_bf16bf16f32, BFloat)

@@ -21,6 +21,7 @@ bool emitHostObject(llvm::Module &module, llvm::SmallVectorImpl<char> &object, s
   std::call_once(initialized, [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
+    llvm::InitializeNativeTargetAsmParser();  // inline assembly (aclop-stream-stores)
   });
   const HostTarget &host = hostTarget();
   llvm::Triple triple(host.triple);

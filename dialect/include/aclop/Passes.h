@@ -26,6 +26,7 @@ namespace mlir::aclop {
 struct AclopToLlvmOptions {
   int64_t vectorBits = 256;
   std::vector<std::string> ukernels;  // symbols the target provides (aclop-select-strategy)
+  bool streamStores = false;          // x86: non-temporal stores for large outputs (aclop-stream-stores)
 };
 
 // aclop on tensors -> a module of LLVM dialect kernels (see Pipelines.cpp for the stages).

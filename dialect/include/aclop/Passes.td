@@ -73,6 +73,23 @@ def AclopCallUkernels : Pass<"aclop-call-ukernels", "ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::memref::MemRefDialect"];
 }
 
+def AclopStreamStores : Pass<"aclop-stream-stores", "func::FuncOp"> {
+  let summary = "Store large element-wise outputs with non-temporal stores (x86)";
+  let description = [{
+    Runs after aclop-map-to-kernel-abi. A top-level `scf.parallel` whose every write is a
+    whole-vector `vector.transfer_write` (no mask, in bounds, 16/32/64 bytes) into a statically
+    shaped output argument of at least `min-bytes`, with rows of whole vectors, is cloned under
+    `scf.if` on the outputs' base alignment: the aligned copy writes with
+    `vector.store {nontemporal = true, alignment = N}` and ends with `llvm.x86.sse.sfence`.
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"33554432",
+           "Smallest output (bytes) worth streaming past the caches">
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect", "::mlir::arith::ArithDialect"];
+}
+
 def AclopLowerRegisterTiles : Pass<"aclop-lower-register-tiles", "func::FuncOp"> {
   let summary = "Keep the accumulators of vectorized register tiles in registers";
   let description = [{

@@ -28,7 +28,8 @@ std::string pipelineText(const aclop::AclopToLlvmOptions &options) {
          "buffer-alignment=64},"
          "drop-equivalent-buffer-results,buffer-deallocation-pipeline,aclop-call-ukernels,"
          "func.func(convert-linalg-to-parallel-loops),scf-forall-to-parallel,canonicalize,cse,"
-         "func.func(aclop-lower-register-tiles),aclop-map-to-kernel-abi,"
+         "func.func(aclop-lower-register-tiles),aclop-map-to-kernel-abi," +
+         std::string(options.streamStores ? "func.func(aclop-stream-stores)," : "") +
          "func.func(convert-vector-to-scf{full-unroll=true}),lower-affine,convert-scf-to-cf,"
          "arith-expand{include-bf16=true},expand-strided-metadata,lower-affine,"
          // Math first: libm calls for what LLVM has no intrinsic for (erf) scalarize vectors.
@@ -41,6 +42,8 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
   Option<int64_t> vectorBits{*this, "vector-bits", llvm::cl::desc("Vector register width in bits"),
                              llvm::cl::init(256)};
   ListOption<std::string> ukernels{*this, "ukernels", llvm::cl::desc("Ukernel symbols the target provides")};
+  Option<bool> streamStores{*this, "stream-stores", llvm::cl::desc("Non-temporal stores for large outputs (x86)"),
+                            llvm::cl::init(false)};
 };
 
 } // namespace
@@ -57,6 +60,7 @@ void aclop::registerAclopPipelines() {
         aclop::AclopToLlvmOptions settings;
         settings.vectorBits = options.vectorBits;
         settings.ukernels.assign(options.ukernels.begin(), options.ukernels.end());
+        settings.streamStores = options.streamStores;
         // The text names only registered passes, so this fails only on a broken build (lit catches it).
         if (failed(buildAclopToLlvmPipeline(pm, settings, llvm::errs())))
           llvm::report_fatal_error("aclop-to-llvm: the pipeline does not parse");

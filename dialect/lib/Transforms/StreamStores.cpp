@@ -1,0 +1,138 @@
+//===- StreamStores.cpp - non-temporal stores for large outputs -----------===//
+//
+// An element-wise kernel whose output is far larger than the caches gains nothing from
+// keeping it there, and a plain store first reads each line it writes (the read for
+// ownership): a quarter of an f32 Add's memory traffic, a third of an f16 -> f32 Cast's.
+// Non-temporal stores skip that read. They need their vector's natural alignment, which
+// depends on the buffer the caller passes, so each loop nest that writes such an output is
+// cloned under a run-time check of the output's base alignment: the aligned copy stores
+// non-temporally and ends with an sfence (non-temporal stores are weakly ordered, and the
+// block's completion must not become visible before its data); the other copy is unchanged.
+//
+//===----------------------------------------------------------------------===//
+
+#include "aclop/Passes.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::aclop {
+#define GEN_PASS_DEF_ACLOPSTREAMSTORES
+#include "aclop/Passes.h.inc"
+} // namespace mlir::aclop
+
+using namespace mlir;
+
+namespace {
+
+// The function argument `value` is a view of (through subviews), if any.
+BlockArgument rootArgument(Value value) {
+  while (auto subview = value.getDefiningOp<memref::SubViewOp>()) value = subview.getSource();
+  return dyn_cast<BlockArgument>(value);
+}
+
+// A whole-vector write of a large, statically shaped, contiguous output argument whose rows
+// keep every vector at its natural alignment once the base is aligned; the alignment, or 0.
+int64_t streamableAlignment(vector::TransferWriteOp write, int64_t minBytes) {
+  VectorType vector = write.getVectorType();
+  if (write.getMask() || vector.getRank() != 1 || !write.getPermutationMap().isMinorIdentity() ||
+      !llvm::all_of(write.getInBoundsValues(), [](bool inBounds) { return inBounds; }))
+    return 0;
+  BlockArgument argument = rootArgument(write.getBase());
+  auto memref = argument ? dyn_cast<MemRefType>(argument.getType()) : MemRefType();
+  if (!memref || !memref.hasStaticShape() || !memref.getLayout().isIdentity()) return 0;
+  int64_t elementBytes = memref.getElementTypeBitWidth() / 8;
+  int64_t vectorBytes = vector.getNumElements() * elementBytes;
+  if (vectorBytes != 16 && vectorBytes != 32 && vectorBytes != 64) return 0;
+  if (memref.getNumElements() * elementBytes < minBytes) return 0;
+  // Rows of the output must be whole vectors, so that a vector that starts a tile along the
+  // last dim (tiles are whole vectors) is aligned wherever its row starts.
+  if (memref.getRank() > 1 && (memref.getShape().back() * elementBytes) % vectorBytes != 0) return 0;
+  return vectorBytes;
+}
+
+struct AclopStreamStoresPass : aclop::impl::AclopStreamStoresBase<AclopStreamStoresPass> {
+  using AclopStreamStoresBase::AclopStreamStoresBase;
+
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    if (func.isExternal()) return;
+    for (Operation &op : llvm::make_early_inc_range(func.getBody().front())) {
+      auto loop = dyn_cast<scf::ParallelOp>(&op);
+      if (!loop) continue;
+      // Every output the nest writes must qualify (one check per argument).
+      SmallVector<std::pair<vector::TransferWriteOp, int64_t>> writes;
+      bool others = false;
+      loop.walk([&](Operation *inner) {
+        if (auto write = dyn_cast<vector::TransferWriteOp>(inner)) {
+          int64_t alignment = streamableAlignment(write, minBytes);
+          if (alignment) writes.push_back({write, alignment});
+          else others = true;
+        }
+      });
+      if (writes.empty() || others) continue;
+      streamNest(loop, writes);
+    }
+  }
+
+  // A non-temporal llvm.store, except for f16 and bf16 vectors: the x86 backend has no
+  // non-temporal store of those (it emits a plain one, and LLVM folds a bitcast to integers
+  // back into the store), so they are written by a vmovntdq of their bits.
+  static void storeNonTemporally(vector::TransferWriteOp write, int64_t alignment) {
+    OpBuilder b(write);
+    Location loc = write.getLoc();
+    Value base = write.getBase();
+    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, base);
+    Value element = metadata.getOffset();
+    for (auto [index, stride] : llvm::zip(write.getIndices(), metadata.getStrides()))
+      element = arith::AddIOp::create(b, loc, element, arith::MulIOp::create(b, loc, index, stride));
+    VectorType type = write.getVectorType();
+    unsigned bits = type.getElementTypeBitWidth();
+    Value bytes = arith::MulIOp::create(b, loc, element, arith::ConstantIndexOp::create(b, loc, bits / 8));
+    Value address = arith::AddIOp::create(b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, base), bytes);
+    Value address64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+    Value pointer = LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), address64);
+    if (!type.getElementType().isF16() && !type.getElementType().isBF16()) {
+      LLVM::StoreOp::create(b, loc, write.getVector(), pointer, alignment, /*isVolatile=*/false, /*isNonTemporal=*/true);
+      return;
+    }
+    Value integers = LLVM::BitcastOp::create(b, loc, VectorType::get(type.getShape(), b.getIntegerType(bits)),
+                                             write.getVector());
+    LLVM::InlineAsmOp::create(b, loc, TypeRange{}, ValueRange{pointer, integers}, "vmovntdq $1, ($0)", "r,v,~{memory}",
+                              /*has_side_effects=*/true, /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+                              LLVM::AsmDialectAttr(), ArrayAttr());
+  }
+
+  void streamNest(scf::ParallelOp loop, ArrayRef<std::pair<vector::TransferWriteOp, int64_t>> writes) {
+    OpBuilder b(loop);
+    Location loc = loop.getLoc();
+    Value aligned;
+    llvm::SmallDenseSet<Value> checked;
+    for (auto [write, alignment] : writes) {
+      BlockArgument argument = rootArgument(write.getBase());
+      if (!checked.insert(argument).second) continue;
+      Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, argument);
+      Value remainder = arith::RemUIOp::create(b, loc, base, arith::ConstantIndexOp::create(b, loc, 64));
+      Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, remainder,
+                                       arith::ConstantIndexOp::create(b, loc, 0));
+      aligned = aligned ? arith::AndIOp::create(b, loc, aligned, ok).getResult() : ok;
+    }
+    auto branch = scf::IfOp::create(b, loc, aligned, /*withElseRegion=*/true);
+    // The streaming copy.
+    OpBuilder then = branch.getThenBodyBuilder();
+    IRMapping mapping;
+    auto streaming = cast<scf::ParallelOp>(then.clone(*loop, mapping));
+    for (auto [write, alignment] : writes) {
+      auto copy = cast<vector::TransferWriteOp>(mapping.lookup(write.getOperation()));
+      storeNonTemporally(copy, alignment);
+      copy.erase();
+    }
+    then.setInsertionPointAfter(streaming);
+    LLVM::CallIntrinsicOp::create(then, loc, then.getStringAttr("llvm.x86.sse.sfence"), ValueRange{});
+    // The plain one.
+    loop->moveBefore(branch.elseBlock()->getTerminator());
+  }
+};
+
+} // namespace

@@ -1,0 +1,81 @@
+// Loop nests writing large outputs in whole vectors are cloned under a check of the outputs'
+// base alignment; the aligned clone stores non-temporally (f16 and bf16 through vmovntdq, which
+// the backend would not emit for them) and ends with an sfence.
+// RUN: %op-opt %s -pass-pipeline='builtin.module(func.func(aclop-stream-stores{min-bytes=1024}))' -split-input-file | FileCheck %s
+
+// CHECK-LABEL: func @large
+// CHECK: %[[BASE:.*]] = memref.extract_aligned_pointer_as_index %arg1
+// CHECK: %[[REM:.*]] = arith.remui %[[BASE]], %c64
+// CHECK: %[[OK:.*]] = arith.cmpi eq, %[[REM]], %c0
+// CHECK: scf.if %[[OK]] {
+// CHECK:   scf.parallel
+// CHECK:     llvm.store %{{.*}}, %{{.*}} {alignment = 64 : i64, nontemporal} : vector<16xf32>, !llvm.ptr
+// CHECK:   llvm.call_intrinsic "llvm.x86.sse.sfence"()
+// CHECK: } else {
+// CHECK:   scf.parallel
+// CHECK:     vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<16xf32>, memref<1024xf32>
+func.func @large(%in: memref<1024xf32>, %out: memref<1024xf32>) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c1024 = arith.constant 1024 : index
+  %pad = arith.constant 0.0 : f32
+  scf.parallel (%i) = (%c0) to (%c1024) step (%c16) {
+    %v = vector.transfer_read %in[%i], %pad {in_bounds = [true]} : memref<1024xf32>, vector<16xf32>
+    %w = arith.addf %v, %v : vector<16xf32>
+    vector.transfer_write %w, %out[%i] {in_bounds = [true]} : vector<16xf32>, memref<1024xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// CHECK-LABEL: func @half
+// CHECK: scf.if
+// CHECK:   llvm.bitcast %{{.*}} : vector<16xf16> to vector<16xi16>
+// CHECK:   llvm.inline_asm has_side_effects "vmovntdq $1, ($0)", "r,v,~{memory}"
+func.func @half(%in: memref<4x512xf32>, %out: memref<4x512xf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c512 = arith.constant 512 : index
+  %pad = arith.constant 0.0 : f32
+  scf.parallel (%r, %i) = (%c0, %c0) to (%c4, %c512) step (%c1, %c16) {
+    %v = vector.transfer_read %in[%r, %i], %pad {in_bounds = [true]} : memref<4x512xf32>, vector<16xf32>
+    %h = arith.truncf %v : vector<16xf32> to vector<16xf16>
+    vector.transfer_write %h, %out[%r, %i] {in_bounds = [true]} : vector<16xf16>, memref<4x512xf16>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// Left alone: an output below min-bytes, rows that are not whole vectors (a row of 100 f32
+// puts the second row's vectors off alignment), a masked (partial) write.
+// CHECK-LABEL: func @not_streamed
+// CHECK-NOT: scf.if
+// CHECK-NOT: nontemporal
+func.func @not_streamed(%in: memref<16xf32>, %small: memref<16xf32>, %odd: memref<8x100xf32>, %m: vector<16xi1>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c96 = arith.constant 96 : index
+  %pad = arith.constant 0.0 : f32
+  %v = vector.transfer_read %in[%c0], %pad {in_bounds = [true]} : memref<16xf32>, vector<16xf32>
+  scf.parallel (%i) = (%c0) to (%c16) step (%c16) {
+    vector.transfer_write %v, %small[%i] {in_bounds = [true]} : vector<16xf32>, memref<16xf32>
+    scf.reduce
+  }
+  scf.parallel (%r, %i) = (%c0, %c0) to (%c8, %c96) step (%c1, %c16) {
+    vector.transfer_write %v, %odd[%r, %i] {in_bounds = [true]} : vector<16xf32>, memref<8x100xf32>
+    scf.reduce
+  }
+  scf.parallel (%r) = (%c0) to (%c8) step (%c1) {
+    vector.transfer_write %v, %odd[%r, %c0], %m : vector<16xf32>, memref<8x100xf32>
+    scf.reduce
+  }
+  return
+}

@@ -6,6 +6,8 @@
 // would make a meaningless anchor. main() then re-executes this program with
 // OPENBLAS_CORETYPE naming the best kernel set the CPU supports, and prints which one ran.
 // oneDNN's sgemm is the second anchor when Debian's libdnnl-dev is installed.
+#include "bench_support.h"
+
 #include "acl/acl.h"
 #include "acl/ops/acl_cblas.h"
 
@@ -29,39 +31,8 @@ extern "C" char *openblas_get_corename(void);
 
 namespace {
 
-struct Runtime {
-  aclrtStream stream = nullptr;
-  Runtime() {
-    setenv("ACLCPU_NUM_THREADS", "1", 1);  // one core, like the OpenBLAS baseline
-    aclInit(nullptr);
-    aclrtSetDevice(0);
-    aclrtCreateStream(&stream);
-  }
-  ~Runtime() {
-    aclrtDestroyStream(stream);
-    aclrtResetDevice(0);
-    aclFinalize();
-  }
-};
-
-struct Tensor {
-  aclTensorDesc *desc;
-  void *device = nullptr;
-  aclDataBuffer *buffer;
-  Tensor(aclDataType type, std::vector<int64_t> dims, size_t elementSize) {
-    desc = aclCreateTensorDesc(type, static_cast<int>(dims.size()), dims.data(), ACL_FORMAT_ND);
-    size_t bytes = elementSize;
-    for (int64_t d : dims) bytes *= static_cast<size_t>(d);
-    aclrtMalloc(&device, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
-    aclrtMemset(device, bytes, 0, bytes);
-    buffer = aclCreateDataBuffer(device, bytes);
-  }
-  ~Tensor() {
-    aclDestroyDataBuffer(buffer);
-    aclrtFree(device);
-    aclDestroyTensorDesc(desc);
-  }
-};
+using aclcpu_bench::Runtime;
+using aclcpu_bench::Tensor;
 
 // Compiles a 1-element Add over `a` + `a` -> `out`; false (and the benchmark skipped) on failure.
 bool compileAdd(benchmark::State &state, const Tensor &a, const Tensor &out) {

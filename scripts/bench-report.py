@@ -1,9 +1,13 @@
 #!/usr/bin/python3
-"""Runs (or reads) op_bench's GEMM benchmarks and prints one table of GFLOP/s and ratios:
-aclcpu through a handle beside OpenBLAS (AVX-512 kernels) and oneDNN's sgemm when present,
-all single-threaded in the same process. With matplotlib, also writes a bar chart (PNG).
+"""Runs (or reads) the operator benchmarks and prints one table of ratios per family, each
+figure a median of 3 and every comparison made within one process on one core:
+  - fp32 GEMM through a handle beside OpenBLAS (AVX-512 kernels) and oneDNN's sgemm;
+  - s8 x s8 -> s32 GEMM through a handle beside oneDNN's gemm_s8s8s32;
+  - Add and Casts on 256 MiB beside memcpy of the same traffic and hand-written AVX-512 loops.
+With matplotlib, also writes a bar chart of the fp32 GEMM table (PNG).
 
-Usage: scripts/bench-report.py [--build build] [--json results.json] [--png docs/gemm-f32.png]
+Usage: scripts/bench-report.py [--build build] [--json op_bench.json] [--elementwise-json e.json]
+                               [--png docs/gemm-f32.png]
 """
 import argparse
 import json
@@ -11,49 +15,83 @@ import os
 import subprocess
 import sys
 
-ANCHORS = [("BM_GemmF32Handle", "aclcpu"), ("BM_OpenBlasSgemm", "OpenBLAS"), ("BM_OneDnnSgemm", "oneDNN")]
+GEMM_F32 = [("BM_GemmF32Handle", "aclcpu"), ("BM_OpenBlasSgemm", "OpenBLAS"), ("BM_OneDnnSgemm", "oneDNN")]
+GEMM_S8 = [("BM_GemmS8Handle", "aclcpu"), ("BM_OneDnnGemmS8", "oneDNN")]
+# Traffic per element of each operator, to pick the memcpy of the same traffic.
+CAST_TRAFFIC = {"f32->f16": 6, "f16->f32": 6, "f32->bf16": 6, "bf16->f32": 6, "f32->i32": 8, "i32->f32": 8}
 
 
-def run_benchmarks(build):
-    command = [os.path.join(build, "bench", "op_bench"), "--benchmark_filter=BM_(GemmF32Handle|OpenBlasSgemm|OneDnnSgemm)/",
+def run(build, program, benchmark_filter):
+    command = [os.path.join(build, "bench", program), f"--benchmark_filter={benchmark_filter}",
                "--benchmark_format=json", "--benchmark_repetitions=3", "--benchmark_report_aggregates_only=true"]
     result = subprocess.run(command, check=True, capture_output=True, text=True)
     start = result.stdout.index("{")  # op_bench prints the OpenBLAS kernel set first
-    print(result.stdout[:start].strip(), file=sys.stderr)
+    if result.stdout[:start].strip():
+        print(result.stdout[:start].strip(), file=sys.stderr)
     return json.loads(result.stdout[start:])
 
 
-def gflops(report):
-    """{implementation: {size: median GFLOP/s}}"""
-    table = {}
+def medians(report, counter):
+    """{(family, argument): (median counter value, label)}"""
+    values = {}
     for entry in report["benchmarks"]:
-        if entry.get("aggregate_name", "median") != "median":
+        if entry.get("aggregate_name", "median") != "median" or counter not in entry:
             continue
-        family, size = entry["name"].split("/")[:2]
-        for prefix, label in ANCHORS:
+        family, argument = (entry["run_name"].split("/") + ["", ""])[:2]
+        values[(family, argument)] = (entry[counter] / 1e9, entry.get("label", ""))
+    return values
+
+
+def print_table(header, rows):
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    print()
+
+
+def gemm_table(values, anchors, title, unit):
+    """{implementation: {size: value}} for the anchors present, after printing the table."""
+    table = {}
+    for (family, size), (value, _) in values.items():
+        for prefix, label in anchors:
             if family == prefix:
-                table.setdefault(label, {})[int(size)] = entry["GFLOP/s"] / 1e9
+                table.setdefault(label, {})[int(size)] = value
+    if "aclcpu" not in table:
+        return table
+    others = [label for _, label in anchors[1:] if label in table]
+    rows = []
+    for n in sorted(table["aclcpu"]):
+        ours = table["aclcpu"][n]
+        rows.append([str(n), f"{ours:.0f}"] + [f"{table[a][n]:.0f}" for a in others] +
+                    [f"{ours / table[a][n]:.2f}×" for a in others])
+    print_table([f"n ({title}, 1 thread)", f"aclcpu {unit}"] + [f"{a} {unit}" for a in others] +
+                [f"vs {a}" for a in others], rows)
     return table
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--build", default="build")
-    parser.add_argument("--json", help="read op_bench JSON output instead of running it")
-    parser.add_argument("--png", default="docs/gemm-f32.png")
-    args = parser.parse_args()
-    report = json.load(open(args.json)) if args.json else run_benchmarks(args.build)
-    table = gflops(report)
-    sizes = sorted(table.get("aclcpu", {}))
-    anchors = [label for _, label in ANCHORS[1:] if label in table]
-    header = ["n (n³ fp32 GEMM, 1 thread)", "aclcpu GF/s"] + [f"{a} GF/s" for a in anchors] + [f"vs {a}" for a in anchors]
-    print("| " + " | ".join(header) + " |")
-    print("|" + "---|" * len(header))
-    for n in sizes:
-        ours = table["aclcpu"][n]
-        cells = [str(n), f"{ours:.0f}"] + [f"{table[a][n]:.0f}" for a in anchors]
-        cells += [f"{ours / table[a][n]:.2f}×" for a in anchors]
-        print("| " + " | ".join(cells) + " |")
+def elementwise_table(values):
+    ours = {label: value for (family, _), (value, label) in values.items() if family == "BM_CastHandle"}
+    hand = {label: value for (family, _), (value, label) in values.items() if family == "BM_HandWrittenCast"}
+    memcpy = {int(argument): value for (family, argument), (value, _) in values.items()
+              if family == "BM_MemcpySameTraffic"}
+    add = values.get(("BM_AddF32Handle", "real_time"), values.get(("BM_AddF32Handle", ""), (None, "")))[0]
+    rows = []
+    for name, traffic in CAST_TRAFFIC.items():
+        if name not in ours:
+            continue
+        copy = memcpy.get(traffic)
+        rows.append([f"Cast {name}", f"{ours[name]:.1f}", f"{copy:.1f}" if copy else "–",
+                     f"{hand[name]:.1f}" if name in hand else "–",
+                     f"{ours[name] / copy:.2f}×" if copy else "–",
+                     f"{ours[name] / hand[name]:.2f}×" if name in hand else "–"])
+    if add and 12 in memcpy:
+        rows.append(["Add f32", f"{add:.1f}", f"{memcpy[12]:.1f}", "–", f"{add / memcpy[12]:.2f}×", "–"])
+    print_table(["256 MiB, 1 thread (GB/s of traffic)", "aclcpu", "memcpy", "hand-written AVX-512",
+                 "vs memcpy", "vs hand-written"], rows)
+
+
+def plot(table, path):
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -61,7 +99,8 @@ def main():
     except ImportError:
         print("(no matplotlib: install python3-matplotlib for the PNG)", file=sys.stderr)
         return
-    labels = ["aclcpu"] + anchors
+    sizes = sorted(table["aclcpu"])
+    labels = ["aclcpu"] + [label for _, label in GEMM_F32[1:] if label in table]
     width = 0.8 / len(labels)
     figure, axes = plt.subplots(figsize=(7, 3.5))
     for i, label in enumerate(labels):
@@ -72,8 +111,26 @@ def main():
     axes.set_ylim(0, 1.25 * max(max(values.values()) for values in table.values()))
     axes.legend(ncol=len(labels), loc="upper left")
     figure.tight_layout()
-    figure.savefig(args.png, dpi=100)
-    print(f"wrote {args.png}", file=sys.stderr)
+    figure.savefig(path, dpi=100)
+    print(f"wrote {path}", file=sys.stderr)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build", default="build")
+    parser.add_argument("--json", help="read op_bench JSON output instead of running it")
+    parser.add_argument("--elementwise-json", help="read elementwise_bench JSON output instead of running it")
+    parser.add_argument("--png", default="docs/gemm-f32.png")
+    args = parser.parse_args()
+    gemm = json.load(open(args.json)) if args.json else run(
+        args.build, "op_bench", "BM_(GemmF32Handle|OpenBlasSgemm|OneDnnSgemm|GemmS8Handle|OneDnnGemmS8)/")
+    elementwise = json.load(open(args.elementwise_json)) if args.elementwise_json else run(
+        args.build, "elementwise_bench", ".")
+    f32 = gemm_table(medians(gemm, "GFLOP/s"), GEMM_F32, "n³ fp32 GEMM", "GF/s")
+    gemm_table(medians(gemm, "GOP/s"), GEMM_S8, "n³ s8 GEMM", "GOP/s")
+    elementwise_table(medians(elementwise, "GB/s"))
+    if "aclcpu" in f32:
+        plot(f32, args.png)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 // pipeline: the last pass fails on anything that is not LLVM dialect.
 // RUN: %op-opt %s -aclop-to-llvm=vector-bits=512 -split-input-file | FileCheck %s
 // RUN: %op-opt %s -aclop-to-llvm=vector-bits=256 -split-input-file | FileCheck %s
+// RUN: %op-opt %s "-aclop-to-llvm=vector-bits=512 ukernels=aclcpu_ukernel_gemm_s8s8s32_vnni,aclcpu_ukernel_gemm_f32f32f32,aclcpu_ukernel_gemm_f16f16f32,aclcpu_ukernel_gemm_bf16bf16f32 stream-stores=1" -split-input-file | FileCheck %s
 
 // CHECK-LABEL: llvm.func @gemm(
 func.func @gemm(%a: tensor<4x8xf16>, %b: tensor<16x8xf16>, %c: tensor<4x16xf32>, %al: tensor<f32>, %be: tensor<f32>) -> tensor<4x16xf32> {

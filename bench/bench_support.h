@@ -1,0 +1,46 @@
+// What the operator benchmarks share: a runtime on one core with a stream, and device tensors
+// (zero-filled) with their descriptions and data buffers.
+#pragma once
+
+#include "acl/acl.h"
+
+#include <cstdlib>
+#include <vector>
+
+namespace aclcpu_bench {
+
+struct Runtime {
+  aclrtStream stream = nullptr;
+  Runtime() {
+    setenv("ACLCPU_NUM_THREADS", "1", 1);  // one core, like the OpenBLAS baseline
+    aclInit(nullptr);
+    aclrtSetDevice(0);
+    aclrtCreateStream(&stream);
+  }
+  ~Runtime() {
+    aclrtDestroyStream(stream);
+    aclrtResetDevice(0);
+    aclFinalize();
+  }
+};
+
+struct Tensor {
+  aclTensorDesc *desc;
+  void *device = nullptr;
+  aclDataBuffer *buffer;
+  Tensor(aclDataType type, std::vector<int64_t> dims, size_t elementSize) {
+    desc = aclCreateTensorDesc(type, static_cast<int>(dims.size()), dims.data(), ACL_FORMAT_ND);
+    size_t bytes = elementSize;
+    for (int64_t d : dims) bytes *= static_cast<size_t>(d);
+    aclrtMalloc(&device, bytes, ACL_MEM_MALLOC_HUGE_FIRST);
+    aclrtMemset(device, bytes, 0, bytes);
+    buffer = aclCreateDataBuffer(device, bytes);
+  }
+  ~Tensor() {
+    aclDestroyDataBuffer(buffer);
+    aclrtFree(device);
+    aclDestroyTensorDesc(desc);
+  }
+};
+
+}  // namespace aclcpu_bench

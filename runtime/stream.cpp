@@ -3,10 +3,13 @@
 
 #include "diagnostics.h"
 
+#include <thread>
+
 namespace aclcpu {
 
 Stream::Stream(WorkerPool &pool, int deviceId, std::chrono::nanoseconds spin)
-    : pool_(pool), deviceId_(deviceId), spin_(spin) {}
+    : pool_(pool), deviceId_(deviceId), spin_(spin),
+      synchronizeWaits_(pool.numThreads() < std::thread::hardware_concurrency()) {}
 
 uint64_t Stream::enqueue(std::unique_ptr<StreamTask> task) {
   bool post = false;
@@ -30,7 +33,12 @@ uint64_t Stream::enqueuedCount() const {
 }
 
 aclError Stream::synchronize() {
-  completed_.waitFor(enqueuedCount(), spin_);
+  uint64_t target = enqueuedCount();
+  if (completed_.value() < target) {
+    auto start = std::chrono::steady_clock::now();
+    completed_.waitFor(target, synchronizeWaits_.budget(spin_));
+    synchronizeWaits_.record(std::chrono::steady_clock::now() - start);
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   aclError error = error_;
   if (error != ACL_SUCCESS) setRecentError(errorMessage_);

@@ -56,6 +56,7 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   WorkerPool &pool_;
   const int deviceId_;
   const std::chrono::nanoseconds spin_;
+  WaitPredictor synchronizeWaits_;
 
   mutable std::mutex mutex_;
   RingQueue<std::unique_ptr<StreamTask>> queue_;

@@ -95,6 +95,26 @@ TEST(ProgressCounter, WaitersWakeAfterSpinning) {
   producer.join();
 }
 
+// Synchronizing threads spin through typical short waits when a core is spare for them, and
+// otherwise (no spare core, or waits past 1 ms) keep the configured spin.
+TEST(WaitPredictor, SpinsThroughShortWaitsOnlyWithASpareCore) {
+  using namespace std::chrono;
+  const nanoseconds configured = microseconds(50);
+  aclcpu::WaitPredictor spare(true), busy(false);
+  EXPECT_EQ(spare.budget(configured), configured);  // nothing recorded yet
+  for (int i = 0; i < 32; ++i) {
+    spare.record(microseconds(300));
+    busy.record(microseconds(300));
+  }
+  EXPECT_GE(spare.budget(configured), microseconds(500));
+  EXPECT_LE(spare.budget(configured), microseconds(700));
+  EXPECT_EQ(busy.budget(configured), configured);
+  for (int i = 0; i < 32; ++i) spare.record(milliseconds(20));
+  EXPECT_EQ(spare.budget(configured), configured);  // long waits park: the wake-up is noise
+  for (int i = 0; i < 32; ++i) spare.record(microseconds(10));
+  EXPECT_EQ(spare.budget(configured), configured);  // never below the configured spin
+}
+
 TEST(Stream, RunsTasksInOrderAndReportsTheFirstError) {
   WorkerPool pool(2, 20us, false);
   auto stream = std::make_shared<Stream>(pool, 0, 20us);

@@ -163,25 +163,27 @@ void BM_CompileGemmFromDiskCache(benchmark::State &state) {
 }
 BENCHMARK(BM_CompileGemmFromDiskCache)->Unit(benchmark::kMillisecond)->Iterations(20);
 
-void BM_GemmF32Handle(benchmark::State &state) {
+// n^3 GEMM through a handle (C = A B, row-major), `counter` = 2 n^3 operations per second.
+void runGemmHandle(benchmark::State &state, aclDataType in, size_t inBytes, aclDataType out, const char *counter) {
   Runtime runtime;
   int64_t n = state.range(0);
   aclopHandle *handle = nullptr;
-  if (aclblasCreateHandleForGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, n, n, n, ACL_FLOAT, ACL_FLOAT, ACL_FLOAT,
+  if (aclblasCreateHandleForGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, n, n, n, in, in, out,
                                    ACL_COMPUTE_HIGH_PRECISION, &handle))
     return state.SkipWithError(aclGetRecentErrMsg());
-  Tensor a(ACL_FLOAT, {n, n}, 4), b(ACL_FLOAT, {n, n}, 4), c(ACL_FLOAT, {n, n}, 4), alpha(ACL_FLOAT, {}, 4),
-      beta(ACL_FLOAT, {}, 4);
+  Tensor a(in, {n, n}, inBytes), b(in, {n, n}, inBytes), c(out, {n, n}, 4), alpha(out, {}, 4), beta(out, {}, 4);
   const aclDataBuffer *inputs[] = {a.buffer, b.buffer, c.buffer, alpha.buffer, beta.buffer};
   aclDataBuffer *outputs[] = {c.buffer};
   for (auto _ : state) {
     aclopExecWithHandle(handle, 5, inputs, 1, outputs, runtime.stream);
     aclrtSynchronizeStream(runtime.stream);
   }
-  state.counters["GFLOP/s"] =
+  state.counters[counter] =
       benchmark::Counter(2.0 * n * n * n * state.iterations(), benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
   aclopDestroyHandle(handle);
 }
+
+void BM_GemmF32Handle(benchmark::State &state) { runGemmHandle(state, ACL_FLOAT, 4, ACL_FLOAT, "GFLOP/s"); }
 BENCHMARK(BM_GemmF32Handle)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_OpenBlasSgemm(benchmark::State &state) {
@@ -198,25 +200,7 @@ void BM_OpenBlasSgemm(benchmark::State &state) {
 BENCHMARK(BM_OpenBlasSgemm)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // s8 x s8 -> s32 GEMM through a handle (the AVX512-VNNI ukernel where the CPU has it), GOP/s.
-void BM_GemmS8Handle(benchmark::State &state) {
-  Runtime runtime;
-  int64_t n = state.range(0);
-  aclopHandle *handle = nullptr;
-  if (aclblasCreateHandleForGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, n, n, n, ACL_INT8, ACL_INT8, ACL_INT32,
-                                   ACL_COMPUTE_HIGH_PRECISION, &handle))
-    return state.SkipWithError(aclGetRecentErrMsg());
-  Tensor a(ACL_INT8, {n, n}, 1), b(ACL_INT8, {n, n}, 1), c(ACL_INT32, {n, n}, 4), alpha(ACL_INT32, {}, 4),
-      beta(ACL_INT32, {}, 4);
-  const aclDataBuffer *inputs[] = {a.buffer, b.buffer, c.buffer, alpha.buffer, beta.buffer};
-  aclDataBuffer *outputs[] = {c.buffer};
-  for (auto _ : state) {
-    aclopExecWithHandle(handle, 5, inputs, 1, outputs, runtime.stream);
-    aclrtSynchronizeStream(runtime.stream);
-  }
-  state.counters["GOP/s"] =
-      benchmark::Counter(2.0 * n * n * n * state.iterations(), benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
-  aclopDestroyHandle(handle);
-}
+void BM_GemmS8Handle(benchmark::State &state) { runGemmHandle(state, ACL_INT8, 1, ACL_INT32, "GOP/s"); }
 BENCHMARK(BM_GemmS8Handle)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 #ifdef ACLCPU_HAVE_ONEDNN

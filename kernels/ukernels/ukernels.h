@@ -20,18 +20,10 @@ void aclcpu_ukernel_gemm_s8s8s32_vnni(const int8_t *a, int64_t aOffset, int64_t 
                                       int32_t *c, int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
                                       int64_t depth);
 // The same contract for f32 accumulation; a and b are f32, f16 or bf16 as the name says.
-void aclcpu_ukernel_gemm_f32f32f32(const void *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride,
-                                   const void *b, int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride,
-                                   float *c, int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
-                                   int64_t depth);
-void aclcpu_ukernel_gemm_f16f16f32(const void *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride,
-                                   const void *b, int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride,
-                                   float *c, int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
-                                   int64_t depth);
-void aclcpu_ukernel_gemm_bf16bf16f32(const void *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride,
-                                     const void *b, int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride,
-                                     float *c, int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
-                                     int64_t depth);
+typedef void GemmF32Ukernel(const void *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride, const void *b,
+                            int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride, float *c, int64_t cOffset,
+                            int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth);
+GemmF32Ukernel aclcpu_ukernel_gemm_f32f32f32, aclcpu_ukernel_gemm_f16f16f32, aclcpu_ukernel_gemm_bf16bf16f32;
 }
 
 namespace aclcpu {

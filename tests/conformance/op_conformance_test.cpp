@@ -251,14 +251,13 @@ double product(const HostTensor &a, const HostTensor &b, bool ta, bool tb, int64
 }
 
 TEST_F(Conformance, MatrixProducts) {
-  for (aclDataType type : kFloats)
+  // MatMulV2 of m x k by k x n (either stored transposed) with inputs uniform in [lo, hi].
+  auto matMul = [&](aclDataType type, aclDataType out, int64_t m, int64_t n, int64_t k, double lo, double hi) {
     for (bool ta : {false, true})
       for (bool tb : {false, true}) {
-        const int64_t m = 7, n = 5, k = 33;
-        aclDataType out = type == ACL_FLOAT ? ACL_FLOAT : ACL_FLOAT;  // f16/bf16 widen to f32
         Case c{"MatMulV2",
-               {randomTensor(type, ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k}, 5),
-                randomTensor(type, tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n}, 6)},
+               {randomTensor(type, ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k}, 5, lo, hi),
+                randomTensor(type, tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n}, 6, lo, hi)},
                [ta, tb](aclopAttr *attr) {
                  aclopSetAttrBool(attr, "transpose_x1", ta);
                  aclopSetAttrBool(attr, "transpose_x2", tb);
@@ -269,6 +268,8 @@ TEST_F(Conformance, MatrixProducts) {
                }};
         check(c);
       }
+  };
+  for (aclDataType type : kFloats) matMul(type, ACL_FLOAT, 7, 5, 33, -2, 2);  // f16/bf16 widen to f32
   for (int64_t size : {1, 64, 129}) {
     HostTensor alpha = randomTensor(ACL_FLOAT, {}, 7), beta = randomTensor(ACL_FLOAT, {}, 8);
     Case c{"GEMM",
@@ -321,21 +322,7 @@ TEST_F(Conformance, MatrixProducts) {
   // every transpose, shapes that cross a cache tile in each dimension (rows > 64 and 128, depth
   // > 512 and not a multiple of 4, columns past 16/32/64-column blocks) and a broadcast batch.
   for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1}, {7, 5, 33}, {130, 70, 517}, {9, 97, 1030}})
-    for (bool ta : {false, true})
-      for (bool tb : {false, true}) {
-        Case c{"MatMulV2",
-               {randomTensor(ACL_INT8, ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k}, 22, -128.49, 127.49),
-                randomTensor(ACL_INT8, tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n}, 23, -128.49, 127.49)},
-               [ta, tb](aclopAttr *attr) {
-                 aclopSetAttrBool(attr, "transpose_x1", ta);
-                 aclopSetAttrBool(attr, "transpose_x2", tb);
-               },
-               HostTensor(ACL_INT32, {m, n}),
-               [ta, tb](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
-                 return product(in[0], in[1], ta, tb, 0, index[0], index[1]);
-               }};
-        check(c);
-      }
+    matMul(ACL_INT8, ACL_INT32, m, n, k, -128.49, 127.49);
   Case batchedBytes{"BatchMatMul",
                     {randomTensor(ACL_INT8, {3, 300, 70}, 24, -128.49, 127.49),
                      randomTensor(ACL_INT8, {1, 70, 40}, 25, -128.49, 127.49)},

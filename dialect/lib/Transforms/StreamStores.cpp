@@ -108,10 +108,11 @@ struct AclopStreamStoresPass : aclop::impl::AclopStreamStoresBase<AclopStreamSto
     OpBuilder b(loop);
     Location loc = loop.getLoc();
     Value aligned;
-    llvm::SmallDenseSet<Value> checked;
+    SmallVector<Value> checked;  // one check per output argument
     for (auto [write, alignment] : writes) {
       BlockArgument argument = rootArgument(write.getBase());
-      if (!checked.insert(argument).second) continue;
+      if (llvm::is_contained(checked, argument)) continue;
+      checked.push_back(argument);
       Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, argument);
       Value remainder = arith::RemUIOp::create(b, loc, base, arith::ConstantIndexOp::create(b, loc, 64));
       Value ok = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, remainder,

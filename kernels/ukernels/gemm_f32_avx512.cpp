@@ -20,6 +20,7 @@ constexpr int64_t kColumns = 32;    // columns of a register tile: two zmm
 constexpr int64_t kRowChunk = 128;  // rows of A packed at a time (128 x 256 f32: L2)
 constexpr int64_t kDepthChunk = 256;  // depth of a packed panel (a micro-panel of B: 32 KiB, L1)
 constexpr int64_t kColumnChunk = 512;  // columns of a packed panel (512 KiB: L2)
+constexpr int64_t kFewRows = 4;        // up to this many rows, B is not packed
 
 struct Half {
   uint16_t bits;
@@ -151,10 +152,45 @@ __mmask16 firstLanes(int64_t count) {
                      : count <= 0 ? static_cast<__mmask16>(0) : static_cast<__mmask16>((1u << count) - 1);
 }
 
+// A few rows (a matrix-vector product, nearly): packing B would read and write it once more than
+// the product reads it, so B streams row by row instead, four depth steps at a time, into
+// the rows of C (C[r][j] += sum_t a[r][k+t] B[k+t][j]). Needs B's rows contiguous.
+template <class T>
+void fewRows(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int64_t bDepthStride, float *c,
+             int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth) {
+  constexpr int64_t kSteps = 4;
+  for (int64_t k = 0; k < depth; k += kSteps) {
+    const int64_t steps = depth - k < kSteps ? depth - k : kSteps;
+    float weights[kFewRows][kSteps] = {};
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t t = 0; t < steps; ++t) weights[r][t] = load1(a + r * aRowStride + (k + t) * aDepthStride);
+    int64_t j = 0;
+    for (; j + 16 <= columns; j += 16) {
+      __m512 bv[kSteps];
+      for (int64_t t = 0; t < kSteps; ++t)
+        bv[t] = t < steps ? load16(b + (k + t) * bDepthStride + j) : _mm512_setzero_ps();
+      for (int64_t r = 0; r < rows; ++r) {
+        float *out = c + r * cRowStride + j;
+        __m512 sum = _mm512_loadu_ps(out);
+        for (int64_t t = 0; t < kSteps; ++t) sum = _mm512_fmadd_ps(_mm512_set1_ps(weights[r][t]), bv[t], sum);
+        _mm512_storeu_ps(out, sum);
+      }
+    }
+    for (; j < columns; ++j)
+      for (int64_t r = 0; r < rows; ++r) {
+        float sum = c[r * cRowStride + j];
+        for (int64_t t = 0; t < steps; ++t) sum += weights[r][t] * load1(b + (k + t) * bDepthStride + j);
+        c[r * cRowStride + j] = sum;
+      }
+  }
+}
+
 template <class T>
 void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int64_t bDepthStride,
           int64_t bColumnStride, float *c, int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth) {
   if (rows <= 0 || columns <= 0 || depth <= 0) return;
+  if (rows <= kFewRows && bColumnStride == 1)
+    return fewRows(a, aRowStride, aDepthStride, b, bDepthStride, c, cRowStride, rows, columns, depth);
   const int64_t panelColumns = columns < kColumnChunk ? columns : kColumnChunk;
   const int64_t panelDepth = depth < kDepthChunk ? depth : kDepthChunk;
   const int64_t chunkRows = (rows < kRowChunk ? rows : kRowChunk) + kRows;  // + a partial micro-panel

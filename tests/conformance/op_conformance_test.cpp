@@ -345,9 +345,10 @@ TEST_F(Conformance, GemmAgainstEigen) {
   for (aclDataType inputType : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16})
     // 1000 x 100 runs on several blocks whose row boundaries are not multiples of the row tile;
     // 140 x 530 x 300 crosses each of the float ukernel's panels (128 rows, 512 columns, 256
-    // deep) and 704 x 64 x 48 takes the f32 ukernel for whole register tiles past 640.
+    // deep), 704 x 64 x 48 takes the f32 ukernel for whole register tiles past 640, and 3 x 37 x
+    // 50 its few-rows path (B unpacked, 16-column vectors then a scalar tail, depth in fours).
     for (Size size : {Size{1, 1, 1}, Size{64, 64, 64}, Size{127, 65, 300}, Size{256, 192, 256}, Size{1000, 100, 70},
-                      Size{140, 530, 300}, Size{704, 64, 48}})
+                      Size{140, 530, 300}, Size{704, 64, 48}, Size{3, 37, 50}})
       for (bool ta : {false, true})
         for (bool tb : {false, true}) {
           SCOPED_TRACE(testing::Message() << inputType << " " << size.m << "x" << size.n << "x" << size.k << " " << ta << tb);

@@ -25,10 +25,11 @@ const HostTarget &hostTarget() {
     if (has("avx512f")) host.vectorBits = 512;
     else if (has("avx2") || has("avx")) host.vectorBits = 256;
     else host.vectorBits = 128;  // SSE, NEON
+    bool x86 = host.triple.rfind("x86_64", 0) == 0;
+    host.streamStores = x86;  // aclop-stream-stores emits sfence and vmovntdq
     // The ukernels of kernels/ukernels this CPU runs; ACLCPU_UKERNELS=0 leaves every product to
     // the generated register tiles (to compare the two).
     const char *enabled = std::getenv("ACLCPU_UKERNELS");
-    bool x86 = host.triple.rfind("x86_64", 0) == 0;
     if (x86 && !(enabled && std::string(enabled) == "0")) {
       if (has("avx512f") && has("avx512bw") && has("avx512vnni"))
         host.ukernels.push_back("aclcpu_ukernel_gemm_s8s8s32_vnni");

@@ -244,7 +244,7 @@ std::unique_ptr<CompiledKernel> compileOp(const OpSpec &spec, const CompileOptio
   mlir::aclop::AclopToLlvmOptions pipeline;
   pipeline.vectorBits = options.vectorBits > 0 ? options.vectorBits : hostTarget().vectorBits;
   pipeline.ukernels = hostTarget().ukernels;
-  pipeline.streamStores = hostTarget().triple.rfind("x86_64", 0) == 0;
+  pipeline.streamStores = hostTarget().streamStores;
   std::string pipelineErrors;
   llvm::raw_string_ostream pipelineStream(pipelineErrors);
   if (failed(mlir::aclop::buildAclopToLlvmPipeline(pm, pipeline, pipelineStream))) return fail(pipelineErrors);

@@ -49,6 +49,7 @@ struct HostTarget {
   std::string triple, cpu, features;
   int64_t vectorBits = 128;
   std::vector<std::string> ukernels;  // the ukernels (kernels/ukernels) this CPU can run
+  bool streamStores = false;           // non-temporal stores for large outputs (x86)
 };
 const HostTarget &hostTarget();
 

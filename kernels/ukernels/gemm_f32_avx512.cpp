@@ -29,20 +29,20 @@ struct BFloat {
   uint16_t bits;
 };
 
-// Sixteen consecutive elements, and one element, as f32.
+// Sixteen 16-bit values as f32.
+__m512 widen(__m256i bits, const Half *) { return _mm512_cvtph_ps(bits); }
+__m512 widen(__m256i bits, const BFloat *) {
+  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(bits), 16));
+}
+
+// Sixteen consecutive elements, and the first twelve of sixteen (masked: nothing past them is
+// touched), as f32.
 __m512 load16(const float *p) { return _mm512_loadu_ps(p); }
-__m512 load16(const Half *p) { return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(p))); }
-__m512 load16(const BFloat *p) {
-  __m512i widened = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)));
-  return _mm512_castsi512_ps(_mm512_slli_epi32(widened, 16));
-}
-// The first twelve of sixteen (masked: nothing past them is touched).
+template <class T>
+__m512 load16(const T *p) { return widen(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)), p); }
 __m512 load12(const float *p) { return _mm512_maskz_loadu_ps(0x0fff, p); }
-__m512 load12(const Half *p) { return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(0x0fff, p)); }
-__m512 load12(const BFloat *p) {
-  __m512i widened = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(0x0fff, p));
-  return _mm512_castsi512_ps(_mm512_slli_epi32(widened, 16));
-}
+template <class T>
+__m512 load12(const T *p) { return widen(_mm256_maskz_loadu_epi16(0x0fff, p), p); }
 float load1(const float *p) { return *p; }
 float load1(const Half *p) { return _cvtsh_ss(p->bits); }
 float load1(const BFloat *p) {
@@ -145,11 +145,6 @@ void registerTileRows(int64_t rows, const float *a, int64_t depth, const float *
     ACLCPU_ROWS(8) ACLCPU_ROWS(9) ACLCPU_ROWS(10) ACLCPU_ROWS(11) ACLCPU_ROWS(12)
 #undef ACLCPU_ROWS
   }
-}
-
-__mmask16 firstLanes(int64_t count) {
-  return count >= 16 ? static_cast<__mmask16>(0xffff)
-                     : count <= 0 ? static_cast<__mmask16>(0) : static_cast<__mmask16>((1u << count) - 1);
 }
 
 // A few rows (a matrix-vector product, nearly): packing B would read and write it once more than

@@ -172,9 +172,7 @@ extern "C" void aclcpu_ukernel_gemm_s8s8s32_vnni(const int8_t *a, int64_t aOffse
         // stays in L1 while the chunk's rows stream past it.
         for (int64_t block = 0; block < blocks; block += 2) {
           const int64_t pair = blocks - block >= 2 ? 2 : 1;
-          const int64_t lastColumns = width - (block + pair - 1) * kLanes;
-          const __mmask16 lastMask = lastColumns >= kLanes ? static_cast<__mmask16>(0xffff)
-                                                           : static_cast<__mmask16>((1u << lastColumns) - 1);
+          const __mmask16 lastMask = firstLanes(width - (block + pair - 1) * kLanes);
           const int8_t *panel = packedB + block * blockBytes;
           __m512i correction[2] = {biasCorrection(panel, depthQuads), pair == 2 ? biasCorrection(panel + blockBytes, depthQuads)
                                                                                 : _mm512_setzero_si512()};

@@ -80,7 +80,9 @@ def AclopStreamStores : Pass<"aclop-stream-stores", "func::FuncOp"> {
     whole-vector `vector.transfer_write` (no mask, in bounds, 16/32/64 bytes) into a statically
     shaped output argument of at least `min-bytes`, with rows of whole vectors, is cloned under
     `scf.if` on the outputs' base alignment: the aligned copy writes with
-    `vector.store {nontemporal = true, alignment = N}` and ends with `llvm.x86.sse.sfence`.
+    `llvm.store {nontemporal, alignment = N}` (f16 and bf16 vectors, for which the x86 backend
+    emits no non-temporal store, with a `vmovntdq` `llvm.inline_asm`) and ends with
+    `llvm.x86.sse.sfence`.
   }];
   let options = [
     Option<"minBytes", "min-bytes", "int64_t", /*default=*/"33554432",

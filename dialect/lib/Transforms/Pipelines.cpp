@@ -1,9 +1,9 @@
 //===- Pipelines.cpp - the aclop-to-llvm pipeline ---------------------------===//
 //
 // Stages, each inspectable with op-opt: aclop -> linalg on tensors; strategy; tiling and
-// vectorization; bufferization (outputs written in place, temporaries freed); loops; register
-// tiles hoisted; block partitioning and the kernel entry; LLVM dialect; a final check that
-// nothing else is left.
+// vectorization; bufferization (outputs written in place, temporaries freed); ukernel calls;
+// loops; register tiles hoisted; block partitioning and the kernel entry; non-temporal stores
+// (x86); LLVM dialect; a final check that nothing else is left.
 //
 //===----------------------------------------------------------------------===//
 

@@ -52,35 +52,20 @@ bool isContraction(linalg::LinalgOp op) {
 
 Type elementType(Value value) { return cast<ShapedType>(value.getType()).getElementType(); }
 
-// True if the body is c + sext(a) * sext(b) (i8 tensors carry no signedness: a u8 product
-// zero-extends and is not this).
-bool isSignedMultiplyAccumulate(linalg::LinalgOp op) {
+// True if the body is c + x(a) * x(b), each x an `Extension` of the block argument or, when
+// `mustExtend` is false, the argument itself.
+template <typename AddOp, typename MulOp, typename Extension>
+bool isMultiplyAccumulate(linalg::LinalgOp op, bool mustExtend) {
   Block *body = op.getBlock();
-  auto add = body->getTerminator()->getOperand(0).getDefiningOp<arith::AddIOp>();
+  auto add = body->getTerminator()->getOperand(0).getDefiningOp<AddOp>();
   if (!add) return false;
   Value accumulator = body->getArgument(2);
   Value product = add.getLhs() == accumulator ? add.getRhs() : add.getRhs() == accumulator ? add.getLhs() : Value();
-  auto multiply = product ? product.getDefiningOp<arith::MulIOp>() : arith::MulIOp();
-  if (!multiply) return false;
-  auto extended = [&](Value value, unsigned argument) {
-    auto extension = value.getDefiningOp<arith::ExtSIOp>();
-    return extension && extension.getIn() == body->getArgument(argument);
-  };
-  return (extended(multiply.getLhs(), 0) && extended(multiply.getRhs(), 1)) ||
-         (extended(multiply.getLhs(), 1) && extended(multiply.getRhs(), 0));
-}
-
-// True if the body is c + ext(a) * ext(b) in f32, each operand f32 or widened to it.
-bool isFloatMultiplyAccumulate(linalg::LinalgOp op) {
-  Block *body = op.getBlock();
-  auto add = body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add || !add.getType().isF32()) return false;
-  Value accumulator = body->getArgument(2);
-  Value product = add.getLhs() == accumulator ? add.getRhs() : add.getRhs() == accumulator ? add.getLhs() : Value();
-  auto multiply = product ? product.getDefiningOp<arith::MulFOp>() : arith::MulFOp();
+  auto multiply = product ? product.template getDefiningOp<MulOp>() : MulOp();
   if (!multiply) return false;
   auto operand = [&](Value value, unsigned argument) {
-    if (auto extension = value.getDefiningOp<arith::ExtFOp>()) value = extension.getIn();
+    if (auto extension = value.template getDefiningOp<Extension>()) value = extension.getIn();
+    else if (mustExtend) return false;
     return value == body->getArgument(argument);
   };
   return (operand(multiply.getLhs(), 0) && operand(multiply.getRhs(), 1)) ||
@@ -107,9 +92,11 @@ StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
   Type a = elementType(op.getDpsInputs()[0]), b = elementType(op.getDpsInputs()[1]);
   Type c = elementType(op.getDpsInits()[0]);
   StringRef symbol;
-  if (a.isInteger(8) && b.isInteger(8) && c.isInteger(32) && isSignedMultiplyAccumulate(op))
+  // i8 tensors carry no signedness: a u8 product zero-extends, and is not what the ukernel does.
+  if (a.isInteger(8) && b.isInteger(8) && c.isInteger(32) &&
+      isMultiplyAccumulate<arith::AddIOp, arith::MulIOp, arith::ExtSIOp>(op, /*mustExtend=*/true))
     symbol = "aclcpu_ukernel_gemm_s8s8s32_vnni";
-  else if (a == b && c.isF32() && isFloatMultiplyAccumulate(op) &&
+  else if (a == b && c.isF32() && isMultiplyAccumulate<arith::AddFOp, arith::MulFOp, arith::ExtFOp>(op, false) &&
            !isWholeRegisterTiles(op, a.isF32() ? 640 : std::numeric_limits<int64_t>::max()))
     symbol = a.isF32() ? "aclcpu_ukernel_gemm_f32f32f32"
              : a.isF16() ? "aclcpu_ukernel_gemm_f16f16f32"

@@ -24,21 +24,25 @@ using namespace mlir;
 
 namespace {
 
-// Contractions (dims batch?, m, k, n): an scf.forall over batch and row tiles (what blocks
-// divide), inside it scf.for loops over column tiles and, innermost, depth tiles, so that the
-// (k x n) panel of b a tile reads is reused by every row of the row tile while it is in cache.
-// Tiles `op` by `sizes` into loops of `loopType` and vectorizes each tile with those sizes:
-// partial tiles at the edges are masked; ops the vectorizer cannot take stay scalar, and an op
-// that does not tile is left whole (LLVM may still vectorize its loops).
-void tileAndVectorize(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
-                      scf::SCFTilingOptions::LoopType loopType) {
+// Tiles `op` by `sizes` into loops of `loopType` and replaces it by them.
+FailureOr<scf::SCFTilingResult> tileInLoops(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
+                                            scf::SCFTilingOptions::LoopType loopType) {
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
   options.setLoopType(loopType);
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (succeeded(tiled)) rewriter.replaceOp(op, tiled->replacements);
+  return tiled;
+}
+
+// Tiles `op` by `sizes` into loops of `loopType` and vectorizes each tile with those sizes:
+// partial tiles at the edges are masked; ops the vectorizer cannot take stay scalar, and an op
+// that does not tile is left whole (LLVM may still vectorize its loops).
+void tileAndVectorize(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
+                      scf::SCFTilingOptions::LoopType loopType) {
+  FailureOr<scf::SCFTilingResult> tiled = tileInLoops(rewriter, op, sizes, loopType);
   if (failed(tiled)) return;
-  rewriter.replaceOp(op, tiled->replacements);
   for (Operation *tile : tiled->tiledOps) {
     SmallVector<bool> scalable(sizes.size(), false);
     if (failed(linalg::vectorizeOpPrecondition(tile, sizes, scalable))) continue;
@@ -54,8 +58,8 @@ void tileAndVectorize(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_
 constexpr int64_t kRegisterRows = 8, kRegisterColumns = 32;
 
 // Products that take register tiles: f32 accumulation from f32, f16 or bf16 operands (the
-// narrow ones widen as they are loaded: vcvtph2ps for f16, a shift for bf16), and i32
-// accumulation from i8 operands (sign-extended as they are loaded).
+// narrow ones read from panels widened once per cache tile, packPanel), and i32 accumulation
+// from i8 operands (sign-extended as they are loaded).
 bool hasRegisterTiles(linalg::LinalgOp op) {
   auto element = [](Value value) { return cast<ShapedType>(value.getType()).getElementType(); };
   Type accumulator = element(op.getDpsInitOperand(0)->get());
@@ -215,35 +219,23 @@ void packPanels(IRRewriter &rewriter, linalg::GenericOp cacheTile) {
   packPanel(rewriter, cacheTile, 1, transposed);
 }
 
-// A product computed by a ukernel: one scf.forall over its tiles (batch, rows), each tile one
-// call (aclop-call-ukernels) that blocks its columns and depth itself.
-LogicalResult tileForUkernel(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> tiles) {
-  scf::SCFTilingOptions parallel;
-  parallel.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), tiles));
-  parallel.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), parallel);
-  if (failed(tiled)) return failure();
-  rewriter.replaceOp(op, tiled->replacements);
-  return success();
-}
-
+// Contractions (dims batch?, m, k, n): an scf.forall over batch and row tiles (what blocks
+// divide), inside it scf.for loops over column tiles and, innermost, depth tiles, so that the
+// (k x n) panel of b a tile reads is reused by every row of the row tile while it is in cache.
+// A product computed by a ukernel gets only the scf.forall: each of its tiles becomes one call
+// (aclop-call-ukernels) that blocks its columns and depth itself.
 LogicalResult tileForCache(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> tiles) {
   auto strategy = op->getAttrOfType<DictionaryAttr>("aclop.strategy");
-  if (strategy && strategy.get("ukernel")) return tileForUkernel(rewriter, op, tiles);
+  if (strategy && strategy.get("ukernel"))
+    return success(succeeded(tileInLoops(rewriter, op, tiles, scf::SCFTilingOptions::LoopType::ForallOp)));
   MLIRContext *context = rewriter.getContext();
   unsigned loops = op.getNumLoops();
   SmallVector<int64_t> outer(tiles), inner(loops, 0);
   outer[loops - 2] = outer[loops - 1] = 0;
   inner[loops - 2] = tiles[loops - 2];
   inner[loops - 1] = tiles[loops - 1];
-  scf::SCFTilingOptions parallel;
-  parallel.setTileSizes(getAsIndexOpFoldResult(context, outer));
-  parallel.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> rows = scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), parallel);
+  FailureOr<scf::SCFTilingResult> rows = tileInLoops(rewriter, op, outer, scf::SCFTilingOptions::LoopType::ForallOp);
   if (failed(rows)) return failure();
-  rewriter.replaceOp(op, rows->replacements);
   scf::SCFTilingOptions sequential;
   sequential.setTileSizes(getAsIndexOpFoldResult(context, inner));
   SmallVector<int64_t> order = llvm::to_vector(llvm::seq<int64_t>(0, loops));

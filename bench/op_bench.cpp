@@ -15,10 +15,12 @@
 #include <cblas-openblas.h>
 #ifdef ACLCPU_HAVE_ONEDNN
 #include <oneapi/dnnl/dnnl.h>
+#include <oneapi/dnnl/dnnl.hpp>
 #endif
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <random>
 #include <string>
@@ -203,7 +205,43 @@ BENCHMARK(BM_OpenBlasSgemm)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->
 void BM_GemmS8Handle(benchmark::State &state) { runGemmHandle(state, ACL_INT8, 1, ACL_INT32, "GOP/s"); }
 BENCHMARK(BM_GemmS8Handle)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// bf16 and f16 x same -> f32 GEMM through a handle.
+void BM_GemmBf16Handle(benchmark::State &state) { runGemmHandle(state, ACL_BF16, 2, ACL_FLOAT, "GFLOP/s"); }
+BENCHMARK(BM_GemmBf16Handle)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+void BM_GemmF16Handle(benchmark::State &state) { runGemmHandle(state, ACL_FLOAT16, 2, ACL_FLOAT, "GFLOP/s"); }
+BENCHMARK(BM_GemmF16Handle)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 #ifdef ACLCPU_HAVE_ONEDNN
+// oneDNN's matmul primitive, `in` x `in` -> f32, with B reordered once into the layout the
+// primitive prefers (pre-packed weights, as the oneDNN anchors are measured), one thread.
+void runOneDnnMatmul(benchmark::State &state, dnnl::memory::data_type in) {
+  using tag = dnnl::memory::format_tag;
+  int64_t n = state.range(0);
+  try {
+    dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+    dnnl::stream stream(engine);
+    dnnl::memory::desc plain({n, n}, in, tag::ab), anyLayout({n, n}, in, tag::any);
+    dnnl::memory::desc result({n, n}, dnnl::memory::data_type::f32, tag::ab);
+    dnnl::matmul::primitive_desc matmul(dnnl::matmul::desc(plain, anyLayout, result), engine);
+    dnnl::memory a(plain, engine), bPlain(plain, engine), b(matmul.weights_desc(), engine), c(result, engine);
+    for (const dnnl::memory *m : {&a, &bPlain, &c})
+      std::memset(m->get_data_handle(), 0, m->get_desc().get_size());
+    dnnl::reorder(bPlain, b).execute(stream, bPlain, b);
+    dnnl::matmul primitive(matmul);
+    for (auto _ : state) {
+      primitive.execute(stream, {{DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, c}});
+      stream.wait();
+    }
+    state.SetLabel(matmul.impl_info_str());
+  } catch (const dnnl::error &error) {
+    return state.SkipWithError(error.what());
+  }
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(2.0 * n * n * n * state.iterations(), benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
+}
+void BM_OneDnnMatmulBf16(benchmark::State &state) { runOneDnnMatmul(state, dnnl::memory::data_type::bf16); }
+BENCHMARK(BM_OneDnnMatmulBf16)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 // oneDNN's s8 x s8 -> s32 gemm (row-major, no offsets), one thread.
 void BM_OneDnnGemmS8(benchmark::State &state) {
   int64_t n = state.range(0);

@@ -3,6 +3,7 @@
 figure a median of 3 and every comparison made within one process on one core:
   - fp32 GEMM through a handle beside OpenBLAS (AVX-512 kernels) and oneDNN's sgemm;
   - s8 x s8 -> s32 GEMM through a handle beside oneDNN's gemm_s8s8s32;
+  - bf16 and f16 -> f32 GEMM through a handle beside oneDNN's bf16 matmul primitive;
   - Add and Casts on 256 MiB beside memcpy of the same traffic and hand-written AVX-512 loops.
 With matplotlib, also writes a bar chart of the fp32 GEMM table (PNG).
 
@@ -17,6 +18,9 @@ import sys
 
 GEMM_F32 = [("BM_GemmF32Handle", "aclcpu"), ("BM_OpenBlasSgemm", "OpenBLAS"), ("BM_OneDnnSgemm", "oneDNN")]
 GEMM_S8 = [("BM_GemmS8Handle", "aclcpu"), ("BM_OneDnnGemmS8", "oneDNN")]
+# Both 16-bit types beside oneDNN's bf16 matmul (B pre-packed): oneDNN has no f16 GEMM on CPU.
+GEMM_BF16 = [("BM_GemmBf16Handle", "aclcpu"), ("BM_OneDnnMatmulBf16", "oneDNN bf16")]
+GEMM_F16 = [("BM_GemmF16Handle", "aclcpu"), ("BM_OneDnnMatmulBf16", "oneDNN bf16")]
 # Traffic per element of each operator, to pick the memcpy of the same traffic.
 CAST_TRAFFIC = {"f32->f16": 6, "f16->f32": 6, "f32->bf16": 6, "bf16->f32": 6, "f32->i32": 8, "i32->f32": 8}
 
@@ -123,11 +127,14 @@ def main():
     parser.add_argument("--png", default="docs/gemm-f32.png")
     args = parser.parse_args()
     gemm = json.load(open(args.json)) if args.json else run(
-        args.build, "op_bench", "BM_(GemmF32Handle|OpenBlasSgemm|OneDnnSgemm|GemmS8Handle|OneDnnGemmS8)/")
+        args.build, "op_bench", "BM_(GemmF32Handle|OpenBlasSgemm|OneDnnSgemm|GemmS8Handle|OneDnnGemmS8|GemmBf16Handle|GemmF16Handle|"
+        "OneDnnMatmulBf16)/")
     elementwise = json.load(open(args.elementwise_json)) if args.elementwise_json else run(
         args.build, "elementwise_bench", ".")
     f32 = gemm_table(medians(gemm, "GFLOP/s"), GEMM_F32, "n³ fp32 GEMM", "GF/s")
     gemm_table(medians(gemm, "GOP/s"), GEMM_S8, "n³ s8 GEMM", "GOP/s")
+    gemm_table(medians(gemm, "GFLOP/s"), GEMM_BF16, "n³ bf16 GEMM", "GF/s")
+    gemm_table(medians(gemm, "GFLOP/s"), GEMM_F16, "n³ f16 GEMM", "GF/s")
     elementwise_table(medians(elementwise, "GB/s"))
     if "aclcpu" in f32:
         plot(f32, args.png)

@@ -9,6 +9,7 @@
 // micro-panel of B in L1 while the rows of A stream past it from L2.
 #include "ukernels.h"
 
+#include "epilogue.h"
 #include "intrinsics.h"
 
 #include <cstdint>
@@ -114,10 +115,10 @@ void packA(const T *a, int64_t rowStride, int64_t depthStride, int64_t rows, int
   }
 }
 
-// Rows (<= 12) x 32 columns of C += a micro-panel of A x a micro-panel of B, over `depth`; the
-// columns past the micro-panel of B's width are masked off.
+// Rows (<= 12) x 32 columns of a micro-panel of A x a micro-panel of B, over `depth`, to
+// `out`; the columns past the micro-panel of B's width are masked off.
 template <int Rows>
-void registerTile(const float *a, int64_t depth, const float *b, float *c, int64_t cRowStride, __mmask16 low,
+void registerTile(const float *a, int64_t depth, const float *b, const Destination<float> &out, __mmask16 low,
                   __mmask16 high) {
   __m512 acc[Rows][2];
   for (int r = 0; r < Rows; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
@@ -130,17 +131,16 @@ void registerTile(const float *a, int64_t depth, const float *b, float *c, int64
     }
   }
   for (int r = 0; r < Rows; ++r) {
-    float *out = c + r * cRowStride;
-    _mm512_mask_storeu_ps(out, low, _mm512_add_ps(_mm512_maskz_loadu_ps(low, out), acc[r][0]));
-    _mm512_mask_storeu_ps(out + 16, high, _mm512_add_ps(_mm512_maskz_loadu_ps(high, out + 16), acc[r][1]));
+    out.put(r, 0, acc[r][0], low);
+    out.put(r, 16, acc[r][1], high);
   }
 }
 
-void registerTileRows(int64_t rows, const float *a, int64_t depth, const float *b, float *c, int64_t cRowStride,
+void registerTileRows(int64_t rows, const float *a, int64_t depth, const float *b, const Destination<float> &out,
                       __mmask16 low, __mmask16 high) {
   switch (rows) {
 #define ACLCPU_ROWS(n) \
-  case n: return registerTile<n>(a, depth, b, c, cRowStride, low, high);
+  case n: return registerTile<n>(a, depth, b, out, low, high);
     ACLCPU_ROWS(1) ACLCPU_ROWS(2) ACLCPU_ROWS(3) ACLCPU_ROWS(4) ACLCPU_ROWS(5) ACLCPU_ROWS(6) ACLCPU_ROWS(7)
     ACLCPU_ROWS(8) ACLCPU_ROWS(9) ACLCPU_ROWS(10) ACLCPU_ROWS(11) ACLCPU_ROWS(12)
 #undef ACLCPU_ROWS
@@ -180,23 +180,54 @@ void fewRows(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, i
   }
 }
 
+// C (accumulate mode) or the scaled epilogue over C, read back from `sums` (rows x columns,
+// row stride sumsRowStride) when the product did not go through register tiles.
+void finish(const Epilogue<float> &epilogue, const float *sums, int64_t sumsRowStride, float *c, int64_t cRowStride,
+            int64_t rows, int64_t columns) {
+  const Destination<float> out = epilogue.chunk(true, true, c, cRowStride, 0, nullptr, 0);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t j = 0; j < columns; j += 16) {
+      const __mmask16 mask = firstLanes(columns - j);
+      out.put(r, j, sums ? _mm512_maskz_loadu_ps(mask, sums + r * sumsRowStride + j) : _mm512_setzero_ps(), mask);
+    }
+}
+
 template <class T>
 void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int64_t bDepthStride,
-          int64_t bColumnStride, float *c, int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth) {
-  if (rows <= 0 || columns <= 0 || depth <= 0) return;
-  if (rows <= kFewRows && bColumnStride == 1)
-    return fewRows(a, aRowStride, aDepthStride, b, bDepthStride, c, cRowStride, rows, columns, depth);
+          int64_t bColumnStride, float *c, int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth,
+          const Epilogue<float> &epilogue) {
+  if (rows <= 0 || columns <= 0) return;
+  if (depth <= 0) {  // an empty product: the epilogue alone
+    if (epilogue.scaled()) finish(epilogue, nullptr, 0, c, cRowStride, rows, columns);
+    return;
+  }
+  if (rows <= kFewRows && bColumnStride == 1) {
+    if (!epilogue.scaled())
+      return fewRows(a, aRowStride, aDepthStride, b, bDepthStride, c, cRowStride, rows, columns, depth);
+    // The product into zeroed sums, then the epilogue from them to C.
+    auto *sums = reinterpret_cast<float *>(aclcpu::ukernelScratch(2, rows * columns * 4));
+    for (int64_t i = 0; i < rows * columns; ++i) sums[i] = 0.0f;
+    fewRows(a, aRowStride, aDepthStride, b, bDepthStride, sums, columns, rows, columns, depth);
+    return finish(epilogue, sums, columns, c, cRowStride, rows, columns);
+  }
   const int64_t panelColumns = columns < kColumnChunk ? columns : kColumnChunk;
   const int64_t panelDepth = depth < kDepthChunk ? depth : kDepthChunk;
   const int64_t chunkRows = (rows < kRowChunk ? rows : kRowChunk) + kRows;  // + a partial micro-panel
   const int64_t panelBlocks = (panelColumns + kColumns - 1) / kColumns;
   auto *packedB = reinterpret_cast<float *>(aclcpu::ukernelScratch(0, panelBlocks * panelDepth * kColumns * 4));
   auto *packedA = reinterpret_cast<float *>(aclcpu::ukernelScratch(1, chunkRows * panelDepth * 4));
+  // A scaled product deeper than one panel keeps the sums of its earlier panels apart from C
+  // (which may be Cin): one panel's columns for every row of the call.
+  auto *partial = epilogue.scaled() && depth > kDepthChunk
+                      ? reinterpret_cast<float *>(aclcpu::ukernelScratch(2, rows * kColumnChunk * 4))
+                      : nullptr;
   for (int64_t j0 = 0; j0 < columns; j0 += kColumnChunk) {
     const int64_t width = columns - j0 < kColumnChunk ? columns - j0 : kColumnChunk;
     const int64_t blocks = (width + kColumns - 1) / kColumns;
     for (int64_t k0 = 0; k0 < depth; k0 += kDepthChunk) {
       const int64_t slice = depth - k0 < kDepthChunk ? depth - k0 : kDepthChunk;
+      const Destination<float> out = epilogue.chunk(k0 == 0, k0 + slice == depth, c, cRowStride, j0, partial,
+                                                    kColumnChunk);
       // Packed once for every row of the call.
       packB(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride, slice, width, packedB);
       for (int64_t row0 = 0; row0 < rows; row0 += kRowChunk) {
@@ -209,7 +240,7 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
           const float *panel = packedB + block * slice * kColumns;
           for (int64_t r = 0; r < chunk; r += kRows)
             registerTileRows(chunk - r < kRows ? chunk - r : kRows, packedA + r * slice, slice, panel,
-                             c + (row0 + r) * cRowStride + j0 + block * kColumns, cRowStride, low, high);
+                             out.at(row0 + r, block * kColumns), low, high);
         }
       }
     }
@@ -221,9 +252,11 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
 #define ACLCPU_GEMM_UKERNEL(name, T)                                                                                  \
   extern "C" void name(const void *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride, const void *b,     \
                        int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride, float *c, int64_t cOffset,     \
-                       int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth) {                          \
+                       int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth, const float *alpha,        \
+                       const float *beta, const float *cIn, int64_t cInOffset, int64_t cInRowStride) {              \
     gemm(static_cast<const T *>(a) + aOffset, aRowStride, aDepthStride, static_cast<const T *>(b) + bOffset,        \
-         bDepthStride, bColumnStride, c + cOffset, cRowStride, rows, columns, depth);                               \
+         bDepthStride, bColumnStride, c + cOffset, cRowStride, rows, columns, depth,                                \
+         Epilogue<float>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride});                              \
   }
 ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_f32f32f32, float)
 ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_f16f16f32, Half)

@@ -8,6 +8,7 @@
 // 128 sum b, so each column subtracts 128 x its column sum (computed by the same instruction).
 #include "ukernels.h"
 
+#include "epilogue.h"
 #include "intrinsics.h"
 
 namespace {
@@ -102,11 +103,11 @@ __m512i biasCorrection(const int8_t *packedBlock, int64_t depthQuads) {
   return sum;
 }
 
-// rows (<= 8) x blocks (1 or 2) x 16 columns of C += the packed product, the last block's
+// rows (<= 8) x blocks (1 or 2) x 16 columns of the packed product to `out`, the last block's
 // columns masked by `lastMask`.
 template <int Rows, int Blocks>
 void registerTile(const uint32_t *a, int64_t aRowStride, const int8_t *b, int64_t bBlockStride, int64_t depthQuads,
-                  const __m512i *correction, __mmask16 lastMask, int32_t *c, int64_t cRowStride) {
+                  const __m512i *correction, __mmask16 lastMask, const Destination<int32_t> &out) {
   __m512i acc[Rows][Blocks];
   for (int r = 0; r < Rows; ++r)
     for (int v = 0; v < Blocks; ++v) acc[r][v] = _mm512_setzero_si512();
@@ -119,21 +120,18 @@ void registerTile(const uint32_t *a, int64_t aRowStride, const int8_t *b, int64_
     }
   }
   for (int r = 0; r < Rows; ++r)
-    for (int v = 0; v < Blocks; ++v) {
-      __mmask16 mask = v == Blocks - 1 ? lastMask : static_cast<__mmask16>(0xffff);
-      int32_t *out = c + r * cRowStride + v * kLanes;
-      __m512i sum = _mm512_add_epi32(_mm512_maskz_loadu_epi32(mask, out), _mm512_sub_epi32(acc[r][v], correction[v]));
-      _mm512_mask_storeu_epi32(out, mask, sum);
-    }
+    for (int v = 0; v < Blocks; ++v)
+      out.put(r, v * kLanes, _mm512_sub_epi32(acc[r][v], correction[v]),
+              v == Blocks - 1 ? lastMask : static_cast<__mmask16>(0xffff));
 }
 
 template <int Blocks>
 void registerTileRows(int64_t rows, const uint32_t *a, int64_t aRowStride, const int8_t *b, int64_t bBlockStride,
-                      int64_t depthQuads, const __m512i *correction, __mmask16 lastMask, int32_t *c,
-                      int64_t cRowStride) {
+                      int64_t depthQuads, const __m512i *correction, __mmask16 lastMask,
+                      const Destination<int32_t> &out) {
   switch (rows) {
 #define ACLCPU_ROWS(n) \
-  case n: return registerTile<n, Blocks>(a, aRowStride, b, bBlockStride, depthQuads, correction, lastMask, c, cRowStride);
+  case n: return registerTile<n, Blocks>(a, aRowStride, b, bBlockStride, depthQuads, correction, lastMask, out);
     ACLCPU_ROWS(1) ACLCPU_ROWS(2) ACLCPU_ROWS(3) ACLCPU_ROWS(4) ACLCPU_ROWS(5) ACLCPU_ROWS(6) ACLCPU_ROWS(7)
     ACLCPU_ROWS(8)
 #undef ACLCPU_ROWS
@@ -146,22 +144,39 @@ extern "C" void aclcpu_ukernel_gemm_s8s8s32_vnni(const int8_t *a, int64_t aOffse
                                                  int64_t aDepthStride, const int8_t *b, int64_t bOffset,
                                                  int64_t bDepthStride, int64_t bColumnStride, int32_t *c,
                                                  int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
-                                                 int64_t depth) {
-  if (rows <= 0 || columns <= 0 || depth <= 0) return;
+                                                 int64_t depth, const int32_t *alpha, const int32_t *beta,
+                                                 const int32_t *cIn, int64_t cInOffset, int64_t cInRowStride) {
+  if (rows <= 0 || columns <= 0) return;
   a += aOffset;
   b += bOffset;
   c += cOffset;
+  const Epilogue<int32_t> epilogue{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride};
+  if (depth <= 0) {  // an empty product: the epilogue alone
+    if (epilogue.scaled())
+      for (int64_t row = 0; row < rows; ++row)
+        for (int64_t j = 0; j < columns; j += kLanes)
+          epilogue.chunk(true, true, c, cRowStride, 0, nullptr, 0).put(row, j, _mm512_setzero_si512(),
+                                                                       firstLanes(columns - j));
+    return;
+  }
   const int64_t panelBlocks = ((columns < kColumnChunk ? columns : kColumnChunk) + kLanes - 1) / kLanes;
   const int64_t chunkQuads = quads(depth < kDepthChunk ? depth : kDepthChunk);
   const int64_t chunkRows = rows < kRowChunk ? rows : kRowChunk;
   int8_t *packedB = reinterpret_cast<int8_t *>(aclcpu::ukernelScratch(0, panelBlocks * chunkQuads * kLanes * kQuad));
   auto *packedA = reinterpret_cast<uint32_t *>(aclcpu::ukernelScratch(1, chunkRows * chunkQuads * kQuad));
+  // A scaled product deeper than one panel keeps the sums of its earlier panels apart from C
+  // (which may be Cin): one panel's columns for every row of the call.
+  int32_t *partial = epilogue.scaled() && depth > kDepthChunk
+                         ? reinterpret_cast<int32_t *>(aclcpu::ukernelScratch(2, rows * kColumnChunk * 4))
+                         : nullptr;
   for (int64_t j0 = 0; j0 < columns; j0 += kColumnChunk) {
     const int64_t width = columns - j0 < kColumnChunk ? columns - j0 : kColumnChunk;
     const int64_t blocks = (width + kLanes - 1) / kLanes;
     for (int64_t k0 = 0; k0 < depth; k0 += kDepthChunk) {
       const int64_t slice = depth - k0 < kDepthChunk ? depth - k0 : kDepthChunk;
       const int64_t depthQuads = quads(slice), blockBytes = depthQuads * kLanes * kQuad;
+      const Destination<int32_t> out =
+          epilogue.chunk(k0 == 0, k0 + slice == depth, c, cRowStride, j0, partial, kColumnChunk);
       // Packed once for every row of the call.
       packB(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride, slice, width, packedB);
       for (int64_t row0 = 0; row0 < rows; row0 += kRowChunk) {
@@ -179,13 +194,13 @@ extern "C" void aclcpu_ukernel_gemm_s8s8s32_vnni(const int8_t *a, int64_t aOffse
           for (int64_t row = 0; row < chunk; row += kRows) {
             const int64_t tileRows = chunk - row < kRows ? chunk - row : kRows;
             const uint32_t *aTile = packedA + row * depthQuads;
-            int32_t *cTile = c + (row0 + row) * cRowStride + j0 + block * kLanes;
+            const Destination<int32_t> tile = out.at(row0 + row, block * kLanes);
             if (pair == 2)
               registerTileRows<2>(tileRows, aTile, depthQuads, panel, blockBytes, depthQuads, correction, lastMask,
-                                  cTile, cRowStride);
+                                  tile);
             else
               registerTileRows<1>(tileRows, aTile, depthQuads, panel, blockBytes, depthQuads, correction, lastMask,
-                                  cTile, cRowStride);
+                                  tile);
           }
         }
       }

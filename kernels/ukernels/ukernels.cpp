@@ -37,7 +37,7 @@ struct Scratch {
 }  // namespace
 
 uint8_t *ukernelScratch(int slot, int64_t bytes) {
-  thread_local Scratch scratch[2];
+  thread_local Scratch scratch[3];
   Scratch &s = scratch[slot];
   if (bytes > s.bytes) {
     // Rounded up to whole cache lines (aligned_alloc's rule) with room to grow.

@@ -13,16 +13,25 @@
 #include <cstdint>
 
 extern "C" {
-// C[rows x cols] (row stride cRowStride, unit column stride) += A[rows x depth] * B[depth x cols],
-// wrapping modulo 2^32 like the reference.
+// Every GEMM ukernel computes the product P = A[rows x depth] * B[depth x cols] into
+// C[rows x cols] (row stride cRowStride, unit column stride) in one of two modes:
+//   alpha == null: C += P (the caller initialized C);
+//   otherwise:     C = alpha * P + beta * Cin, alpha and beta pointing at one accumulator
+//                  element each; Cin (row stride cInRowStride, unit column stride) is not read
+//                  when beta == 0 (BLAS's rule: NaN in it does not leak), may be C itself but
+//                  must not overlap it otherwise; C need not be initialized. This is GEMM's
+//                  epilogue folded into the product: one pass over C instead of three.
+// s8 x s8 -> s32 wraps modulo 2^32 like the reference.
 void aclcpu_ukernel_gemm_s8s8s32_vnni(const int8_t *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride,
                                       const int8_t *b, int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride,
                                       int32_t *c, int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
-                                      int64_t depth);
+                                      int64_t depth, const int32_t *alpha, const int32_t *beta, const int32_t *cIn,
+                                      int64_t cInOffset, int64_t cInRowStride);
 // The same contract for f32 accumulation; a and b are f32, f16 or bf16 as the name says.
 typedef void GemmF32Ukernel(const void *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride, const void *b,
                             int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride, float *c, int64_t cOffset,
-                            int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth);
+                            int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth, const float *alpha,
+                            const float *beta, const float *cIn, int64_t cInOffset, int64_t cInRowStride);
 GemmF32Ukernel aclcpu_ukernel_gemm_f32f32f32, aclcpu_ukernel_gemm_f16f16f32, aclcpu_ukernel_gemm_bf16bf16f32;
 }
 
@@ -37,7 +46,7 @@ struct UkernelSymbol {
 // code's calls against this table.
 const UkernelSymbol *ukernelSymbols(int &count);
 
-// Scratch for packed panels, one per thread, grown on demand and kept: a tile's packing must
+// Scratch for packed panels and partial sums (slots 0-2), one per thread, grown on demand and kept: a tile's packing must
 // not allocate on every call. Returns 64-byte-aligned memory of at least `bytes`.
 uint8_t *ukernelScratch(int slot, int64_t bytes);
 

@@ -323,6 +323,35 @@ TEST_F(Conformance, MatrixProducts) {
   // > 512 and not a multiple of 4, columns past 16/32/64-column blocks) and a broadcast batch.
   for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1}, {7, 5, 33}, {130, 70, 517}, {9, 97, 1030}})
     matMul(ACL_INT8, ACL_INT32, m, n, k, -128.49, 127.49);
+  // GEMM's epilogue computed by the ukernels (scaled mode): s8 with alpha = 3, beta = -2 over
+  // the byte range, shapes crossing the VNNI panels (depth > 512 keeps partial sums apart from
+  // C); and f32 with beta = 0 and NaN in c, which must not be read (BLAS's rule), also through
+  // the float ukernel's partial sums (depth > 256) and its few-rows path.
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1}, {7, 5, 33}, {130, 70, 517}, {300, 40, 1030}}) {
+    HostTensor alpha(ACL_INT32, {}), beta(ACL_INT32, {});
+    alpha.set(0, 3);
+    beta.set(0, -2);
+    Case c{"GEMM",
+           {randomTensor(ACL_INT8, {m, k}, 26, -128.49, 127.49), randomTensor(ACL_INT8, {k, n}, 27, -128.49, 127.49),
+            randomTensor(ACL_INT32, {m, n}, 28, -1e6, 1e6), alpha, beta},
+           nullptr, HostTensor(ACL_INT32, {m, n}),
+           [](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+             return in[3].at(0) * product(in[0], in[1], false, false, 0, index[0], index[1]) +
+                    in[4].at(0) * in[2].at(ravel(index, in[2].shape));
+           }};
+    check(c);
+  }
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{3, 37, 50}, {130, 70, 300}}) {
+    HostTensor alpha(ACL_FLOAT, {}), beta(ACL_FLOAT, {}), nan(ACL_FLOAT, {m, n});
+    alpha.set(0, 0.5);
+    for (int64_t i = 0; i < nan.count(); ++i) nan.set(i, std::nan(""));
+    Case c{"GEMM", {randomTensor(ACL_FLOAT, {m, k}, 29), randomTensor(ACL_FLOAT, {k, n}, 30), nan, alpha, beta},
+           nullptr, HostTensor(ACL_FLOAT, {m, n}),
+           [](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+             return in[3].at(0) * product(in[0], in[1], false, false, 0, index[0], index[1]);
+           }};
+    check(c);
+  }
   Case batchedBytes{"BatchMatMul",
                     {randomTensor(ACL_INT8, {3, 300, 70}, 24, -128.49, 127.49),
                      randomTensor(ACL_INT8, {1, 70, 40}, 25, -128.49, 127.49)},

@@ -3,12 +3,18 @@
 // A product's cache tile marked with a ukernel (aclop-select-strategy) reaches this pass as a
 // linalg.generic on memref subviews. It becomes a call that hands the ukernel each operand as
 // (aligned base pointer, element offset, strides of the two matrix dims), then rows, columns
-// and depth; see kernels/ukernels/ukernels.h for the C side.
+// and depth; see kernels/ukernels/ukernels.h for the C side. A tile whose accumulator is a
+// temporary filled with zero and read only by GEMM's epilogue (aclop-tile-and-vectorize fuses
+// them so) becomes one call in the ukernel's scaled mode, writing the epilogue's result: the
+// fill, the epilogue and the temporary go.
 //
 //===----------------------------------------------------------------------===//
 
 #include "aclop/Passes.h"
 
+#include "GemmEpilogue.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -66,6 +72,52 @@ bool hasUnitStride(Value memref, AffineMap map, unsigned dim) {
   return position && succeeded(type.getStridesAndOffset(strides, offset)) && strides[*position] == 1;
 }
 
+// The fill and epilogue of a tile's accumulator when the tile can compute them itself: the
+// accumulator is a temporary that is filled with zero before the tile, read by GEMM's
+// epilogue after it and otherwise only freed, and the epilogue's c and result have unit
+// column strides.
+struct FusedEpilogue {
+  linalg::FillOp fill;
+  linalg::GenericOp epilogue;
+};
+
+std::optional<FusedEpilogue> fusedEpilogue(linalg::GenericOp tile) {
+  Value accumulator = tile.getDpsInits()[0];
+  if (!accumulator.getDefiningOp<memref::AllocOp>()) return std::nullopt;
+  FusedEpilogue fused;
+  for (Operation *user : accumulator.getUsers()) {
+    if (user == tile.getOperation() || isa<memref::DeallocOp>(user)) continue;
+    auto fill = dyn_cast<linalg::FillOp>(user);
+    if (fill && !fused.fill && fill->getBlock() == tile->getBlock() && fill->isBeforeInBlock(tile) &&
+        aclop::isZeroConstant(fill.value())) {
+      fused.fill = fill;
+      continue;
+    }
+    auto epilogue = dyn_cast<linalg::GenericOp>(user);
+    if (!epilogue || fused.epilogue || epilogue->getBlock() != tile->getBlock() || !tile->isBeforeInBlock(epilogue) ||
+        !epilogue.hasPureBufferSemantics() || epilogue.getDpsInputs()[0] != accumulator ||
+        llvm::count(epilogue->getOperands(), accumulator) != 1 ||
+        !aclop::isScaledGemmEpilogue(epilogue))
+      return std::nullopt;
+    fused.epilogue = epilogue;
+  }
+  if (!fused.fill || !fused.epilogue) return std::nullopt;
+  SmallVector<AffineMap> maps = fused.epilogue.getIndexingMapsArray();
+  if (!hasUnitStride(fused.epilogue.getDpsInputs()[1], maps[1], 1) ||
+      !hasUnitStride(fused.epilogue.getDpsInits()[0], maps[4], 1))
+    return std::nullopt;
+  return fused;
+}
+
+// The address of a 0-d memref's element, as an index.
+Value scalarAddress(OpBuilder &b, Location loc, Value memref) {
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+  Value base = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  unsigned bytes = cast<MemRefType>(memref.getType()).getElementTypeBitWidth() / 8;
+  Value offset = arith::MulIOp::create(b, loc, metadata.getOffset(), arith::ConstantIndexOp::create(b, loc, bytes));
+  return arith::AddIOp::create(b, loc, base, offset);
+}
+
 // A tile that does not fit the ukernel's ABI stays a generic: correct, only slower.
 enum class Outcome { Called, Skipped, Failed };
 
@@ -77,16 +129,33 @@ Outcome callUkernel(ModuleOp module, linalg::GenericOp tile, StringRef symbol) {
   Value a = tile.getDpsInputs()[0], b = tile.getDpsInputs()[1], c = tile.getDpsInits()[0];
   SmallVector<AffineMap> maps = tile.getIndexingMapsArray();
   if (!hasUnitStride(c, maps[2], n)) return Outcome::Skipped;
-  OpBuilder builder(tile);
+  std::optional<FusedEpilogue> fused = fusedEpilogue(tile);
+  // In scaled mode the call takes the epilogue's place: its operands (result and c subviews)
+  // are defined between the tile and it.
+  OpBuilder builder(fused ? fused->epilogue.getOperation() : tile.getOperation());
   Location loc = tile.getLoc();
   std::optional<MatrixOperand> lhs = matrixOperand(builder, loc, a, maps[0], m, k, loops);
   std::optional<MatrixOperand> rhs = matrixOperand(builder, loc, b, maps[1], k, n, loops);
-  std::optional<MatrixOperand> acc = matrixOperand(builder, loc, c, maps[2], m, n, loops);
-  if (!lhs || !rhs || !acc) return Outcome::Skipped;  // metadata ops left behind are dead: canonicalize drops them
+  // Scaled mode writes the epilogue's result (same shape, identity maps) instead of c.
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(2, tile.getContext());
+  std::optional<MatrixOperand> acc = fused ? matrixOperand(builder, loc, fused->epilogue.getDpsInits()[0], identity,
+                                                           0, 1, 2)
+                                           : matrixOperand(builder, loc, c, maps[2], m, n, loops);
+  std::optional<MatrixOperand> cIn =
+      fused ? matrixOperand(builder, loc, fused->epilogue.getDpsInputs()[1], identity, 0, 1, 2) : std::nullopt;
+  if (!lhs || !rhs || !acc || (fused && !cIn))
+    return Outcome::Skipped;  // metadata ops left behind are dead: canonicalize drops them
+  Value none = arith::ConstantIndexOp::create(builder, loc, 0);
   SmallVector<Value> arguments{lhs->pointer, lhs->offset,     lhs->strides[0], lhs->strides[1],
                                rhs->pointer, rhs->offset,     rhs->strides[0], rhs->strides[1],
                                acc->pointer, acc->offset,     acc->strides[0], acc->sizes[0],
                                acc->sizes[1], lhs->sizes[1]};
+  if (fused)
+    arguments.append({scalarAddress(builder, loc, fused->epilogue.getDpsInputs()[2]),
+                      scalarAddress(builder, loc, fused->epilogue.getDpsInputs()[3]), cIn->pointer, cIn->offset,
+                      cIn->strides[0]});
+  else
+    arguments.append({none, none, none, none, none});  // accumulate mode
   SmallVector<Type> types(arguments.size(), builder.getIndexType());
   auto type = builder.getFunctionType(types, {});
   auto callee = module.lookupSymbol<func::FuncOp>(symbol);
@@ -100,6 +169,10 @@ Outcome callUkernel(ModuleOp module, linalg::GenericOp tile, StringRef symbol) {
   }
   func::CallOp::create(builder, loc, callee, arguments);
   tile.erase();
+  if (fused) {  // the temporary is left with its allocation and deallocation: canonicalize drops both
+    fused->epilogue.erase();
+    fused->fill.erase();
+  }
   return Outcome::Called;
 }
 

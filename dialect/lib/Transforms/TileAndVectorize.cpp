@@ -1,6 +1,8 @@
 //===- TileAndVectorize.cpp - apply aclop.strategy tile sizes -------------===//
 #include "aclop/Passes.h"
 
+#include "GemmEpilogue.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -254,6 +256,70 @@ LogicalResult tileForCache(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<i
   return success();
 }
 
+// GEMM's alpha/beta epilogue if it is the only user of a product's result.
+linalg::GenericOp scaledEpilogue(linalg::LinalgOp product) {
+  Value result = product->getResult(0);
+  if (!result.hasOneUse()) return {};
+  OpOperand &use = *result.getUses().begin();
+  auto epilogue = dyn_cast<linalg::GenericOp>(use.getOwner());
+  if (!epilogue || use.getOperandNumber() != 0 || !epilogue.hasPureTensorSemantics() ||
+      !aclop::isScaledGemmEpilogue(epilogue))
+    return {};
+  return epilogue;
+}
+
+// A product a ukernel computes, with GEMM's epilogue: the epilogue is tiled by the product's
+// row tiles and the product and its accumulator fill are fused into each tile, where
+// aclop-call-ukernels folds all three into one call that writes the result once (at 1024^3 s8
+// the fill and epilogue passes over the whole accumulator took 15% of the time). The
+// epilogue's tile is left whole for that.
+LogicalResult fuseIntoEpilogue(IRRewriter &rewriter, linalg::LinalgOp product, ArrayRef<int64_t> tiles) {
+  auto strategy = product->getAttrOfType<DictionaryAttr>("aclop.strategy");
+  linalg::GenericOp epilogue = scaledEpilogue(product);
+  if (!strategy || !strategy.get("ukernel") || !epilogue || product.getNumLoops() != 3) return failure();
+  scf::SCFTileAndFuseOptions options;
+  options.tilingOptions.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), {tiles[0], 0}));  // rows
+  options.tilingOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  options.setFusionControlFn([&](tensor::ExtractSliceOp, OpResult producer, bool)
+                                 -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+    Operation *owner = producer.getOwner();
+    if (owner == product.getOperation() || isa<linalg::FillOp>(owner))
+      return scf::SCFTileAndFuseOptions::ControlFnResult{};
+    return std::nullopt;
+  });
+  rewriter.setInsertionPoint(epilogue);
+  FailureOr<scf::SCFTileAndFuseResult> fused =
+      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, cast<TilingInterface>(epilogue.getOperation()), options);
+  if (failed(fused)) return failure();
+  SmallVector<Value> replacements;
+  for (OpResult result : epilogue->getResults()) replacements.push_back(fused->replacements.lookup(result));
+  rewriter.replaceOp(epilogue, replacements);
+  // Each tile's accumulator is a buffer of its own (bufferization.alloc_tensor, which neither
+  // CSE nor empty-tensor elimination merges with the result): the tensor.empty the fill had
+  // may be shared with the epilogue's result, which may become the output buffer, which may be
+  // C itself (GEMM updates C in place); the fill would then zero C before the epilogue reads it.
+  for (Operation *op : fused->tiledAndFusedOps) {
+    auto fill = dyn_cast<linalg::FillOp>(op);
+    if (!fill) continue;
+    Value init = fill.getDpsInitOperand(0)->get();
+    rewriter.setInsertionPoint(fill);
+    SmallVector<Value> dynamicSizes;
+    for (auto [i, size] : llvm::enumerate(tensor::getMixedSizes(rewriter, fill.getLoc(), init)))
+      if (cast<RankedTensorType>(init.getType()).isDynamicDim(i))
+        dynamicSizes.push_back(getValueOrCreateConstantIndexOp(rewriter, fill.getLoc(), size));
+    Value own = bufferization::AllocTensorOp::create(rewriter, fill.getLoc(), cast<RankedTensorType>(init.getType()),
+                                                     dynamicSizes);
+    rewriter.modifyOpInPlace(fill, [&] { fill.getDpsInitOperand(0)->set(own); });
+  }
+  // The producers are dead now but for the slices fusion took of them, outside the loop.
+  for (Operation *producer : llvm::reverse(fused->fusedProducers.getArrayRef())) {
+    for (Operation *user : llvm::make_early_inc_range(producer->getUsers()))
+      if (isa<tensor::ExtractSliceOp>(user) && user->use_empty()) rewriter.eraseOp(user);
+    if (producer->use_empty()) rewriter.eraseOp(producer);
+  }
+  return success();
+}
+
 struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopTileAndVectorizePass> {
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> candidates, contractions;
@@ -263,11 +329,18 @@ struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopT
       if (strategy && strategy.get("cache_tiles")) contractions.push_back(op);
     });
     IRRewriter rewriter(&getContext());
+    // Epilogues fused into a product's row tiles are left whole (the op itself is gone).
+    llvm::SmallPtrSet<Operation *, 4> fusedEpilogues;
     for (linalg::LinalgOp op : contractions) {
       auto tiles = cast<DenseI64ArrayAttr>(op->getAttrOfType<DictionaryAttr>("aclop.strategy").get("cache_tiles"));
-      (void)tileForCache(rewriter, op, tiles.asArrayRef());  // untiled, it is still correct
+      linalg::GenericOp epilogue = scaledEpilogue(op);
+      if (succeeded(fuseIntoEpilogue(rewriter, op, tiles.asArrayRef())))
+        fusedEpilogues.insert(epilogue.getOperation());
+      else
+        (void)tileForCache(rewriter, op, tiles.asArrayRef());  // untiled, it is still correct
     }
     for (linalg::LinalgOp op : candidates) {
+      if (fusedEpilogues.contains(op.getOperation())) continue;
       auto tiles = cast<DenseI64ArrayAttr>(op->getAttrOfType<DictionaryAttr>("aclop.strategy").get("tile_sizes"));
       // Tiles stay parallel.
       tileAndVectorize(rewriter, op, tiles.asArrayRef(), scf::SCFTilingOptions::LoopType::ForallOp);

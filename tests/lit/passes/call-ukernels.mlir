@@ -1,17 +1,21 @@
 // Cache tiles marked with a ukernel become calls: per operand the aligned base pointer, the
 // element offset and the strides of its two matrix dims (rows/depth for a, depth/columns for b,
-// rows for c), then rows, columns and depth. B stored (n, k) passes its strides swapped.
+// rows for c), then rows, columns and depth, then the epilogue's five arguments, all zero
+// (accumulate mode: C += A B). B stored (n, k) passes its strides swapped. An accumulator that
+// is a zero-filled temporary read only by GEMM's epilogue makes a scaled-mode call instead,
+// which writes the epilogue's result.
 // RUN: %op-opt %s -aclop-call-ukernels -split-input-file | FileCheck %s
 
-// CHECK: func.func private @aclcpu_ukernel_gemm_s8s8s32_vnni(index, index, index, index, index, index, index, index, index, index, index, index, index, index)
+// CHECK: func.func private @aclcpu_ukernel_gemm_s8s8s32_vnni(index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index)
 // CHECK-LABEL: func @tile
+// CHECK-DAG: %[[NONE:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[A:.*]] = memref.extract_aligned_pointer_as_index %arg0
 // CHECK-DAG: %[[B:.*]] = memref.extract_aligned_pointer_as_index %arg1
 // CHECK-DAG: %[[C:.*]] = memref.extract_aligned_pointer_as_index %arg2
 // CHECK-DAG: %{{.*}}, %[[AOFF:.*]], %[[ASIZE:.*]]:2, %[[ASTRIDE:.*]]:2 = memref.extract_strided_metadata %arg0
 // CHECK-DAG: %{{.*}}, %[[BOFF:.*]], %{{.*}}:2, %[[BSTRIDE:.*]]:2 = memref.extract_strided_metadata %arg1
 // CHECK-DAG: %{{.*}}, %[[COFF:.*]], %[[CSIZE:.*]]:2, %[[CSTRIDE:.*]]:2 = memref.extract_strided_metadata %arg2
-// CHECK: call @aclcpu_ukernel_gemm_s8s8s32_vnni(%[[A]], %[[AOFF]], %[[ASTRIDE]]#0, %[[ASTRIDE]]#1, %[[B]], %[[BOFF]], %[[BSTRIDE]]#1, %[[BSTRIDE]]#0, %[[C]], %[[COFF]], %[[CSTRIDE]]#0, %[[CSIZE]]#0, %[[CSIZE]]#1, %[[ASIZE]]#1)
+// CHECK: call @aclcpu_ukernel_gemm_s8s8s32_vnni(%[[A]], %[[AOFF]], %[[ASTRIDE]]#0, %[[ASTRIDE]]#1, %[[B]], %[[BOFF]], %[[BSTRIDE]]#1, %[[BSTRIDE]]#0, %[[C]], %[[COFF]], %[[CSTRIDE]]#0, %[[CSIZE]]#0, %[[CSIZE]]#1, %[[ASIZE]]#1, %[[NONE]], %[[NONE]], %[[NONE]], %[[NONE]], %[[NONE]])
 // CHECK-NOT: linalg.generic
 #lhs = affine_map<(m, k, n) -> (m, k)>
 #rhsT = affine_map<(m, k, n) -> (n, k)>
@@ -93,5 +97,128 @@ func.func @not_a_tile(%a: memref<2x8x16xi8>, %b: memref<2x16x32xi8>, %c: memref<
     %s = arith.addi %o, %p : i32
     linalg.yield %s : i32
   }
+  return
+}
+
+// -----
+
+// GEMM's epilogue folded into the call: c is the epilogue's result, then alpha's and beta's
+// addresses (aligned base + offset x 4 bytes) and Cin as pointer, offset and row stride. The
+// fill, the product and the epilogue go; the temporary is left to canonicalize.
+// CHECK-LABEL: func @scaled
+// CHECK-DAG: %[[FOUR:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[OUT:.*]] = memref.extract_aligned_pointer_as_index %arg5
+// CHECK-DAG: %{{.*}}, %[[OUTOFF:.*]], %[[OUTSIZE:.*]]:2, %[[OUTSTRIDE:.*]]:2 = memref.extract_strided_metadata %arg5
+// CHECK-DAG: %[[CIN:.*]] = memref.extract_aligned_pointer_as_index %arg2
+// CHECK-DAG: %{{.*}}, %[[CINOFF:.*]], %{{.*}}:2, %[[CINSTRIDE:.*]]:2 = memref.extract_strided_metadata %arg2
+// CHECK-DAG: %[[ALPHABASE:.*]] = memref.extract_aligned_pointer_as_index %arg3
+// CHECK-DAG: %{{.*}}, %[[ALPHAOFF:.*]] = memref.extract_strided_metadata %arg3
+// CHECK-DAG: %[[ALPHABYTES:.*]] = arith.muli %[[ALPHAOFF]], %[[FOUR]]
+// CHECK-DAG: %[[ALPHA:.*]] = arith.addi %[[ALPHABASE]], %[[ALPHABYTES]]
+// CHECK-DAG: %[[BETABASE:.*]] = memref.extract_aligned_pointer_as_index %arg4
+// CHECK-DAG: %{{.*}}, %[[BETAOFF:.*]] = memref.extract_strided_metadata %arg4
+// CHECK-DAG: %[[BETABYTES:.*]] = arith.muli %[[BETAOFF]], %[[FOUR]]
+// CHECK-DAG: %[[BETA:.*]] = arith.addi %[[BETABASE]], %[[BETABYTES]]
+// CHECK: call @aclcpu_ukernel_gemm_f32f32f32({{.*}}, %[[OUT]], %[[OUTOFF]], %[[OUTSTRIDE]]#0, %[[OUTSIZE]]#0, %[[OUTSIZE]]#1, %{{.*}}, %[[ALPHA]], %[[BETA]], %[[CIN]], %[[CINOFF]], %[[CINSTRIDE]]#0)
+// CHECK-NOT: linalg.
+// CHECK: memref.dealloc
+#lhs = affine_map<(m, k, n) -> (m, k)>
+#rhs = affine_map<(m, k, n) -> (k, n)>
+#acc = affine_map<(m, k, n) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+#scalar = affine_map<(m, n) -> ()>
+func.func @scaled(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %c: memref<8x32xf32>, %alpha: memref<f32>,
+                  %beta: memref<f32>, %out: memref<8x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %tmp = memref.alloc() : memref<8x32xf32>
+  linalg.fill ins(%zero : f32) outs(%tmp : memref<8x32xf32>)
+  linalg.generic {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<8x16xf32>, memref<16x32xf32>) outs(%tmp : memref<8x32xf32>)
+      attrs = {aclop.strategy = {ukernel = "aclcpu_ukernel_gemm_f32f32f32"}} {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id, #scalar, #scalar, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%tmp, %c, %alpha, %beta : memref<8x32xf32>, memref<8x32xf32>, memref<f32>, memref<f32>)
+      outs(%out : memref<8x32xf32>) {
+  ^bb0(%acc: f32, %cin: f32, %al: f32, %be: f32, %o: f32):
+    %scaled = arith.mulf %al, %acc : f32
+    %bc = arith.mulf %be, %cin : f32
+    %sum = arith.addf %scaled, %bc : f32
+    %zero2 = arith.constant 0.0 : f32
+    %isZero = arith.cmpf oeq, %be, %zero2 : f32
+    %r = arith.select %isZero, %scaled, %sum : f32
+    linalg.yield %r : f32
+  }
+  memref.dealloc %tmp : memref<8x32xf32>
+  return
+}
+
+// -----
+
+// Not GEMM's epilogue (beta == 0 does not drop c), or the temporary read by anything else:
+// accumulate-mode calls, and the fill and the element-wise op stay.
+// CHECK-LABEL: func @not_scaled
+// CHECK: linalg.fill
+// CHECK: call @aclcpu_ukernel_gemm_f32f32f32({{.*}}, %[[Z:.*]], %[[Z]], %[[Z]], %[[Z]], %[[Z]])
+// CHECK: linalg.generic
+// CHECK: linalg.fill
+// CHECK: call @aclcpu_ukernel_gemm_f32f32f32({{.*}}, %[[Z2:.*]], %[[Z2]], %[[Z2]], %[[Z2]], %[[Z2]])
+// CHECK: linalg.generic
+// CHECK: memref.copy
+#lhs = affine_map<(m, k, n) -> (m, k)>
+#rhs = affine_map<(m, k, n) -> (k, n)>
+#acc = affine_map<(m, k, n) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+#scalar = affine_map<(m, n) -> ()>
+func.func @not_scaled(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %c: memref<8x32xf32>, %alpha: memref<f32>,
+                      %beta: memref<f32>, %out: memref<8x32xf32>, %copy: memref<8x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %tmp = memref.alloc() : memref<8x32xf32>
+  linalg.fill ins(%zero : f32) outs(%tmp : memref<8x32xf32>)
+  linalg.generic {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<8x16xf32>, memref<16x32xf32>) outs(%tmp : memref<8x32xf32>)
+      attrs = {aclop.strategy = {ukernel = "aclcpu_ukernel_gemm_f32f32f32"}} {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id, #scalar, #scalar, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%tmp, %c, %alpha, %beta : memref<8x32xf32>, memref<8x32xf32>, memref<f32>, memref<f32>)
+      outs(%out : memref<8x32xf32>) {
+  ^bb0(%acc: f32, %cin: f32, %al: f32, %be: f32, %o: f32):
+    %scaled = arith.mulf %al, %acc : f32
+    %bc = arith.mulf %be, %cin : f32
+    %sum = arith.addf %scaled, %bc : f32
+    linalg.yield %sum : f32
+  }
+  memref.dealloc %tmp : memref<8x32xf32>
+  %tmp2 = memref.alloc() : memref<8x32xf32>
+  linalg.fill ins(%zero : f32) outs(%tmp2 : memref<8x32xf32>)
+  linalg.generic {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<8x16xf32>, memref<16x32xf32>) outs(%tmp2 : memref<8x32xf32>)
+      attrs = {aclop.strategy = {ukernel = "aclcpu_ukernel_gemm_f32f32f32"}} {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id, #scalar, #scalar, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%tmp2, %c, %alpha, %beta : memref<8x32xf32>, memref<8x32xf32>, memref<f32>, memref<f32>)
+      outs(%out : memref<8x32xf32>) {
+  ^bb0(%acc: f32, %cin: f32, %al: f32, %be: f32, %o: f32):
+    %scaled = arith.mulf %al, %acc : f32
+    %bc = arith.mulf %be, %cin : f32
+    %sum = arith.addf %scaled, %bc : f32
+    %zero2 = arith.constant 0.0 : f32
+    %isZero = arith.cmpf oeq, %be, %zero2 : f32
+    %r = arith.select %isZero, %scaled, %sum : f32
+    linalg.yield %r : f32
+  }
+  memref.copy %tmp2, %copy : memref<8x32xf32> to memref<8x32xf32>
+  memref.dealloc %tmp2 : memref<8x32xf32>
   return
 }

@@ -3,7 +3,7 @@
 // non-temporal stores and an sfence.
 // RUN: %op-opt %s "-aclop-to-llvm=vector-bits=512 ukernels=aclcpu_ukernel_gemm_s8s8s32_vnni,aclcpu_ukernel_gemm_f16f16f32 stream-stores=1" -split-input-file | FileCheck %s
 
-// CHECK: llvm.func @aclcpu_ukernel_gemm_s8s8s32_vnni(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+// CHECK: llvm.func @aclcpu_ukernel_gemm_s8s8s32_vnni(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
 // CHECK-LABEL: llvm.func @bytes(
 // CHECK: llvm.call @aclcpu_ukernel_gemm_s8s8s32_vnni(
 func.func @bytes(%a: tensor<300x70xi8>, %b: tensor<70x40xi8>) -> tensor<300x40xi32> {
@@ -13,8 +13,14 @@ func.func @bytes(%a: tensor<300x70xi8>, %b: tensor<70x40xi8>) -> tensor<300x40xi
 
 // -----
 
+// GEMM's epilogue goes into the call: the result's buffer (the one malloc) is written by it,
+// and no temporary accumulator is allocated or freed.
 // CHECK-LABEL: llvm.func @halves(
+// CHECK: llvm.call @malloc
+// CHECK-NOT: llvm.call @malloc
 // CHECK: llvm.call @aclcpu_ukernel_gemm_f16f16f32(
+// CHECK-NOT: llvm.call @free
+// CHECK: llvm.return
 func.func @halves(%a: tensor<7x33xf16>, %b: tensor<5x33xf16>, %c: tensor<7x5xf32>, %al: tensor<f32>, %be: tensor<f32>) -> tensor<7x5xf32> {
   %r = aclop.gemm %a, %b, %c, %al, %be {transpose_b = true} : (tensor<7x33xf16>, tensor<5x33xf16>, tensor<7x5xf32>, tensor<f32>, tensor<f32>) -> tensor<7x5xf32>
   return %r : tensor<7x5xf32>

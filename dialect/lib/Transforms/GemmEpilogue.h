@@ -1,0 +1,23 @@
+//===- GemmEpilogue.h - GEMM's alpha/beta epilogue, recognized ----------------===//
+//
+// GEMM's epilogue, result = select(beta == 0, alpha * acc, alpha * acc + beta * c), as
+// convert-aclop-to-linalg writes it. A ukernel computes it together with the product
+// (kernels/ukernels/ukernels.h), so aclop-tile-and-vectorize fuses it into the product's row
+// tiles and leaves it whole, and aclop-call-ukernels folds it into the call.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace mlir::aclop {
+
+// True if `op` is ins(acc, c, alpha, beta) outs(result), 2-D, with identity maps for acc, c
+// and the result and 0-d alpha and beta, all of one f32 or i32 type, and computes the above
+// with no conversions.
+bool isScaledGemmEpilogue(linalg::GenericOp op);
+
+// True if `value` is an arith.constant integer or float zero (either sign).
+bool isZeroConstant(Value value);
+
+} // namespace mlir::aclop

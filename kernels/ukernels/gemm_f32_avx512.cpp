@@ -18,7 +18,7 @@ namespace {
 
 constexpr int64_t kRows = 12;       // rows of a register tile
 constexpr int64_t kColumns = 32;    // columns of a register tile: two zmm
-constexpr int64_t kRowChunk = 128;  // rows of A packed at a time (128 x 256 f32: L2)
+constexpr int64_t kRowChunk = 132;  // rows of A packed at a time (132 x 256 f32: L2); whole micro-panels
 constexpr int64_t kDepthChunk = 256;  // depth of a packed panel (a micro-panel of B: 32 KiB, L1)
 constexpr int64_t kColumnChunk = 512;  // columns of a packed panel (512 KiB: L2)
 constexpr int64_t kFewRows = 4;        // up to this many rows, B is not packed
@@ -184,7 +184,7 @@ void fewRows(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, i
 // row stride sumsRowStride) when the product did not go through register tiles.
 void finish(const Epilogue<float> &epilogue, const float *sums, int64_t sumsRowStride, float *c, int64_t cRowStride,
             int64_t rows, int64_t columns) {
-  const Destination<float> out = epilogue.chunk(true, true, c, cRowStride, 0, nullptr, 0);
+  const Destination<float> out = epilogue.chunk(true, c, cRowStride, 0);
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t j = 0; j < columns; j += 16) {
       const __mmask16 mask = firstLanes(columns - j);
@@ -216,18 +216,12 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   const int64_t panelBlocks = (panelColumns + kColumns - 1) / kColumns;
   auto *packedB = reinterpret_cast<float *>(aclcpu::ukernelScratch(0, panelBlocks * panelDepth * kColumns * 4));
   auto *packedA = reinterpret_cast<float *>(aclcpu::ukernelScratch(1, chunkRows * panelDepth * 4));
-  // A scaled product deeper than one panel keeps the sums of its earlier panels apart from C
-  // (which may be Cin): one panel's columns for every row of the call.
-  auto *partial = epilogue.scaled() && depth > kDepthChunk
-                      ? reinterpret_cast<float *>(aclcpu::ukernelScratch(2, rows * kColumnChunk * 4))
-                      : nullptr;
   for (int64_t j0 = 0; j0 < columns; j0 += kColumnChunk) {
     const int64_t width = columns - j0 < kColumnChunk ? columns - j0 : kColumnChunk;
     const int64_t blocks = (width + kColumns - 1) / kColumns;
     for (int64_t k0 = 0; k0 < depth; k0 += kDepthChunk) {
       const int64_t slice = depth - k0 < kDepthChunk ? depth - k0 : kDepthChunk;
-      const Destination<float> out = epilogue.chunk(k0 == 0, k0 + slice == depth, c, cRowStride, j0, partial,
-                                                    kColumnChunk);
+      const Destination<float> out = epilogue.chunk(k0 == 0, c, cRowStride, j0);
       // Packed once for every row of the call.
       packB(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride, slice, width, packedB);
       for (int64_t row0 = 0; row0 < rows; row0 += kRowChunk) {

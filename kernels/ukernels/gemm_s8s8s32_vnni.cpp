@@ -152,11 +152,9 @@ extern "C" void aclcpu_ukernel_gemm_s8s8s32_vnni(const int8_t *a, int64_t aOffse
   c += cOffset;
   const Epilogue<int32_t> epilogue{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride};
   if (depth <= 0) {  // an empty product: the epilogue alone
-    if (epilogue.scaled())
-      for (int64_t row = 0; row < rows; ++row)
-        for (int64_t j = 0; j < columns; j += kLanes)
-          epilogue.chunk(true, true, c, cRowStride, 0, nullptr, 0).put(row, j, _mm512_setzero_si512(),
-                                                                       firstLanes(columns - j));
+    const Destination<int32_t> out = epilogue.chunk(true, c, cRowStride, 0);
+    for (int64_t row = 0; epilogue.scaled() && row < rows; ++row)
+      for (int64_t j = 0; j < columns; j += kLanes) out.put(row, j, _mm512_setzero_si512(), firstLanes(columns - j));
     return;
   }
   const int64_t panelBlocks = ((columns < kColumnChunk ? columns : kColumnChunk) + kLanes - 1) / kLanes;
@@ -164,19 +162,13 @@ extern "C" void aclcpu_ukernel_gemm_s8s8s32_vnni(const int8_t *a, int64_t aOffse
   const int64_t chunkRows = rows < kRowChunk ? rows : kRowChunk;
   int8_t *packedB = reinterpret_cast<int8_t *>(aclcpu::ukernelScratch(0, panelBlocks * chunkQuads * kLanes * kQuad));
   auto *packedA = reinterpret_cast<uint32_t *>(aclcpu::ukernelScratch(1, chunkRows * chunkQuads * kQuad));
-  // A scaled product deeper than one panel keeps the sums of its earlier panels apart from C
-  // (which may be Cin): one panel's columns for every row of the call.
-  int32_t *partial = epilogue.scaled() && depth > kDepthChunk
-                         ? reinterpret_cast<int32_t *>(aclcpu::ukernelScratch(2, rows * kColumnChunk * 4))
-                         : nullptr;
   for (int64_t j0 = 0; j0 < columns; j0 += kColumnChunk) {
     const int64_t width = columns - j0 < kColumnChunk ? columns - j0 : kColumnChunk;
     const int64_t blocks = (width + kLanes - 1) / kLanes;
     for (int64_t k0 = 0; k0 < depth; k0 += kDepthChunk) {
       const int64_t slice = depth - k0 < kDepthChunk ? depth - k0 : kDepthChunk;
       const int64_t depthQuads = quads(slice), blockBytes = depthQuads * kLanes * kQuad;
-      const Destination<int32_t> out =
-          epilogue.chunk(k0 == 0, k0 + slice == depth, c, cRowStride, j0, partial, kColumnChunk);
+      const Destination<int32_t> out = epilogue.chunk(k0 == 0, c, cRowStride, j0);
       // Packed once for every row of the call.
       packB(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride, slice, width, packedB);
       for (int64_t row0 = 0; row0 < rows; row0 += kRowChunk) {

@@ -19,7 +19,8 @@ extern "C" {
 //   otherwise:     C = alpha * P + beta * Cin, alpha and beta pointing at one accumulator
 //                  element each; Cin (row stride cInRowStride, unit column stride) is not read
 //                  when beta == 0 (BLAS's rule: NaN in it does not leak), may be C itself but
-//                  must not overlap it otherwise; C need not be initialized. This is GEMM's
+//                  must not overlap it otherwise; C need not be initialized. As in BLAS, alpha
+//                  scales the sums of each depth panel, which then add up in C. This is GEMM's
 //                  epilogue folded into the product: one pass over C instead of three.
 // s8 x s8 -> s32 wraps modulo 2^32 like the reference.
 void aclcpu_ukernel_gemm_s8s8s32_vnni(const int8_t *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride,
@@ -46,7 +47,7 @@ struct UkernelSymbol {
 // code's calls against this table.
 const UkernelSymbol *ukernelSymbols(int &count);
 
-// Scratch for packed panels and partial sums (slots 0-2), one per thread, grown on demand and kept: a tile's packing must
+// Scratch for packed panels (slots 0, 1) and the few-rows path's sums (2), one per thread, grown on demand and kept: a tile's packing must
 // not allocate on every call. Returns 64-byte-aligned memory of at least `bytes`.
 uint8_t *ukernelScratch(int slot, int64_t bytes);
 

@@ -32,8 +32,8 @@ func.func @products(%a: tensor<64x128xf32>, %b: tensor<128x96xf32>, %x: tensor<2
 
 // A ukernel the target provides takes the products it covers: s8 x s8 -> s32 with sign
 // extension (not a zero-extending product). A ukernel call covers a row tile across every
-// column and the whole depth (cache_tiles 0 = untiled): up to 256 rows, fewer where that
-// leaves two tiles to share out. Float products take it only off whole 8 x 32 register tiles
+// column and the whole depth (cache_tiles 0 = untiled): for f32 accumulators 512 rows from
+// 2048 rows on (four tiles), else up to 256 rows, fewer where that leaves two tiles to share out. Float products take it only off whole 8 x 32 register tiles
 // (and for f32 past 640), where the generated tiles are slower. Without the option, products get
 // register tiles.
 // RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy='vector-bits=512 ukernels=aclcpu_ukernel_gemm_s8s8s32_vnni,aclcpu_ukernel_gemm_f32f32f32,aclcpu_ukernel_gemm_bf16bf16f32' | FileCheck %s --check-prefix=UKERNEL
@@ -82,4 +82,14 @@ func.func @ukernel_products(%a: tensor<64x128xi8>, %b: tensor<128x96xi8>, %x: te
   %8 = aclop.matmul %j, %l {result_type = f32} : (tensor<7x33xbf16>, tensor<33x5xbf16>) -> tensor<7x5xf32>
   return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<64x96xi32>, tensor<2x1024x96xi32>, tensor<?x96xi32>, tensor<64x96xf32>, tensor<64x96xi32>,
          tensor<7x96xf32>, tensor<1024x1024xf32>, tensor<64x1024xf32>, tensor<7x5xf32>
+}
+
+// UKERNEL-LABEL: func @tall_product
+// UKERNEL: cache_tiles = array<i64: 512, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
+// UKERNEL: cache_tiles = array<i64: 256, 0, 0>, ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni"
+func.func @tall_product(%a: tensor<2048x120xf32>, %b: tensor<120x96xf32>, %x: tensor<2048x128xi8>,
+                        %y: tensor<128x96xi8>) -> (tensor<2048x96xf32>, tensor<2048x96xi32>) {
+  %0 = aclop.matmul %a, %b : (tensor<2048x120xf32>, tensor<120x96xf32>) -> tensor<2048x96xf32>
+  %1 = aclop.matmul %x, %y : (tensor<2048x128xi8>, tensor<128x96xi8>) -> tensor<2048x96xi32>
+  return %0, %1 : tensor<2048x96xf32>, tensor<2048x96xi32>
 }

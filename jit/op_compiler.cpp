@@ -110,14 +110,14 @@ const std::string &compilerFingerprint() {
   static const std::string fingerprint = [] {
     const HostTarget &host = hostTarget();
     // Bump the aclcpu part whenever the pipeline changes the code it emits.
-    return std::string("aclcpu-jit-3;llvm-") + LLVM_VERSION_STRING + ";" + host.triple + ";" + host.cpu + ";" +
+    return std::string("aclcpu-jit-4;llvm-") + LLVM_VERSION_STRING + ";" + host.triple + ";" + host.cpu + ";" +
            host.features + ";ukernels=" + llvm::join(host.ukernels, ",");
   }();
   return fingerprint;
 }
 
 std::unique_ptr<CompiledKernel> loadCompiledObject(std::vector<char> object, std::vector<TensorSpec> outputs,
-                                                   bool partitioned, std::string &error) {
+                                                   LaunchRecipe launch, std::string &error) {
   ElfImage image;
   const auto *bytes = reinterpret_cast<const uint8_t *>(object.data());
   std::string problem = inspectElf(bytes, object.size(), image);
@@ -138,7 +138,7 @@ std::unique_ptr<CompiledKernel> loadCompiledObject(std::vector<char> object, std
     return nullptr;
   }
   kernel->outputs = std::move(outputs);
-  kernel->partitioned = partitioned;
+  kernel->launch = launch;
   kernel->object = std::move(object);
   return kernel;
 }
@@ -259,8 +259,11 @@ std::unique_ptr<CompiledKernel> compileOp(const OpSpec &spec, const CompileOptio
   }
   if (failed(pm.run(*module))) return fail("lowering failed");
   auto partitioned = (*module)->getAttrOfType<mlir::DictionaryAttr>("aclop.partitioned");
-  kernel->partitioned = partitioned && partitioned.getAs<mlir::BoolAttr>(kKernelName) &&
-                        partitioned.getAs<mlir::BoolAttr>(kKernelName).getValue();
+  kernel->launch.partitioned = partitioned && partitioned.getAs<mlir::BoolAttr>(kKernelName) &&
+                               partitioned.getAs<mlir::BoolAttr>(kKernelName).getValue();
+  auto perWorker = (*module)->getAttrOfType<mlir::DictionaryAttr>("aclop.blocks_per_worker");
+  if (auto blocks = perWorker ? perWorker.getAs<mlir::IntegerAttr>(kKernelName) : mlir::IntegerAttr())
+    kernel->launch.blocksPerWorker = static_cast<uint32_t>(blocks.getInt());
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule = mlir::translateModuleToLLVMIR(*module, llvmContext, "aclop");
@@ -274,7 +277,7 @@ std::unique_ptr<CompiledKernel> compileOp(const OpSpec &spec, const CompileOptio
 
   std::string problem;
   std::unique_ptr<CompiledKernel> linked =
-      loadCompiledObject(std::vector<char>(object.begin(), object.end()), kernel->outputs, kernel->partitioned, problem);
+      loadCompiledObject(std::vector<char>(object.begin(), object.end()), kernel->outputs, kernel->launch, problem);
   if (!linked) return fail(problem);
   kernel = std::move(linked);
   kernel->compileMilliseconds =

@@ -18,6 +18,14 @@ struct CompileOptions {
   std::string dumpDir;     // empty: ACLCPU_DUMP_DIR, if set
 };
 
+// How a kernel is launched: over blocks that divide its work (else as one block), and at most
+// how many blocks per worker. More blocks balance the load; fewer repeat less per-block work,
+// as a GEMM whose ukernel calls each pack all of b asks for one (aclop.blocks_per_worker).
+struct LaunchRecipe {
+  bool partitioned = false;
+  uint32_t blocksPerWorker = 4;
+};
+
 // A compiled operator. Its argument block is one 8-byte data pointer per input, then per
 // output, then one int64 per dynamic dim of each of them in the same order (the kernel ABI of
 // aclop-map-to-kernel-abi).
@@ -25,7 +33,7 @@ struct CompiledKernel {
   std::unique_ptr<KernelBinary> binary;  // owns the code; dropping it frees the JITDylib
   aclcpuKernelEntry entry = nullptr;
   std::vector<TensorSpec> outputs;       // inferred; dynamic dims stay -1
-  bool partitioned = false;              // work divides over blocks (else: launch 1 block)
+  LaunchRecipe launch;
   double compileMilliseconds = 0;
   std::vector<char> object;              // the ELF object the kernel was linked from
 };
@@ -35,7 +43,7 @@ std::unique_ptr<CompiledKernel> compileOp(const OpSpec &spec, const CompileOptio
 
 // Links a previously emitted object (e.g. from the disk cache) into a kernel, without MLIR.
 std::unique_ptr<CompiledKernel> loadCompiledObject(std::vector<char> object, std::vector<TensorSpec> outputs,
-                                                   bool partitioned, std::string &error);
+                                                   LaunchRecipe launch, std::string &error);
 
 // Identifies the code the compiler emits for this host: compiler version, triple, CPU, features.
 // A cached object is reused only under the same fingerprint.

@@ -15,7 +15,7 @@ namespace aclcpu {
 namespace {
 
 constexpr char kMagic[8] = {'A', 'C', 'L', 'C', 'P', 'U', 'O', 'M'};
-constexpr uint32_t kFormatVersion = 2;
+constexpr uint32_t kFormatVersion = 3;  // 3: the launch recipe's blocks_per_worker
 constexpr size_t kMaxHeaderBytes = 1u << 20;
 
 template <typename T>
@@ -71,7 +71,9 @@ std::vector<char> writeModelFile(const ModelFile &file) {
     outputs.push_back({{"type", static_cast<int>(output.type)}, {"shape", output.shape}});
   nlohmann::json json{{"fingerprint", file.fingerprint}, {"signature", file.signature},
                       {"triple", file.triple},           {"features", file.features},
-                      {"partitioned", file.partitioned}, {"outputs", outputs}};
+                      {"partitioned", file.launch.partitioned},
+                      {"blocks_per_worker", file.launch.blocksPerWorker},
+                      {"outputs", outputs}};
   if (!file.description.empty()) json["op"] = nlohmann::json::parse(file.description, nullptr, /*allow_exceptions=*/false);
   std::string header = json.dump();
   std::vector<char> out(kMagic, kMagic + sizeof(kMagic));
@@ -119,7 +121,9 @@ bool readModelFile(const std::vector<char> &bytes, ModelFile &out, std::string &
       !json.contains("signature") || !json["signature"].is_string() || !json.contains("triple") ||
       !json["triple"].is_string() || !json.contains("features") || !json["features"].is_string() ||
       (json.contains("op") && !json["op"].is_object()) || !json.contains("partitioned") ||
-      !json["partitioned"].is_boolean() || !json.contains("outputs") || !json["outputs"].is_array()) {
+      !json["partitioned"].is_boolean() || !json.contains("blocks_per_worker") ||
+      !json["blocks_per_worker"].is_number_unsigned() || json["blocks_per_worker"] < 1 ||
+      json["blocks_per_worker"] > 64 || !json.contains("outputs") || !json["outputs"].is_array()) {
     error = "malformed header";
     return false;
   }
@@ -129,7 +133,8 @@ bool readModelFile(const std::vector<char> &bytes, ModelFile &out, std::string &
   out.triple = json["triple"];
   out.features = json["features"];
   if (json.contains("op")) out.description = json["op"].dump();
-  out.partitioned = json["partitioned"];
+  out.launch.partitioned = json["partitioned"];
+  out.launch.blocksPerWorker = json["blocks_per_worker"];
   for (const auto &output : json["outputs"]) {
     if (!output.is_object() || !output.contains("type") || !output["type"].is_number_integer() ||
         !output.contains("shape") || !output["shape"].is_array()) {

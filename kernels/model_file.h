@@ -17,7 +17,7 @@ namespace aclcpu {
 struct ModelFile {
   std::string fingerprint;  // compilerFingerprint() of the writer
   std::string signature;    // ResolvedRequest::signature() of the operator
-  bool partitioned = false;
+  LaunchRecipe launch;
   std::vector<TensorSpec> outputs;
   std::vector<char> object;
   std::string triple;       // target the object was generated for

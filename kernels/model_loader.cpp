@@ -65,7 +65,7 @@ aclError loadModelBytes(const std::vector<char> &bytes, const std::string &origi
     return reportError(ACL_ERROR_PARSE_MODEL, caller, "%s: its kernel's outputs disagree with its description %s",
                        origin.c_str(), mismatch.c_str());
   std::unique_ptr<CompiledKernel> kernel =
-      loadCompiledObject(std::move(file.object), std::move(file.outputs), file.partitioned, error);
+      loadCompiledObject(std::move(file.object), std::move(file.outputs), file.launch, error);
   if (!kernel) return reportError(ACL_ERROR_PARSE_MODEL, caller, "%s: %s", origin.c_str(), error.c_str());
   auto model = std::make_shared<Model>();
   model->request = std::move(request);

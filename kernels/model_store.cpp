@@ -102,13 +102,13 @@ std::unique_ptr<CompiledKernel> loadFromDisk(const std::string &path, const std:
     return nullptr;
   }
   std::unique_ptr<CompiledKernel> kernel =
-      loadCompiledObject(std::move(file.object), std::move(file.outputs), file.partitioned, error);
+      loadCompiledObject(std::move(file.object), std::move(file.outputs), file.launch, error);
   if (!kernel) ACLCPU_LOG_WARNING("ignoring cached model %s: %s; recompiling", path.c_str(), error.c_str());
   return kernel;
 }
 
 void saveToDisk(const std::string &path, const std::string &signature, const CompiledKernel &kernel) {
-  std::vector<char> bytes = writeModelFile({compilerFingerprint(), signature, kernel.partitioned, kernel.outputs,
+  std::vector<char> bytes = writeModelFile({compilerFingerprint(), signature, kernel.launch, kernel.outputs,
                                             kernel.object, hostTarget().triple, hostTarget().features, ""});
   if (!writeFileAtomically(path, bytes)) ACLCPU_LOG_WARNING("cannot write the model cache file %s", path.c_str());
 }
@@ -336,10 +336,13 @@ aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>>
   launch.kernelName = request.opType;
   launch.keepAlive = model.kernel;
   launch.args = std::move(args);
-  // Blocks split the outer parallel dimension; ~16K output elements a block, at most 4 per worker.
+  // Blocks split the outer parallel dimension; ~16K output elements a block, at most the
+  // recipe's blocks per worker.
   int64_t work = outputDims.empty() ? 1 : elementCount(outputDims[0]);
-  uint32_t workers = std::max(1u, resolved->pool().numThreads());
-  launch.numBlocks = kernel.partitioned ? static_cast<uint32_t>(std::clamp<int64_t>(work / 16384, 1, 4 * workers)) : 1;
+  int64_t workers = std::max(1u, resolved->pool().numThreads());
+  launch.numBlocks = kernel.launch.partitioned ? static_cast<uint32_t>(std::clamp<int64_t>(
+                                                     work / 16384, 1, kernel.launch.blocksPerWorker * workers))
+                                               : 1;
   launch.scratchBytes = 0;
   resolved->enqueue(makeKernelLaunchTask(std::move(launch)));
   return ACL_SUCCESS;

@@ -83,7 +83,7 @@ class JitTest : public ::testing::Test {
     std::vector<uint8_t> args(8 * (pointers.size() + dynamicSizes.size()));
     memcpy(args.data(), pointers.data(), 8 * pointers.size());
     if (!dynamicSizes.empty()) memcpy(args.data() + 8 * pointers.size(), dynamicSizes.data(), 8 * dynamicSizes.size());
-    uint32_t blocks = kernel->partitioned ? 5 : 1, faultBlock = 0;
+    uint32_t blocks = kernel->launch.partitioned ? 5 : 1, faultBlock = 0;
     EXPECT_EQ(runBlocks(*pool, kernel->entry, args.data(), blocks, 0, faultBlock), 0);
     return outputs;
   }

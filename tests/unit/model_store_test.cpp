@@ -104,7 +104,8 @@ TEST(DiskCache, ANewProcessLinksCachedModelsWithoutCompiling) {
   EXPECT_EQ(fresh.compilations(), 0u);
   EXPECT_EQ(fresh.diskCacheHits(), 1u);
   EXPECT_EQ(second->kernel->outputs[0].shape, first->kernel->outputs[0].shape);
-  EXPECT_EQ(second->kernel->partitioned, first->kernel->partitioned);
+  EXPECT_EQ(second->kernel->launch.partitioned, first->kernel->launch.partitioned);
+  EXPECT_EQ(second->kernel->launch.blocksPerWorker, first->kernel->launch.blocksPerWorker);
   EXPECT_NE(second->kernel->entry, nullptr);
 }
 
@@ -142,13 +143,15 @@ TEST(DiskCache, CorruptTruncatedOrForeignFilesAreRecompiledNeverRun) {
 }
 
 TEST(ModelFileFormat, EveryByteFlipAndTruncationIsRejected) {
-  ModelFile file{"fingerprint", "Exp|in:...", true, {{ElementType::F16, {3, -1}}}, std::vector<char>(200, 'x'),
+  ModelFile file{"fingerprint", "Exp|in:...", {true, 1}, {{ElementType::F16, {3, -1}}}, std::vector<char>(200, 'x'),
                  "x86_64-unknown-linux-gnu", "+avx2,-avx512f", R"({"op":"Exp"})"};
   std::vector<char> good = writeModelFile(file);
   ModelFile back;
   std::string error;
   ASSERT_TRUE(readModelFile(good, back, error)) << error;
   EXPECT_EQ(back.signature, file.signature);
+  EXPECT_TRUE(back.launch.partitioned);
+  EXPECT_EQ(back.launch.blocksPerWorker, 1u);
   EXPECT_EQ(back.outputs[0].shape, (std::vector<int64_t>{3, -1}));
   EXPECT_EQ(back.object, file.object);
   EXPECT_EQ(back.triple, file.triple);

@@ -112,7 +112,7 @@ int main(int argc, char **argv) {
       ++failures;
       continue;
     }
-    ModelFile file{compilerFingerprint(), requests[i].signature(), kernel->partitioned, kernel->outputs,
+    ModelFile file{compilerFingerprint(), requests[i].signature(), kernel->launch, kernel->outputs,
                    kernel->object,        hostTarget().triple,     hostTarget().features, ops[i].dump()};
     std::filesystem::path path = std::filesystem::path(outputDir) / name;
     if (!writeFileAtomically(path.string(), writeModelFile(file))) {

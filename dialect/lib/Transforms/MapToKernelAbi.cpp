@@ -211,6 +211,13 @@ struct AclopMapToKernelAbiPass : aclop::impl::AclopMapToKernelAbiBase<AclopMapTo
       NamedAttrList recorded(module->getAttrOfType<DictionaryAttr>("aclop.partitioned"));
       recorded.set(name, BoolAttr::get(&getContext(), partitioned));
       module->setAttr("aclop.partitioned", recorded.getDictionary(&getContext()));
+      // A kernel that asks for a number of blocks per worker (aclop-tile-and-vectorize: one
+      // row tile per block) has it recorded beside, for the launch recipe too.
+      if (auto perWorker = compute->getAttrOfType<IntegerAttr>("aclop.blocks_per_worker"); perWorker && partitioned) {
+        NamedAttrList blocks(module->getAttrOfType<DictionaryAttr>("aclop.blocks_per_worker"));
+        blocks.set(name, perWorker);
+        module->setAttr("aclop.blocks_per_worker", blocks.getDictionary(&getContext()));
+      }
       compute.setPrivate();
       std::string computeName = ("__aclop_compute_" + name.getValue()).str();
       compute.setName(computeName);

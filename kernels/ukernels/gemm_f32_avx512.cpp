@@ -3,9 +3,10 @@
 // must stay free of inline library code; see gemm_s8s8s32_vnni.cpp.
 //
 // GotoBLAS's scheme within one call, which covers a tile of rows across every column and the
-// whole depth: for each 512-column, 256-deep panel, B is packed once into 32-column
-// micro-panels ([block][k][32], zero-padded), A in chunks of 128 rows into 12-row micro-panels
-// ([block][k][12]), and a 12 x 32 register tile (24 accumulators) runs over the depth with its
+// whole depth: for each 512-column panel, B is packed once, in 256-deep chunks, into 32-column
+// micro-panels ([block][k][32], zero-padded; all chunks ahead when several bands of rows reuse
+// them, else each just before its use); bands of 264 rows go through the depth chunks, A packed in chunks of 132 rows into 12-row micro-panels
+// ([block][k][12]), and a 12 x 32 register tile (24 accumulators) runs over a chunk with its
 // micro-panel of B in L1 while the rows of A stream past it from L2.
 #include "ukernels.h"
 
@@ -19,6 +20,7 @@ namespace {
 constexpr int64_t kRows = 12;       // rows of a register tile
 constexpr int64_t kColumns = 32;    // columns of a register tile: two zmm
 constexpr int64_t kRowChunk = 132;  // rows of A packed at a time (132 x 256 f32: L2); whole micro-panels
+constexpr int64_t kRowBand = 2 * kRowChunk;  // rows through the whole depth at a time (C: 264 x 512 f32, L2)
 constexpr int64_t kDepthChunk = 256;  // depth of a packed panel (a micro-panel of B: 32 KiB, L1)
 constexpr int64_t kColumnChunk = 512;  // columns of a packed panel (512 KiB: L2)
 constexpr int64_t kFewRows = 4;        // up to this many rows, B is not packed
@@ -214,27 +216,40 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   const int64_t panelDepth = depth < kDepthChunk ? depth : kDepthChunk;
   const int64_t chunkRows = (rows < kRowChunk ? rows : kRowChunk) + kRows;  // + a partial micro-panel
   const int64_t panelBlocks = (panelColumns + kColumns - 1) / kColumns;
-  auto *packedB = reinterpret_cast<float *>(aclcpu::ukernelScratch(0, panelBlocks * panelDepth * kColumns * 4));
+  const int64_t panelFloats = panelBlocks * panelDepth * kColumns;  // one depth chunk of a column panel
+  const int64_t depthChunks = (depth + kDepthChunk - 1) / kDepthChunk;
+  // Several bands reuse a column panel: its whole depth is packed ahead, once. One band packs
+  // each depth chunk just before it uses it, while it is in L2.
+  const bool packAhead = rows > kRowBand;
+  auto *packedB = reinterpret_cast<float *>(aclcpu::ukernelScratch(0, (packAhead ? depthChunks : 1) * panelFloats * 4));
   auto *packedA = reinterpret_cast<float *>(aclcpu::ukernelScratch(1, chunkRows * panelDepth * 4));
   for (int64_t j0 = 0; j0 < columns; j0 += kColumnChunk) {
     const int64_t width = columns - j0 < kColumnChunk ? columns - j0 : kColumnChunk;
     const int64_t blocks = (width + kColumns - 1) / kColumns;
-    for (int64_t k0 = 0; k0 < depth; k0 += kDepthChunk) {
-      const int64_t slice = depth - k0 < kDepthChunk ? depth - k0 : kDepthChunk;
-      const Destination<float> out = epilogue.chunk(k0 == 0, c, cRowStride, j0);
-      // Packed once for every row of the call.
-      packB(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride, slice, width, packedB);
-      for (int64_t row0 = 0; row0 < rows; row0 += kRowChunk) {
-        const int64_t chunk = rows - row0 < kRowChunk ? rows - row0 : kRowChunk;
-        packA(a + row0 * aRowStride + k0 * aDepthStride, aRowStride, aDepthStride, chunk, slice, packedA);
-        // Micro-panels outside, rows inside: a micro-panel stays in L1 while the chunk's rows pass.
-        for (int64_t block = 0; block < blocks; ++block) {
-          const int64_t left = width - block * kColumns;
-          const __mmask16 low = firstLanes(left), high = firstLanes(left - 16);
-          const float *panel = packedB + block * slice * kColumns;
-          for (int64_t r = 0; r < chunk; r += kRows)
-            registerTileRows(chunk - r < kRows ? chunk - r : kRows, packedA + r * slice, slice, panel,
-                             out.at(row0 + r, block * kColumns), low, high);
+    for (int64_t k0 = 0; packAhead && k0 < depth; k0 += kDepthChunk)
+      packB(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride,
+            depth - k0 < kDepthChunk ? depth - k0 : kDepthChunk, width, packedB + k0 / kDepthChunk * panelFloats);
+    // Bands of rows, each through the whole depth: the band's C panel stays in L2 meanwhile.
+    for (int64_t band0 = 0; band0 < rows; band0 += kRowBand) {
+      const int64_t bandEnd = rows - band0 < kRowBand ? rows : band0 + kRowBand;
+      for (int64_t k0 = 0; k0 < depth; k0 += kDepthChunk) {
+        const int64_t slice = depth - k0 < kDepthChunk ? depth - k0 : kDepthChunk;
+        const Destination<float> out = epilogue.chunk(k0 == 0, c, cRowStride, j0);
+        const float *packedPanel = packAhead ? packedB + k0 / kDepthChunk * panelFloats : packedB;
+        if (!packAhead)
+          packB(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride, slice, width, packedB);
+        for (int64_t row0 = band0; row0 < bandEnd; row0 += kRowChunk) {
+          const int64_t chunk = bandEnd - row0 < kRowChunk ? bandEnd - row0 : kRowChunk;
+          packA(a + row0 * aRowStride + k0 * aDepthStride, aRowStride, aDepthStride, chunk, slice, packedA);
+          // Micro-panels outside, rows inside: a micro-panel stays in L1 while the chunk's rows pass.
+          for (int64_t block = 0; block < blocks; ++block) {
+            const int64_t left = width - block * kColumns;
+            const __mmask16 low = firstLanes(left), high = firstLanes(left - 16);
+            const float *panel = packedPanel + block * slice * kColumns;
+            for (int64_t r = 0; r < chunk; r += kRows)
+              registerTileRows(chunk - r < kRows ? chunk - r : kRows, packedA + r * slice, slice, panel,
+                               out.at(row0 + r, block * kColumns), low, high);
+          }
         }
       }
     }

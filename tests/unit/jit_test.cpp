@@ -300,6 +300,27 @@ TEST_F(JitTest, GemmAlphaBetaAndInPlaceC) {
   expectClose(out[0], [&](int64_t i) { return 1.5 * product(a, b, false, false, i / n, i % n, k); }, "gemm beta=0");
 }
 
+// A GEMM whose epilogue a ukernel computes runs one row tile per block and asks the launch
+// for one block per worker; other partitioned kernels keep the default of four.
+TEST_F(JitTest, UkernelGemmAsksForOneBlockPerWorker) {
+  auto compile = [](const char *op, std::vector<TensorSpec> inputs) {
+    std::string error;
+    auto kernel = compileOp(OpSpec{op, std::move(inputs), {}}, CompileOptions{}, error);
+    EXPECT_TRUE(kernel) << error;
+    return kernel;
+  };
+  auto gemm = compile("gemm", {{ElementType::I8, {300, 40}}, {ElementType::I8, {40, 70}}, {ElementType::I32, {300, 70}},
+                               {ElementType::I32, {}}, {ElementType::I32, {}}});
+  auto add = compile("add", {{ElementType::F32, {300, 70}}, {ElementType::F32, {300, 70}}});
+  ASSERT_TRUE(gemm && add);
+  const auto &ukernels = hostTarget().ukernels;
+  bool vnni = std::find(ukernels.begin(), ukernels.end(), "aclcpu_ukernel_gemm_s8s8s32_vnni") != ukernels.end();
+  EXPECT_TRUE(gemm->launch.partitioned);
+  EXPECT_EQ(gemm->launch.blocksPerWorker, vnni ? 1u : 4u);
+  EXPECT_TRUE(add->launch.partitioned);
+  EXPECT_EQ(add->launch.blocksPerWorker, 4u);
+}
+
 TEST_F(JitTest, BatchMatMulBroadcastsTheBatch) {
   Tensor a = randomTensor(ElementType::F32, {3, 4, 6}, 15), b = randomTensor(ElementType::F32, {1, 6, 5}, 16);
   auto out = run("batch_matmul", {a, b}, {Tensor(ElementType::F32, {3, 4, 5})});

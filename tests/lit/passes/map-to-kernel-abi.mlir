@@ -94,3 +94,24 @@ func.func @k(%out: memref<100xf32>, %block: index, %blocks: index) attributes {a
   }
   return
 }
+
+// -----
+
+// A loop over one tile per block (up to the block count) gives block b iteration b; the
+// kernel's request for one block per worker is recorded for the launch recipe.
+// CHECK: module attributes {aclop.blocks_per_worker = {tiles = 1 : i64}, aclop.partitioned = {tiles = true}}
+// CHECK: func.func private @__aclop_compute_tiles(%{{.*}}: memref<?xf32>, %[[BLOCK:.*]]: index, %[[BLOCKS:.*]]: index)
+// CHECK: %[[NEXT:.*]] = arith.addi %[[BLOCK]], %{{.*}}
+// CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[NEXT]], %[[BLOCKS]]
+// CHECK: %[[END:.*]] = arith.select %[[LAST]], %[[BLOCKS]]
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%[[END]])
+func.func @t(%out: memref<?xf32>, %block: index, %blocks: index) attributes {aclop.kernel = "tiles", aclop.blocks_per_worker = 1 : i64} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f32
+  scf.parallel (%i) = (%c0) to (%blocks) step (%c1) {
+    memref.store %one, %out[%i] : memref<?xf32>
+    scf.reduce
+  }
+  return
+}

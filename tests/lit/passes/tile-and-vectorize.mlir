@@ -124,3 +124,25 @@ func.func @gemm_fused_epilogue(%a: tensor<1000x300xi8>, %b: tensor<300x70xi8>, %
   %r = aclop.gemm %a, %b, %c, %alpha, %beta : (tensor<1000x300xi8>, tensor<300x70xi8>, tensor<1000x70xi32>, tensor<i32>, tensor<i32>) -> tensor<1000x70xi32>
   return %r : tensor<1000x70xi32>
 }
+
+// In a kernel function whose work is only that GEMM, one row tile per block: the forall runs
+// over the block count (the last argument), each tile ceil(M / blocks) rows, and the function
+// asks for one block per worker.
+// UKERNEL-LABEL: func @compute
+// UKERNEL-SAME: aclop.blocks_per_worker = 1 : i64
+// UKERNEL: scf.forall (%[[TILE:.*]]) in (%arg7)
+// UKERNEL:   affine.min #{{.*}}(%[[TILE]])[%arg7]
+// UKERNEL:   linalg.fill
+// UKERNEL:   ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni"
+func.func @compute(%a: memref<1000x300xi8>, %b: memref<300x70xi8>, %c: memref<1000x70xi32>, %alpha: memref<i32>,
+                   %beta: memref<i32>, %out: memref<1000x70xi32>, %block: index, %blocks: index)
+    attributes {aclop.kernel = "gemm"} {
+  %x = bufferization.to_tensor %a restrict : memref<1000x300xi8> to tensor<1000x300xi8>
+  %y = bufferization.to_tensor %b restrict : memref<300x70xi8> to tensor<300x70xi8>
+  %z = bufferization.to_tensor %c restrict : memref<1000x70xi32> to tensor<1000x70xi32>
+  %p = bufferization.to_tensor %alpha restrict : memref<i32> to tensor<i32>
+  %q = bufferization.to_tensor %beta restrict : memref<i32> to tensor<i32>
+  %r = aclop.gemm %x, %y, %z, %p, %q : (tensor<1000x300xi8>, tensor<300x70xi8>, tensor<1000x70xi32>, tensor<i32>, tensor<i32>) -> tensor<1000x70xi32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<1000x70xi32>, memref<1000x70xi32>) -> ()
+  return
+}

@@ -100,8 +100,11 @@ ACLCPU_AVX512 __m256i toBf16(__m512 x) {
   return _mm512_cvtepi32_epi16(_mm512_mask_mov_epi32(rounded, nan, quiet));
 }
 
-ACLCPU_AVX512 void handCast(int which, const void *in, void *out, int64_t n) {
+// Streaming stores, and the input prefetched into L2 8 KiB ahead, as the operator's streaming
+// code does (it made the difference on this VM's memory).
+ACLCPU_AVX512 void handCast(int which, const void *in, int64_t inBytes, void *out, int64_t n) {
   for (int64_t i = 0; i < n; i += 16) {
+    _mm_prefetch(static_cast<const char *>(in) + i * inBytes + 8192, _MM_HINT_T1);
     switch (which) {
       case 0: {
         __m512 x = _mm512_loadu_ps(static_cast<const float *>(in) + i);
@@ -148,7 +151,7 @@ void BM_HandWrittenCast(benchmark::State &state) {
   Runtime runtime;
   Tensor in(c.from, {kElements}, c.fromBytes), out(c.to, {kElements}, c.toBytes);
   for (auto _ : state) {
-    handCast(static_cast<int>(state.range(0)), in.device, out.device, kElements);
+    handCast(static_cast<int>(state.range(0)), in.device, static_cast<int64_t>(c.fromBytes), out.device, kElements);
     benchmark::ClobberMemory();
   }
   state.SetLabel(c.name);

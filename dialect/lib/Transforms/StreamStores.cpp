@@ -7,7 +7,8 @@
 // depends on the buffer the caller passes, so each loop nest that writes such an output is
 // cloned under a run-time check of the output's base alignment: the aligned copy stores
 // non-temporally and ends with an sfence (non-temporal stores are weakly ordered, and the
-// block's completion must not become visible before its data); the other copy is unchanged.
+// block's completion must not become visible before its data), and prefetches its large inputs
+// ahead into L2; the other copy is unchanged.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +26,8 @@ namespace mlir::aclop {
 using namespace mlir;
 
 namespace {
+
+constexpr int64_t kPrefetchBytes = 8192;  // how far ahead the streaming copy prefetches its inputs
 
 // The function argument `value` is a view of (through subviews), if any.
 BlockArgument rootArgument(Value value) {
@@ -104,6 +107,27 @@ struct AclopStreamStoresPass : aclop::impl::AclopStreamStoresBase<AclopStreamSto
                               LLVM::AsmDialectAttr(), ArrayAttr());
   }
 
+  // Each vector read of a large input in the streaming copy also prefetches, into L2, the
+  // line 8 KiB ahead (a prefetch never faults, so past the end is harmless). On this VM's
+  // memory the hardware prefetcher alone left the loads behind: 256 MiB, 1 thread, f32 -> f16
+  // 17.4 -> 20.7 GB/s, f32 -> bf16 13.2 -> 18.7, f32 -> i32 20.9 -> 22.6, Add 20.5 -> 22.1
+  // (memcpy 21); 4 and 16 KiB ahead gained less, prefetchnta lost 35%.
+  void prefetchReads(scf::ParallelOp streaming) {
+    streaming.walk([&](vector::TransferReadOp read) {
+      auto memref = dyn_cast<MemRefType>(read.getBase().getType());
+      if (!memref || !memref.hasStaticShape() || read.getVectorType().getRank() != 1 || read.getIndices().empty() ||
+          memref.getNumElements() * memref.getElementTypeBitWidth() / 8 < minBytes)
+        return;
+      OpBuilder b(read);
+      Location loc = read.getLoc();
+      SmallVector<Value> indices(read.getIndices());
+      int64_t ahead = kPrefetchBytes / (memref.getElementTypeBitWidth() / 8);
+      indices.back() = arith::AddIOp::create(b, loc, indices.back(), arith::ConstantIndexOp::create(b, loc, ahead));
+      memref::PrefetchOp::create(b, loc, read.getBase(), indices, /*isWrite=*/false, /*locality=*/2,
+                                 /*isDataCache=*/true);
+    });
+  }
+
   void streamNest(scf::ParallelOp loop, ArrayRef<std::pair<vector::TransferWriteOp, int64_t>> writes) {
     OpBuilder b(loop);
     Location loc = loop.getLoc();
@@ -129,6 +153,7 @@ struct AclopStreamStoresPass : aclop::impl::AclopStreamStoresBase<AclopStreamSto
       storeNonTemporally(copy, alignment);
       copy.erase();
     }
+    prefetchReads(streaming);
     then.setInsertionPointAfter(streaming);
     LLVM::CallIntrinsicOp::create(then, loc, then.getStringAttr("llvm.x86.sse.sfence"), ValueRange{});
     // The plain one.

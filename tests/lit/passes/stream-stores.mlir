@@ -1,6 +1,7 @@
 // Loop nests writing large outputs in whole vectors are cloned under a check of the outputs'
 // base alignment; the aligned clone stores non-temporally (f16 and bf16 through vmovntdq, which
-// the backend would not emit for them) and ends with an sfence.
+// the backend would not emit for them), prefetches each large input 8 KiB ahead into L2
+// (locality 2) and ends with an sfence.
 // RUN: %op-opt %s -pass-pipeline='builtin.module(func.func(aclop-stream-stores{min-bytes=1024}))' -split-input-file | FileCheck %s
 
 // CHECK-LABEL: func @large
@@ -8,11 +9,15 @@
 // CHECK: %[[REM:.*]] = arith.remui %[[BASE]], %c64
 // CHECK: %[[OK:.*]] = arith.cmpi eq, %[[REM]], %c0
 // CHECK: scf.if %[[OK]] {
-// CHECK:   scf.parallel
+// CHECK:   scf.parallel (%[[I:.*]]) =
+// CHECK:     %[[AHEAD:.*]] = arith.addi %[[I]], %c2048
+// CHECK:     memref.prefetch %arg0[%[[AHEAD]]], read, locality<2>, data : memref<1024xf32>
+// CHECK:     vector.transfer_read %arg0[%[[I]]]
 // CHECK:     llvm.store %{{.*}}, %{{.*}} {alignment = 64 : i64, nontemporal} : vector<16xf32>, !llvm.ptr
 // CHECK:   llvm.call_intrinsic "llvm.x86.sse.sfence"()
 // CHECK: } else {
 // CHECK:   scf.parallel
+// CHECK-NOT: memref.prefetch
 // CHECK:     vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<16xf32>, memref<1024xf32>
 func.func @large(%in: memref<1024xf32>, %out: memref<1024xf32>) {
   %c0 = arith.constant 0 : index

@@ -535,6 +535,41 @@ TEST_F(OpApiTest, DynamicMatMulServesRaggedAndWholeTiles) {
   }
 }
 
+// One FUZZ-compiled GEMM (every dim dynamic) with alpha and beta: the ukernel-fused path (row
+// tiles over the block count, the epilogue in the call) on shapes smaller than a block, ragged
+// ones and ones deeper than a packed panel.
+TEST_F(OpApiTest, DynamicGemmScalesAndAddsC) {
+  ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_FUZZ), ACL_SUCCESS);
+  Desc a0 = desc(ACL_FLOAT, {16, 16}), scalar = desc(ACL_FLOAT, {});
+  const aclTensorDesc *inputs[] = {a0.get(), a0.get(), a0.get(), scalar.get(), scalar.get()};
+  const aclTensorDesc *outputs[] = {a0.get()};
+  ASSERT_EQ(aclopCompile("GEMM", 5, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
+      << recentError();
+  struct Shape {
+    int m, n, k;
+  };
+  for (Shape shape : {Shape{3, 5, 2}, Shape{9, 33, 17}, Shape{300, 40, 270}}) {
+    auto a = randomFloats(shape.m * shape.k, 32), b = randomFloats(shape.k * shape.n, 33);
+    auto c = randomFloats(shape.m * shape.n, 34);
+    Desc da = desc(ACL_FLOAT, {shape.m, shape.k}), db = desc(ACL_FLOAT, {shape.k, shape.n});
+    Desc dc = desc(ACL_FLOAT, {shape.m, shape.n}), dout = desc(ACL_FLOAT, {-1, -1});
+    DeviceTensor<float> xa(a), xb(b), xc(c), alpha(std::vector<float>{1.5f}), beta(std::vector<float>{-0.5f});
+    DeviceTensor<float> xout(std::vector<float>(shape.m * shape.n));
+    ASSERT_EQ(executeV2("GEMM", {da.get(), db.get(), dc.get(), scalar.get(), scalar.get()},
+                        {xa.buffer, xb.buffer, xc.buffer, alpha.buffer, beta.buffer}, {dout.get()}, {xout.buffer}),
+              ACL_SUCCESS)
+        << recentError();
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    auto out = xout.read();
+    for (int i = 0; i < shape.m; ++i)
+      for (int j = 0; j < shape.n; ++j)
+        ASSERT_NEAR(out[i * shape.n + j],
+                    1.5f * gemmReference(a, b, false, false, shape.m, shape.n, shape.k, i, j) - 0.5f * c[i * shape.n + j],
+                    1e-5 * (shape.k + 1))
+            << shape.m << "x" << shape.n << "x" << shape.k << " at " << i << "," << j;
+  }
+}
+
 TEST_F(OpApiTest, GemmExAllTransposesWithScalarsInDeviceMemory) {
   const int m = 33, n = 17, k = 9;
   for (bool ta : {false, true})

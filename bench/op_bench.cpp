@@ -24,6 +24,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <unistd.h>
@@ -165,15 +166,16 @@ void BM_CompileGemmFromDiskCache(benchmark::State &state) {
 }
 BENCHMARK(BM_CompileGemmFromDiskCache)->Unit(benchmark::kMillisecond)->Iterations(20);
 
-// n^3 GEMM through a handle (C = A B, row-major), `counter` = 2 n^3 operations per second.
-void runGemmHandle(benchmark::State &state, aclDataType in, size_t inBytes, aclDataType out, const char *counter) {
+// An m x n x k GEMM through a handle (C = op(A) op(B), row-major), `counter` = 2 m n k
+// operations per second.
+void runGemmHandle(benchmark::State &state, aclDataType in, size_t inBytes, aclDataType out, const char *counter,
+                   int64_t m, int64_t n, int64_t k, bool ta = false, bool tb = false) {
   Runtime runtime;
-  int64_t n = state.range(0);
   aclopHandle *handle = nullptr;
-  if (aclblasCreateHandleForGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, n, n, n, in, in, out,
-                                   ACL_COMPUTE_HIGH_PRECISION, &handle))
+  if (aclblasCreateHandleForGemmEx(ta ? ACL_TRANS_T : ACL_TRANS_N, tb ? ACL_TRANS_T : ACL_TRANS_N, ACL_TRANS_N, m, n, k,
+                                   in, in, out, ACL_COMPUTE_HIGH_PRECISION, &handle))
     return state.SkipWithError(aclGetRecentErrMsg());
-  Tensor a(in, {n, n}, inBytes), b(in, {n, n}, inBytes), c(out, {n, n}, 4), alpha(out, {}, 4), beta(out, {}, 4);
+  Tensor a(in, {m, k}, inBytes), b(in, {k, n}, inBytes), c(out, {m, n}, 4), alpha(out, {}, 4), beta(out, {}, 4);
   const aclDataBuffer *inputs[] = {a.buffer, b.buffer, c.buffer, alpha.buffer, beta.buffer};
   aclDataBuffer *outputs[] = {c.buffer};
   for (auto _ : state) {
@@ -181,8 +183,13 @@ void runGemmHandle(benchmark::State &state, aclDataType in, size_t inBytes, aclD
     aclrtSynchronizeStream(runtime.stream);
   }
   state.counters[counter] =
-      benchmark::Counter(2.0 * n * n * n * state.iterations(), benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
+      benchmark::Counter(2.0 * m * n * k * state.iterations(), benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
   aclopDestroyHandle(handle);
+}
+
+void runGemmHandle(benchmark::State &state, aclDataType in, size_t inBytes, aclDataType out, const char *counter) {
+  int64_t n = state.range(0);
+  runGemmHandle(state, in, inBytes, out, counter, n, n, n);
 }
 
 void BM_GemmF32Handle(benchmark::State &state) { runGemmHandle(state, ACL_FLOAT, 4, ACL_FLOAT, "GFLOP/s"); }
@@ -200,6 +207,37 @@ void BM_OpenBlasSgemm(benchmark::State &state) {
       benchmark::Counter(2.0 * n * n * n * state.iterations(), benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
 }
 BENCHMARK(BM_OpenBlasSgemm)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The other fp32 shapes, (m, n, k, transpose a, transpose b), beside OpenBLAS: sizes
+// that divide no tile, few rows against a large B, and transposed operands.
+void gemmShapes(benchmark::internal::Benchmark *b) {
+  for (auto [m, n, k, ta, tb] : {std::tuple{255, 255, 255, 0, 0}, {1000, 1000, 1000, 0, 0}, {1023, 777, 513, 0, 0},
+                                 {1, 4096, 4096, 0, 0}, {16, 4096, 4096, 0, 0}, {128, 4096, 4096, 0, 0},
+                                 {1024, 1024, 1024, 0, 1}, {1024, 1024, 1024, 1, 0}, {1024, 1024, 1024, 1, 1}})
+    b->Args({m, n, k, ta, tb});
+  b->ArgNames({"m", "n", "k", "ta", "tb"})->Unit(benchmark::kMillisecond)->UseRealTime();
+}
+
+void BM_GemmF32HandleShapes(benchmark::State &state) {
+  runGemmHandle(state, ACL_FLOAT, 4, ACL_FLOAT, "GFLOP/s", state.range(0), state.range(1), state.range(2),
+                state.range(3) != 0, state.range(4) != 0);
+}
+BENCHMARK(BM_GemmF32HandleShapes)->Apply(gemmShapes);
+
+void BM_OpenBlasSgemmShapes(benchmark::State &state) {
+  openblas_set_num_threads(1);
+  int m = static_cast<int>(state.range(0)), n = static_cast<int>(state.range(1)), k = static_cast<int>(state.range(2));
+  bool ta = state.range(3) != 0, tb = state.range(4) != 0;
+  std::vector<float> a(size_t(m) * k, 0.5f), b(size_t(k) * n, 0.25f), c(size_t(m) * n, 0);
+  for (auto _ : state) {
+    cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a.data(),
+                ta ? m : k, b.data(), tb ? k : n, 0.0f, c.data(), n);
+    benchmark::ClobberMemory();
+  }
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(2.0 * m * n * k * state.iterations(), benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
+}
+BENCHMARK(BM_OpenBlasSgemmShapes)->Apply(gemmShapes);
 
 // s8 x s8 -> s32 GEMM through a handle (the AVX512-VNNI ukernel where the CPU has it), GOP/s.
 void BM_GemmS8Handle(benchmark::State &state) { runGemmHandle(state, ACL_INT8, 1, ACL_INT32, "GOP/s"); }

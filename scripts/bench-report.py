@@ -4,6 +4,7 @@ figure a median of 3 and every comparison made within one process on one core:
   - fp32 GEMM through a handle beside OpenBLAS (AVX-512 kernels) and oneDNN's sgemm;
   - s8 x s8 -> s32 GEMM through a handle beside oneDNN's gemm_s8s8s32;
   - bf16 and f16 -> f32 GEMM through a handle beside oneDNN's bf16 matmul primitive;
+  - fp32 GEMM at other shapes (odd sizes, few rows, transposes) beside OpenBLAS;
   - Add and Casts on 256 MiB beside memcpy of the same traffic and hand-written AVX-512 loops.
 With matplotlib, also writes a bar chart of the fp32 GEMM table (PNG).
 
@@ -74,6 +75,26 @@ def gemm_table(values, anchors, title, unit):
     return table
 
 
+def shapes_table(report):
+    """The fp32 GEMM shapes of BM_GemmF32HandleShapes beside OpenBLAS (median GFLOP/s)."""
+    values = {}
+    for entry in report["benchmarks"]:
+        if entry.get("aggregate_name", "median") != "median" or "GFLOP/s" not in entry:
+            continue
+        family, *arguments = entry["run_name"].split("/")
+        if family not in ("BM_GemmF32HandleShapes", "BM_OpenBlasSgemmShapes"):
+            continue
+        shape = dict(argument.split(":") for argument in arguments if ":" in argument)
+        key = (f"{shape['m']}x{shape['n']}x{shape['k']}", "NT"[int(shape["ta"])] + "NT"[int(shape["tb"])])
+        values.setdefault(key, {})[family] = entry["GFLOP/s"] / 1e9
+    rows = [[shape, trans, f"{v['BM_GemmF32HandleShapes']:.0f}", f"{v['BM_OpenBlasSgemmShapes']:.0f}",
+             f"{v['BM_GemmF32HandleShapes'] / v['BM_OpenBlasSgemmShapes']:.2f}×"]
+            for (shape, trans), v in values.items() if len(v) == 2]
+    if rows:
+        print_table(["fp32 GEMM M×N×K, 1 thread", "op(A) op(B)", "aclcpu GF/s", "OpenBLAS GF/s", "vs OpenBLAS"],
+                    rows)
+
+
 def elementwise_table(values):
     ours = {label: value for (family, _), (value, label) in values.items() if family == "BM_CastHandle"}
     hand = {label: value for (family, _), (value, label) in values.items() if family == "BM_HandWrittenCast"}
@@ -128,13 +149,14 @@ def main():
     args = parser.parse_args()
     gemm = json.load(open(args.json)) if args.json else run(
         args.build, "op_bench", "BM_(GemmF32Handle|OpenBlasSgemm|OneDnnSgemm|GemmS8Handle|OneDnnGemmS8|GemmBf16Handle|GemmF16Handle|"
-        "OneDnnMatmulBf16)/")
+        "OneDnnMatmulBf16|GemmF32HandleShapes|OpenBlasSgemmShapes)/")
     elementwise = json.load(open(args.elementwise_json)) if args.elementwise_json else run(
         args.build, "elementwise_bench", ".")
     f32 = gemm_table(medians(gemm, "GFLOP/s"), GEMM_F32, "n³ fp32 GEMM", "GF/s")
     gemm_table(medians(gemm, "GOP/s"), GEMM_S8, "n³ s8 GEMM", "GOP/s")
     gemm_table(medians(gemm, "GFLOP/s"), GEMM_BF16, "n³ bf16 GEMM", "GF/s")
     gemm_table(medians(gemm, "GFLOP/s"), GEMM_F16, "n³ f16 GEMM", "GF/s")
+    shapes_table(gemm)
     elementwise_table(medians(elementwise, "GB/s"))
     if "aclcpu" in f32:
         plot(f32, args.png)

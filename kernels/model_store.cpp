@@ -277,6 +277,10 @@ void ModelStore::clear() {
   loaded_.clear();
 }
 
+// The most elements (inputs and outputs together) a launch may touch to run on the enqueuing
+// thread (KernelLaunch::runsOnCaller).
+constexpr int64_t kRunOnCallerElements = 32768;
+
 aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>> &inputDims,
                      const std::vector<std::vector<int64_t>> &outputDims, const aclDataBuffer *const inputs[],
                      aclDataBuffer *const outputs[], aclrtStream stream, const char *caller) {
@@ -292,10 +296,12 @@ aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>>
   void *pointers[kMaxPointers];
   int64_t dynamicSizes[kMaxDynamicSizes];
   size_t numPointers = 0, numDynamicSizes = 0;
+  int64_t touched = 0;  // elements of every tensor: how long the launch will take, roughly
   // Each buffer must hold its tensor: no kernel ever writes past a buffer.
   auto add = [&](const aclDataBuffer *buffer, const std::vector<int64_t> &compiled, const std::vector<int64_t> &actual,
                  aclDataType type, const char *what, size_t index) -> aclError {
     int64_t count = elementCount(actual);
+    touched += count;
     size_t bytes = static_cast<size_t>(count) * aclDataTypeSize(type);
     if (buffer == nullptr)
       return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s %zu is NULL", what, index);
@@ -343,6 +349,10 @@ aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>>
   launch.numBlocks = kernel.launch.partitioned ? static_cast<uint32_t>(std::clamp<int64_t>(
                                                      work / 16384, 1, kernel.launch.blocksPerWorker * workers))
                                                : 1;
+  // A one-block launch over at most 32K elements (a 64^3 GEMM, a small element-wise op) runs on
+  // the enqueuing thread when its stream is idle: handing it to a worker and back cost more
+  // than the kernel (1-element Add, enqueue + synchronize: 1.6 -> ? µs).
+  launch.runsOnCaller = launch.numBlocks == 1 && touched <= kRunOnCallerElements;
   launch.scratchBytes = 0;
   resolved->enqueue(makeKernelLaunchTask(std::move(launch)));
   return ACL_SUCCESS;

@@ -109,6 +109,7 @@ class KernelLaunchTask : public StreamTask {
                              " (error " + std::to_string(ACL_ERROR_RT_AICORE_EXCEPTION) + ")");
     return TaskOutcome::Done;
   }
+  bool runsOnCaller() const override { return launch_.runsOnCaller && launch_.numBlocks == 1; }
 
  private:
   KernelLaunch launch_;
@@ -128,6 +129,11 @@ int32_t runBlocks(WorkerPool &pool, aclcpuKernelEntry entry, const void *args, u
   // Four chunks per worker balance uneven blocks without contending on the counter.
   uint32_t chunk = std::max(1u, numBlocks / (workers * 4));
   // workerNum counts the pool's workers plus one slot for a thread outside the pool.
+  if (helpers == 0) {  // this thread alone: nothing to share, nothing to allocate
+    BlockRun run(entry, args, numBlocks, chunk, workers + 1, scratchBytes);
+    run.work();
+    return run.fault(faultBlock);
+  }
   auto run = std::make_shared<BlockRun>(entry, args, numBlocks, chunk, workers + 1, scratchBytes);
   for (uint32_t i = 0; i < helpers; ++i) pool.post(run);
   run->work();

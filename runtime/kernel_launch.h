@@ -20,6 +20,7 @@ struct KernelLaunch {
   ArgBlock args;
   uint32_t numBlocks = 1;
   size_t scratchBytes = 0;
+  bool runsOnCaller = false;  // short enough to run on the enqueuing thread (StreamTask::runsOnCaller)
 };
 
 constexpr size_t kDefaultScratchBytes = 256u << 10;

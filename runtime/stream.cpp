@@ -12,17 +12,23 @@ Stream::Stream(WorkerPool &pool, int deviceId, std::chrono::nanoseconds spin)
       synchronizeWaits_(pool.numThreads() < std::thread::hardware_concurrency()) {}
 
 uint64_t Stream::enqueue(std::unique_ptr<StreamTask> task) {
-  bool post = false;
+  bool post = false, runHere = false;
   uint64_t position;
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    bool onCaller = task->runsOnCaller();
     queue_.push_back(std::move(task));
     position = ++enqueued_;
     if (state_ == State::Idle) {
       state_ = State::Scheduled;
-      post = true;
+      // Alone in an idle stream, a short task runs here: no worker wakes for it and no
+      // synchronize waits on another thread (two cross-core handoffs, most of a 1-element
+      // Add's dispatch). Later tasks still queue behind it, in order.
+      runHere = onCaller;
+      post = !onCaller;
     }
   }
+  if (runHere) runTasks(1);
   if (post) pool_.post(shared_from_this());
   return position;
 }
@@ -71,7 +77,11 @@ void Stream::recordError(aclError code, const std::string &message) {
 
 void Stream::runOnPool() {
   // Inline pools never re-post: that would recurse instead of yielding.
-  for (int ran = 0; pool_.runsInline() || ran < kTasksPerTurn; ++ran) {
+  runTasks(pool_.runsInline() ? 0 : kTasksPerTurn);
+}
+
+void Stream::runTasks(int limit) {
+  for (int ran = 0;; ++ran) {
     StreamTask *task;
     {
       std::lock_guard<std::mutex> lock(mutex_);
@@ -79,6 +89,7 @@ void Stream::runOnPool() {
         state_ = State::Idle;
         return;
       }
+      if (limit > 0 && ran >= limit) break;
       task = queue_.front().get();
       resumeRequested_ = false;
     }
@@ -100,7 +111,8 @@ void Stream::runOnPool() {
     finished.reset();
     completed_.advanceTo(completed_.value() + 1);
   }
-  // Fairness: go to the back of the pool's queue so other streams get a turn.
+  // Fairness: go to the back of the pool's queue so other streams get a turn (and a caller that
+  // ran one task hands the rest to the pool).
   pool_.post(shared_from_this());
 }
 

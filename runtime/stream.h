@@ -27,6 +27,9 @@ class StreamTask {
   // Runs the task on a pool worker (or inline). Returns Blocked to park the stream with this
   // task still at its head; the task is executed again after Stream::resume().
   virtual TaskOutcome execute(Stream &stream) = 0;
+  // True for a task so short that handing it to a worker would cost more than running it: an
+  // idle stream runs it on the enqueuing thread (Stream::enqueue).
+  virtual bool runsOnCaller() const { return false; }
 };
 
 class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
@@ -50,6 +53,10 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   void runOnPool() override;
 
  private:
+  // Runs queued tasks in order until the queue is empty (the stream goes Idle), the head task
+  // blocks (Parked), or `limit` tasks have run (> 0: the stream is re-posted to the pool).
+  void runTasks(int limit);
+
   enum class State { Idle, Scheduled, Parked };
   static constexpr int kTasksPerTurn = 64;  // then the stream yields its worker to other streams
 

@@ -7,6 +7,8 @@
 
 #include <cmath>
 #include <thread>
+
+#include <pthread.h>
 #include <vector>
 
 using namespace aclcpu_test;
@@ -772,3 +774,43 @@ TEST_F(OpApiTest, SoftmaxDefaultsAndConstAxesInputs) {
 }
 
 }  // namespace
+
+// A small launch runs on the enqueuing thread only when its stream is idle: behind an event
+// wait it queues like any other task, and runs once the event is recorded.
+TEST_F(OpApiTest, SmallLaunchesKeepStreamOrder) {
+  Desc x = desc(ACL_FLOAT, {8});
+  const aclTensorDesc *inputs[] = {x.get(), x.get()};
+  const aclTensorDesc *outputs[] = {x.get()};
+  aclopHandle *handle = nullptr;
+  ASSERT_EQ(aclopCompile("Add", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
+      << recentError();
+  ASSERT_EQ(aclopCreateHandle("Add", 2, inputs, 1, outputs, nullptr, &handle), ACL_SUCCESS) << recentError();
+  DeviceTensor<float> a(std::vector<float>(8, 1.0f)), out(std::vector<float>(8, 0.0f));
+  const aclDataBuffer *in[] = {a.buffer, a.buffer};
+  aclDataBuffer *result[] = {out.buffer};
+  // Idle stream: done (on this thread or not) by the time synchronize returns.
+  ASSERT_EQ(aclopExecWithHandle(handle, 2, in, 1, result, stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(out.read()[7], 2.0f);
+  // Behind an event recorded after a blocking callback the launch waits, then runs in order.
+  aclrtEvent event = nullptr;
+  aclrtStream other = nullptr;
+  ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
+  ASSERT_EQ(aclrtCreateStream(&other), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSubscribeReport(static_cast<uint64_t>(pthread_self()), other), ACL_SUCCESS);
+  ASSERT_EQ(aclrtLaunchCallback([](void *) {}, nullptr, ACL_CALLBACK_BLOCK, other), ACL_SUCCESS);
+  ASSERT_EQ(aclrtRecordEvent(event, other), ACL_SUCCESS);
+  ASSERT_EQ(aclrtStreamWaitEvent(stream_, event), ACL_SUCCESS);
+  DeviceTensor<float> later(std::vector<float>(8, 0.0f));
+  aclDataBuffer *laterResult[] = {later.buffer};
+  ASSERT_EQ(aclopExecWithHandle(handle, 2, in, 1, laterResult, stream_), ACL_SUCCESS);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  EXPECT_EQ(later.read()[7], 0.0f) << "ran before the event it waits for";
+  ASSERT_EQ(aclrtProcessReport(1000), ACL_SUCCESS);  // releases `other`, which records the event
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(later.read()[7], 2.0f);
+  ASSERT_EQ(aclrtUnSubscribeReport(static_cast<uint64_t>(pthread_self()), other), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(other), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
+  aclopDestroyHandle(handle);
+}

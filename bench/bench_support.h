@@ -3,7 +3,11 @@
 #pragma once
 
 #include "acl/acl.h"
+#include "acl/acl_op.h"
 
+#include <benchmark/benchmark.h>
+
+#include <cstddef>
 #include <cstdlib>
 #include <vector>
 
@@ -42,5 +46,18 @@ struct Tensor {
     aclDestroyTensorDesc(desc);
   }
 };
+
+// Runs `handle` once per benchmark iteration, enqueue and synchronize (what a caller that needs
+// the result pays), then destroys it.
+template <size_t Inputs>
+void runHandle(benchmark::State &state, const Runtime &runtime, aclopHandle *handle,
+               const aclDataBuffer *const (&inputs)[Inputs], aclDataBuffer *output) {
+  aclDataBuffer *outputs[] = {output};
+  for (auto _ : state) {
+    aclopExecWithHandle(handle, static_cast<int>(Inputs), inputs, 1, outputs, runtime.stream);
+    aclrtSynchronizeStream(runtime.stream);
+  }
+  aclopDestroyHandle(handle);
+}
 
 }  // namespace aclcpu_bench

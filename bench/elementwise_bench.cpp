@@ -14,6 +14,7 @@
 
 namespace {
 
+using aclcpu_bench::runHandle;
 using aclcpu_bench::Runtime;
 using aclcpu_bench::Tensor;
 
@@ -42,12 +43,7 @@ void BM_CastHandle(benchmark::State &state) {
   aclopHandle *handle = nullptr;
   if (aclopCreateHandleForCast(in.desc, out.desc, 0, &handle)) return state.SkipWithError(aclGetRecentErrMsg());
   const aclDataBuffer *inputs[] = {in.buffer};
-  aclDataBuffer *outputs[] = {out.buffer};
-  for (auto _ : state) {
-    aclopExecWithHandle(handle, 1, inputs, 1, outputs, runtime.stream);
-    aclrtSynchronizeStream(runtime.stream);
-  }
-  aclopDestroyHandle(handle);
+  runHandle(state, runtime, handle, inputs, out.buffer);
   state.SetLabel(c.name);
   setTraffic(state, double(kElements) * (c.fromBytes + c.toBytes));
 }
@@ -63,12 +59,7 @@ void BM_AddF32Handle(benchmark::State &state) {
   aclopHandle *handle = nullptr;
   if (aclopCreateHandle("Add", 2, descs, 1, outDescs, nullptr, &handle)) return state.SkipWithError(aclGetRecentErrMsg());
   const aclDataBuffer *inputs[] = {a.buffer, b.buffer};
-  aclDataBuffer *outputs[] = {out.buffer};
-  for (auto _ : state) {
-    aclopExecWithHandle(handle, 2, inputs, 1, outputs, runtime.stream);
-    aclrtSynchronizeStream(runtime.stream);
-  }
-  aclopDestroyHandle(handle);
+  runHandle(state, runtime, handle, inputs, out.buffer);
   setTraffic(state, double(kElements) * 12);
 }
 BENCHMARK(BM_AddF32Handle)->Unit(benchmark::kMillisecond)->UseRealTime();

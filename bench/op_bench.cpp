@@ -34,6 +34,7 @@ extern "C" char *openblas_get_corename(void);
 
 namespace {
 
+using aclcpu_bench::runHandle;
 using aclcpu_bench::Runtime;
 using aclcpu_bench::Tensor;
 
@@ -55,12 +56,7 @@ void BM_AddDispatchWithHandle(benchmark::State &state) {
   aclopHandle *handle = nullptr;
   aclopCreateHandle("Add", 2, in, 1, outDesc, nullptr, &handle);
   const aclDataBuffer *inputs[] = {a.buffer, a.buffer};
-  aclDataBuffer *outputs[] = {out.buffer};
-  for (auto _ : state) {
-    aclopExecWithHandle(handle, 2, inputs, 1, outputs, runtime.stream);
-    aclrtSynchronizeStream(runtime.stream);
-  }
-  aclopDestroyHandle(handle);
+  runHandle(state, runtime, handle, inputs, out.buffer);
 }
 BENCHMARK(BM_AddDispatchWithHandle)->UseRealTime();
 
@@ -177,14 +173,9 @@ void runGemmHandle(benchmark::State &state, aclDataType in, size_t inBytes, aclD
     return state.SkipWithError(aclGetRecentErrMsg());
   Tensor a(in, {m, k}, inBytes), b(in, {k, n}, inBytes), c(out, {m, n}, 4), alpha(out, {}, 4), beta(out, {}, 4);
   const aclDataBuffer *inputs[] = {a.buffer, b.buffer, c.buffer, alpha.buffer, beta.buffer};
-  aclDataBuffer *outputs[] = {c.buffer};
-  for (auto _ : state) {
-    aclopExecWithHandle(handle, 5, inputs, 1, outputs, runtime.stream);
-    aclrtSynchronizeStream(runtime.stream);
-  }
+  runHandle(state, runtime, handle, inputs, c.buffer);
   state.counters[counter] =
       benchmark::Counter(2.0 * m * n * k * state.iterations(), benchmark::Counter::kIsRate, benchmark::Counter::kIs1000);
-  aclopDestroyHandle(handle);
 }
 
 void runGemmHandle(benchmark::State &state, aclDataType in, size_t inBytes, aclDataType out, const char *counter) {

@@ -20,7 +20,9 @@ struct KernelLaunch {
   ArgBlock args;
   uint32_t numBlocks = 1;
   size_t scratchBytes = 0;
-  bool runsOnCaller = false;  // short enough to run on the enqueuing thread (StreamTask::runsOnCaller)
+  // Short enough to run on the enqueuing thread, which a one-block launch then does when its
+  // stream is idle (StreamTask::runsOnCaller).
+  bool runsOnCaller = false;
 };
 
 constexpr size_t kDefaultScratchBytes = 256u << 10;

@@ -1,7 +1,6 @@
 // Where a ukernel's register tiles leave their sums: the two modes of the ABI (ukernels.h).
-// Shared by the ukernel files, in
-// an anonymous namespace on purpose: each file compiles its own copy with its own instruction
-// sets (see gemm_s8s8s32_vnni.cpp on inline code).
+// Shared by the ukernel files, in an anonymous namespace on purpose: each file compiles its
+// own copy with its own instruction sets (see gemm_s8s8s32_vnni.cpp on inline code).
 #pragma once
 
 #include "intrinsics.h"
@@ -20,6 +19,7 @@ struct Vector<float> {
   static Type add(Type x, Type y) { return _mm512_add_ps(x, y); }
   static Type mul(Type x, Type y) { return _mm512_mul_ps(x, y); }
   static Type splat(float x) { return _mm512_set1_ps(x); }
+  static Type zero() { return _mm512_setzero_ps(); }
 };
 template <>
 struct Vector<int32_t> {  // wrapping arithmetic, like the reference
@@ -29,6 +29,7 @@ struct Vector<int32_t> {  // wrapping arithmetic, like the reference
   static Type add(Type x, Type y) { return _mm512_add_epi32(x, y); }
   static Type mul(Type x, Type y) { return _mm512_mullo_epi32(x, y); }
   static Type splat(int32_t x) { return _mm512_set1_epi32(x); }
+  static Type zero() { return _mm512_setzero_si512(); }
 };
 
 // What one depth chunk does with its sums x: C += x (accumulate mode), or, in scaled mode,
@@ -86,6 +87,17 @@ struct Epilogue {
       d.cInRowStride = cInRowStride;
     }
     return d;
+  }
+
+  // The epilogue over C from `sums` (rows x columns, row stride sumsRowStride; null: an empty
+  // product, all zero), for a product that did not go through the register tiles.
+  void finish(const T *sums, int64_t sumsRowStride, T *c, int64_t cRowStride, int64_t rows, int64_t columns) const {
+    const Destination<T> out = chunk(true, c, cRowStride, 0);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t j = 0; j < columns; j += 16) {
+        const __mmask16 mask = firstLanes(columns - j);
+        out.put(r, j, sums ? Vector<T>::load(mask, sums + r * sumsRowStride + j) : Vector<T>::zero(), mask);
+      }
   }
 };
 

@@ -5,9 +5,10 @@
 // GotoBLAS's scheme within one call, which covers a tile of rows across every column and the
 // whole depth: for each 512-column panel, B is packed once, in 256-deep chunks, into 32-column
 // micro-panels ([block][k][32], zero-padded; all chunks ahead when several bands of rows reuse
-// them, else each just before its use); bands of 264 rows go through the depth chunks, A packed in chunks of 132 rows into 12-row micro-panels
-// ([block][k][12]), and a 12 x 32 register tile (24 accumulators) runs over a chunk with its
-// micro-panel of B in L1 while the rows of A stream past it from L2.
+// them, else each just before its use); bands of 264 rows go through the depth chunks, A is
+// packed in chunks of 132 rows into 12-row micro-panels ([block][k][12]), and a 12 x 32
+// register tile (24 accumulators) runs over a chunk with its micro-panel of B in L1 while the
+// rows of A stream past it from L2.
 #include "ukernels.h"
 
 #include "epilogue.h"
@@ -182,25 +183,13 @@ void fewRows(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, i
   }
 }
 
-// C (accumulate mode) or the scaled epilogue over C, read back from `sums` (rows x columns,
-// row stride sumsRowStride) when the product did not go through register tiles.
-void finish(const Epilogue<float> &epilogue, const float *sums, int64_t sumsRowStride, float *c, int64_t cRowStride,
-            int64_t rows, int64_t columns) {
-  const Destination<float> out = epilogue.chunk(true, c, cRowStride, 0);
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t j = 0; j < columns; j += 16) {
-      const __mmask16 mask = firstLanes(columns - j);
-      out.put(r, j, sums ? _mm512_maskz_loadu_ps(mask, sums + r * sumsRowStride + j) : _mm512_setzero_ps(), mask);
-    }
-}
-
 template <class T>
 void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int64_t bDepthStride,
           int64_t bColumnStride, float *c, int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth,
           const Epilogue<float> &epilogue) {
   if (rows <= 0 || columns <= 0) return;
   if (depth <= 0) {  // an empty product: the epilogue alone
-    if (epilogue.scaled()) finish(epilogue, nullptr, 0, c, cRowStride, rows, columns);
+    if (epilogue.scaled()) epilogue.finish(nullptr, 0, c, cRowStride, rows, columns);
     return;
   }
   if (rows <= kFewRows && bColumnStride == 1) {
@@ -210,7 +199,7 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
     auto *sums = reinterpret_cast<float *>(aclcpu::ukernelScratch(2, rows * columns * 4));
     for (int64_t i = 0; i < rows * columns; ++i) sums[i] = 0.0f;
     fewRows(a, aRowStride, aDepthStride, b, bDepthStride, sums, columns, rows, columns, depth);
-    return finish(epilogue, sums, columns, c, cRowStride, rows, columns);
+    return epilogue.finish(sums, columns, c, cRowStride, rows, columns);
   }
   const int64_t panelColumns = columns < kColumnChunk ? columns : kColumnChunk;
   const int64_t panelDepth = depth < kDepthChunk ? depth : kDepthChunk;

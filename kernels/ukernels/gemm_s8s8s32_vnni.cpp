@@ -153,9 +153,7 @@ extern "C" void aclcpu_ukernel_gemm_s8s8s32_vnni(const int8_t *a, int64_t aOffse
   c += cOffset;
   const Epilogue<int32_t> epilogue{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride};
   if (depth <= 0) {  // an empty product: the epilogue alone
-    const Destination<int32_t> out = epilogue.chunk(true, c, cRowStride, 0);
-    for (int64_t row = 0; epilogue.scaled() && row < rows; ++row)
-      for (int64_t j = 0; j < columns; j += kLanes) out.put(row, j, _mm512_setzero_si512(), firstLanes(columns - j));
+    if (epilogue.scaled()) epilogue.finish(nullptr, 0, c, cRowStride, rows, columns);
     return;
   }
   const int64_t panelBlocks = ((columns < kColumnChunk ? columns : kColumnChunk) + kLanes - 1) / kLanes;

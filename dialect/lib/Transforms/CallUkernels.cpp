@@ -145,7 +145,6 @@ Outcome callUkernel(ModuleOp module, linalg::GenericOp tile, StringRef symbol) {
       fused ? matrixOperand(builder, loc, fused->epilogue.getDpsInputs()[1], identity, 0, 1, 2) : std::nullopt;
   if (!lhs || !rhs || !acc || (fused && !cIn))
     return Outcome::Skipped;  // metadata ops left behind are dead: canonicalize drops them
-  Value none = arith::ConstantIndexOp::create(builder, loc, 0);
   SmallVector<Value> arguments{lhs->pointer, lhs->offset,     lhs->strides[0], lhs->strides[1],
                                rhs->pointer, rhs->offset,     rhs->strides[0], rhs->strides[1],
                                acc->pointer, acc->offset,     acc->strides[0], acc->sizes[0],
@@ -154,8 +153,8 @@ Outcome callUkernel(ModuleOp module, linalg::GenericOp tile, StringRef symbol) {
     arguments.append({scalarAddress(builder, loc, fused->epilogue.getDpsInputs()[2]),
                       scalarAddress(builder, loc, fused->epilogue.getDpsInputs()[3]), cIn->pointer, cIn->offset,
                       cIn->strides[0]});
-  else
-    arguments.append({none, none, none, none, none});  // accumulate mode
+  else  // accumulate mode
+    arguments.append(5, arith::ConstantIndexOp::create(builder, loc, 0));
   SmallVector<Type> types(arguments.size(), builder.getIndexType());
   auto type = builder.getFunctionType(types, {});
   auto callee = module.lookupSymbol<func::FuncOp>(symbol);

@@ -174,6 +174,7 @@ aclError buildKernel(const ResolvedRequest &request, std::unique_ptr<CompiledKer
 void ModelStore::addLoaded(std::shared_ptr<Model> model) {
   std::lock_guard<std::mutex> lock(mutex_);
   loaded_[model->request.signature()] = std::move(model);
+  generation_.fetch_add(1, std::memory_order_acq_rel);
 }
 
 size_t ModelStore::loadedModels() {
@@ -184,8 +185,14 @@ size_t ModelStore::loadedModels() {
 void ModelStore::insertLocked(const std::string &key, std::shared_ptr<Model> model) {
   recency_.push_front(key);
   models_[key] = Entry{std::move(model), recency_.begin()};
+  generation_.fetch_add(1, std::memory_order_acq_rel);
   while (models_.size() > cacheCapacity()) {
-    models_.erase(recency_.back());
+    auto victim = models_.find(recency_.back());
+    if (victim->second.model->usedUnseen.exchange(false)) {  // used since it was last ordered
+      recency_.splice(recency_.begin(), recency_, victim->second.recency);
+      continue;
+    }
+    models_.erase(victim);
     recency_.pop_back();
   }
 }
@@ -275,6 +282,7 @@ void ModelStore::clear() {
   models_.clear();
   recency_.clear();
   loaded_.clear();
+  generation_.fetch_add(1, std::memory_order_acq_rel);
 }
 
 // The most elements (inputs and outputs together) a launch may touch to run on the enqueuing

@@ -24,6 +24,13 @@ namespace aclcpu {
 struct Model {
   ResolvedRequest request;
   std::shared_ptr<CompiledKernel> kernel;
+  // Set by launches that found the model without the store (request_memo.h): eviction gives
+  // such a model a second chance rather than dropping a model in use.
+  std::atomic<bool> usedUnseen{false};
+
+  void markUsed() {
+    if (!usedUnseen.load(std::memory_order_relaxed)) usedUnseen.store(true, std::memory_order_relaxed);
+  }
 };
 
 class ModelStore {
@@ -37,6 +44,8 @@ class ModelStore {
   size_t loadedModels();
   uint64_t compilations() const { return compilations_.load(); }
   uint64_t diskCacheHits() const { return diskHits_.load(); }
+  // Changes whenever what find() returns may change (a model added, evicted or cleared).
+  uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
   void clear();
 
  private:
@@ -54,6 +63,7 @@ class ModelStore {
   std::map<std::string, bool> inFlight_;
   std::atomic<uint64_t> compilations_{0};
   std::atomic<uint64_t> diskHits_{0};
+  std::atomic<uint64_t> generation_{1};
 };
 
 ModelStore &modelStore();

@@ -21,10 +21,13 @@ std::vector<std::vector<int64_t>> tensorDims(const std::vector<ResolvedTensor> &
 aclError compileRequest(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[], int numOutputs,
                         const aclTensorDesc *const outputDesc[], const aclopAttr *attr,
                         std::shared_ptr<Model> &model, ResolvedRequest &request, const char *caller) {
-  bool fuzz = compileFlag().load() == ACL_OP_COMPILE_FUZZ;
-  if (aclError error = resolveRequest(opType, numInputs, inputDesc, numOutputs, outputDesc, attr, fuzz, request, caller))
+  if (aclError error = resolveRequest(opType, numInputs, inputDesc, numOutputs, outputDesc, attr, false, request, caller))
     return error;
-  return modelStore().compile(request, model, caller);
+  if (compileFlag().load() != ACL_OP_COMPILE_FUZZ) return modelStore().compile(request, model, caller);
+  ResolvedRequest everyShape;
+  if (aclError error = resolveRequest(opType, numInputs, inputDesc, numOutputs, outputDesc, attr, true, everyShape, caller))
+    return error;
+  return modelStore().compile(everyShape, model, caller);
 }
 
 aclError makeHandle(std::shared_ptr<Model> model, const ResolvedRequest &request, aclopHandle **handle,

@@ -22,7 +22,8 @@ std::atomic<int> &compileFlag();
 
 std::vector<std::vector<int64_t>> tensorDims(const std::vector<ResolvedTensor> &tensors);
 
-// Resolves and compiles (or finds compiled) the request's model.
+// Resolves and compiles (or finds compiled) the request's model: under ACL_OP_COMPILE_FUZZ one
+// for every shape. `request` is the concrete request, with the dims a launch of it needs.
 aclError compileRequest(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[], int numOutputs,
                         const aclTensorDesc *const outputDesc[], const aclopAttr *attr,
                         std::shared_ptr<Model> &model, ResolvedRequest &request, const char *caller);

@@ -24,4 +24,10 @@ int64_t staticElementCount(const aclTensorDesc &desc) {
   return count;
 }
 
+bool sameDescription(const aclTensorDesc &a, const aclTensorDesc &b) {
+  return a.dataType == b.dataType && a.format == b.format && a.dims == b.dims && a.unknownRank == b.unknownRank &&
+         a.shapeRange == b.shapeRange && a.isConst == b.isConst && a.constData == b.constData &&
+         a.placement == b.placement;
+}
+
 }  // namespace aclcpu

@@ -41,6 +41,8 @@ using OpAttrValue = std::variant<bool, int64_t, float, std::string, DataTypeValu
 bool isKnownDataType(aclDataType type);
 // Elements of a fully static description; -1 when any dim is unknown.
 int64_t staticElementCount(const aclTensorDesc &desc);
+// Whether two descriptions say the same thing (every field, by content).
+bool sameDescription(const aclTensorDesc &a, const aclTensorDesc &b);
 
 }  // namespace aclcpu
 

@@ -47,10 +47,7 @@ extern "C" aclError aclopCompileAndExecute(const char *opType, int numInputs, co
   ResolvedRequest request;
   if (aclError error = compileRequest(opType, numInputs, inputDesc, numOutputs, outputDesc, attr, model, request, __func__))
     return error;
-  ResolvedRequest concrete;
-  if (aclError error = resolveRequest(opType, numInputs, inputDesc, numOutputs, outputDesc, attr, false, concrete, __func__))
-    return error;
-  return launchModel(*model, tensorDims(concrete.inputs), tensorDims(concrete.outputs), inputs, outputs, stream, __func__);
+  return launchModel(*model, tensorDims(request.inputs), tensorDims(request.outputs), inputs, outputs, stream, __func__);
 }
 
 extern "C" aclError aclSetCompileopt(aclCompileOpt opt, const char *value) {

@@ -1,6 +1,7 @@
 // aclopExecuteV2, handles and aclopInferShape.
 #include "diagnostics.h"
 #include "op_session.h"
+#include "request_memo.h"
 #include "runtime_state.h"
 
 using namespace aclcpu;
@@ -11,6 +12,19 @@ extern "C" aclError aclopExecuteV2(const char *opType, int numInputs, aclTensorD
   ACLCPU_REQUIRE_INIT();
   if ((numInputs > 0 && inputs == nullptr) || outputs == nullptr)
     return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", outputs ? "inputs" : "outputs");
+  RequestArguments arguments{opType, numInputs, inputDesc, numOutputs, outputDesc, attr};
+  // A dynamic model writes the inferred output shapes back to the request's descriptions.
+  auto writeOutputDims = [&](const Model &model, const std::vector<std::vector<int64_t>> &dims) {
+    if (!model.request.isDynamic()) return;
+    for (size_t i = 0; i < dims.size(); ++i) outputDesc[i]->dims = dims[i];
+  };
+  MemoizedRequest memoized;
+  if (findMemoizedRequest(arguments, memoized)) {
+    memoized.model->markUsed();
+    writeOutputDims(*memoized.model, *memoized.outputDims);
+    return launchModel(*memoized.model, *memoized.inputDims, *memoized.outputDims, inputs, outputs, stream, __func__);
+  }
+  uint64_t storeGeneration = modelStore().generation();  // before the lookup: a change after it voids the memo
   ResolvedRequest request;
   if (aclError error = resolveRequest(opType, numInputs, inputDesc, numOutputs, outputDesc, attr, false, request, __func__))
     return error;
@@ -19,16 +33,15 @@ extern "C" aclError aclopExecuteV2(const char *opType, int numInputs, aclTensorD
   if (!model) return ACLCPU_FAIL(ACL_ERROR_OP_NOT_FOUND, "no compiled or loaded model matches: %s", mismatch.c_str());
   auto outputDims = tensorDims(request.outputs);
   if (model->request.isDynamic()) {
-    // Output shapes follow from this request's inputs and are written back to its descriptions.
+    // Output shapes follow from this request's inputs.
     std::vector<TensorSpec> outputsInferred;
     std::string error;
     if (!inferOutputs(request.spec, outputsInferred, error))
       return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "%s", error.c_str());
-    for (size_t i = 0; i < outputsInferred.size(); ++i) {
-      outputDims[i] = outputsInferred[i].shape;
-      outputDesc[i]->dims = outputsInferred[i].shape;
-    }
+    for (size_t i = 0; i < outputsInferred.size(); ++i) outputDims[i] = outputsInferred[i].shape;
   }
+  memoizeRequest(arguments, storeGeneration, model, tensorDims(request.inputs), outputDims);
+  writeOutputDims(*model, outputDims);
   return launchModel(*model, tensorDims(request.inputs), outputDims, inputs, outputs, stream, __func__);
 }
 

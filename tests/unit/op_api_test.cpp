@@ -169,6 +169,73 @@ TEST_F(OpApiTest, AttributeDefaultsApplyOnBothSides) {
   aclopDestroyAttr(attr);
 }
 
+// A repeated ExecuteV2 is answered from a per-thread memo (request_memo.h) keyed by the
+// descriptions' and attributes' contents: changing either in place must select another model.
+TEST_F(OpApiTest, RepeatedExecuteV2FollowsChangedDescriptionsAndAttributes) {
+  Desc a = desc(ACL_FLOAT, {2, 3}), b = desc(ACL_FLOAT, {3, 4}), out = desc(ACL_FLOAT, {2, 4});
+  const aclTensorDesc *inputs[] = {a.get(), b.get()};
+  const aclTensorDesc *outputs[] = {out.get()};
+  ASSERT_EQ(aclopCompile("MatMul", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
+      << recentError();
+  aclopAttr *attr = aclopCreateAttr();
+  aclopSetAttrBool(attr, "transpose_x1", 0);
+  auto x = randomFloats(6, 4), y = randomFloats(12, 5);
+  DeviceTensor<float> dx(x), dy(y), dz(std::vector<float>(8));
+  aclTensorDesc *inDescs[] = {a.get(), b.get()};
+  aclTensorDesc *outDescs[] = {out.get()};
+  aclDataBuffer *in[] = {dx.buffer, dy.buffer};
+  aclDataBuffer *outBuffers[] = {dz.buffer};
+  for (int round = 0; round < 3; ++round)
+    ASSERT_EQ(aclopExecuteV2("MatMul", 2, inDescs, in, 1, outDescs, outBuffers, attr, stream_), ACL_SUCCESS)
+        << recentError();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  auto z = dz.read();
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 4; ++j) EXPECT_NEAR(z[i * 4 + j], gemmReference(x, y, false, false, 2, 4, 3, i, j), 1e-5);
+  aclopSetAttrBool(attr, "transpose_x1", 1);
+  EXPECT_EQ(aclopExecuteV2("MatMul", 2, inDescs, in, 1, outDescs, outBuffers, attr, stream_), ACL_ERROR_OP_NOT_FOUND);
+  aclopSetAttrBool(attr, "transpose_x1", 0);
+  EXPECT_EQ(aclopExecuteV2("MatMul", 2, inDescs, in, 1, outDescs, outBuffers, attr, stream_), ACL_SUCCESS);
+  EXPECT_EQ(aclopExecuteV2("MatMul", 2, inDescs, in, 1, outDescs, outBuffers, nullptr, stream_), ACL_SUCCESS)
+      << "no attributes: the defaults, which the model has";
+  ASSERT_EQ(aclSetTensorConst(b.get(), y.data(), y.size() * sizeof(float)), ACL_SUCCESS);
+  EXPECT_EQ(aclopExecuteV2("MatMul", 2, inDescs, in, 1, outDescs, outBuffers, attr, stream_), ACL_ERROR_OP_NOT_FOUND)
+      << "a const input is another model";
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  aclopDestroyAttr(attr);
+}
+
+// Memoized ExecuteV2 requests follow the model store: a model used only through the memo still
+// counts as recently used, and an evicted model is not found even while a handle keeps it alive.
+TEST_F(OpApiTest, RepeatedExecuteV2FollowsTheModelStore) {
+  ScopedEnv capacity("ACLCPU_OP_CACHE_CAPACITY", "2");
+  std::vector<Desc> descs;
+  for (int64_t n : {31, 32, 33}) descs.push_back(desc(ACL_FLOAT, {n}));
+  auto compile = [&](int which) {
+    const aclTensorDesc *io[] = {descs[which].get()};
+    return aclopCompile("Exp", 1, io, 1, io, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr);
+  };
+  auto x = randomFloats(33, 7);
+  DeviceTensor<float> dx(x), dy(std::vector<float>(33));
+  auto execute = [&](int which) { return executeV2("Exp", {descs[which].get()}, {dx.buffer}, {descs[which].get()}, {dy.buffer}); };
+  ASSERT_EQ(compile(0), ACL_SUCCESS) << recentError();
+  ASSERT_EQ(compile(1), ACL_SUCCESS) << recentError();
+  aclopHandle *handle = nullptr;
+  const aclTensorDesc *io[] = {descs[1].get()};
+  ASSERT_EQ(aclopCreateHandle("Exp", 1, io, 1, io, nullptr, &handle), ACL_SUCCESS);
+  ASSERT_EQ(execute(0), ACL_SUCCESS) << recentError();
+  ASSERT_EQ(execute(1), ACL_SUCCESS) << recentError();
+  ASSERT_EQ(execute(0), ACL_SUCCESS) << recentError();  // from the memo: the store's order is unchanged
+  ASSERT_EQ(compile(2), ACL_SUCCESS) << recentError();  // evicts the least recently used: Exp[32]
+  EXPECT_EQ(execute(0), ACL_SUCCESS) << recentError();
+  EXPECT_EQ(execute(1), ACL_ERROR_OP_NOT_FOUND) << "evicted, though its handle holds it";
+  EXPECT_EQ(execute(2), ACL_SUCCESS) << recentError();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  auto y = dy.read();
+  for (int i = 0; i < 33; ++i) EXPECT_NEAR(y[i], std::exp(x[i]), 1e-6f * std::exp(x[i]) + 1e-7f) << i;
+  aclopDestroyHandle(handle);
+}
+
 TEST_F(OpApiTest, FuzzCompileServesManyShapesAndWritesOutputShapes) {
   ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_FUZZ), ACL_SUCCESS);
   Desc a = desc(ACL_FLOAT, {4, 8}), out = desc(ACL_FLOAT, {4, 8});
@@ -432,6 +499,19 @@ TEST_F(OpApiTest, CastAndCastHandles) {
   EXPECT_EQ(i, (std::vector<int32_t>{1, -2, 65504, 2147483647, 0}));
   aclopDestroyHandle(handle);
   EXPECT_EQ(aclopCast(nullptr, dx.buffer, half.get(), dh.buffer, 0, stream_), ACL_ERROR_INVALID_PARAM);
+  // Under ACL_OP_COMPILE_FUZZ a Cast compiles for every shape and runs on this one (it was
+  // launched with the dynamic model's -1 dims, and its handle refused).
+  ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_FUZZ), ACL_SUCCESS);
+  DeviceTensor<uint16_t> fuzzed(std::vector<uint16_t>(5));
+  ASSERT_EQ(aclopCast(src.get(), dx.buffer, half.get(), fuzzed.buffer, 0, stream_), ACL_SUCCESS) << recentError();
+  ASSERT_EQ(aclopCreateHandleForCast(src.get(), ints.get(), 0, &handle), ACL_SUCCESS) << recentError();
+  DeviceTensor<int32_t> fuzzedInts(std::vector<int32_t>(5));
+  aclDataBuffer *fuzzedOut[] = {fuzzedInts.buffer};
+  ASSERT_EQ(aclopExecWithHandle(handle, 1, in, 1, fuzzedOut, stream_), ACL_SUCCESS) << recentError();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(fuzzed.read(), h);
+  EXPECT_EQ(fuzzedInts.read(), i);
+  aclopDestroyHandle(handle);
 }
 
 // Outputs of 32 MiB and more are stored non-temporally when their base is 64-byte aligned
@@ -572,10 +652,13 @@ TEST_F(OpApiTest, DynamicGemmScalesAndAddsC) {
   }
 }
 
+// Under ACL_OP_COMPILE_FUZZ too: one dynamic GEMM a transpose pair, launched with these dims.
 TEST_F(OpApiTest, GemmExAllTransposesWithScalarsInDeviceMemory) {
   const int m = 33, n = 17, k = 9;
+  for (aclOpCompileFlag flag : {ACL_OP_COMPILE_DEFAULT, ACL_OP_COMPILE_FUZZ})
   for (bool ta : {false, true})
     for (bool tb : {false, true}) {
+      ASSERT_EQ(aclopSetCompileFlag(flag), ACL_SUCCESS);
       auto a = randomFloats(m * k, 8), b = randomFloats(k * n, 9), c = randomFloats(m * n, 10);
       DeviceTensor<float> da(a), db(b), dc(c), alpha(std::vector<float>{2.0f}), beta(std::vector<float>{0.5f});
       ASSERT_EQ(aclblasGemmEx(ta ? ACL_TRANS_T : ACL_TRANS_N, tb ? ACL_TRANS_T : ACL_TRANS_N, ACL_TRANS_N, m, n, k,
@@ -587,7 +670,7 @@ TEST_F(OpApiTest, GemmExAllTransposesWithScalarsInDeviceMemory) {
       for (int i = 0; i < m; ++i)
         for (int j = 0; j < n; ++j)
           ASSERT_NEAR(result[i * n + j], 2 * gemmReference(a, b, ta, tb, m, n, k, i, j) + 0.5f * c[i * n + j], 1e-4)
-              << ta << tb << " " << i << "," << j;
+              << flag << ta << tb << " " << i << "," << j;
     }
 }
 

@@ -10,7 +10,56 @@ BlockRecycler::BlockRecycler(size_t blockBytes, size_t alignment, size_t maxFree
   free_.reserve(maxFree_);  // giving back never allocates
 }
 
+namespace {
+
+constexpr int kCachedBlocks = 8;
+
+struct ThreadCache {
+  BlockRecycler *owner = nullptr;
+  int count = 0;
+  void *blocks[kCachedBlocks];
+};
+
+// One cache per recycler a thread uses (the runtime has two); handed back when the thread exits.
+struct ThreadCaches {
+  ThreadCache caches[4];
+  ~ThreadCaches() {
+    for (ThreadCache &cache : caches)
+      while (cache.count > 0) cache.owner->giveShared(cache.blocks[--cache.count]);
+  }
+  ThreadCache *of(BlockRecycler *recycler) {
+    for (ThreadCache &cache : caches) {
+      if (cache.owner == recycler) return &cache;
+      if (cache.owner == nullptr) {
+        cache.owner = recycler;
+        return &cache;
+      }
+    }
+    return nullptr;
+  }
+};
+
+thread_local ThreadCaches threadCaches;
+
+}  // namespace
+
 void *BlockRecycler::take() {
+  ThreadCache *cache = threadCaches.of(this);
+  if (cache != nullptr && cache->count > 0) return cache->blocks[--cache->count];
+  return takeShared();
+}
+
+void BlockRecycler::give(void *block) {
+  if (block == nullptr) return;
+  ThreadCache *cache = threadCaches.of(this);
+  if (cache != nullptr && cache->count < kCachedBlocks) {
+    cache->blocks[cache->count++] = block;
+    return;
+  }
+  giveShared(block);
+}
+
+void *BlockRecycler::takeShared() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (!free_.empty()) {
@@ -22,7 +71,7 @@ void *BlockRecycler::take() {
   return aligned_alloc(alignment_, blockBytes_);
 }
 
-void BlockRecycler::give(void *block) {
+void BlockRecycler::giveShared(void *block) {
   if (block == nullptr) return;
   {
     std::lock_guard<std::mutex> lock(mutex_);

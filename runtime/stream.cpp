@@ -12,31 +12,34 @@ Stream::Stream(WorkerPool &pool, int deviceId, std::chrono::nanoseconds spin)
       synchronizeWaits_(pool.numThreads() < std::thread::hardware_concurrency()) {}
 
 uint64_t Stream::enqueue(std::unique_ptr<StreamTask> task) {
-  bool post = false, runHere = false;
+  bool post = false;
+  StreamTask *runHere = nullptr;
   uint64_t position;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     bool onCaller = task->runsOnCaller();
+    StreamTask *added = task.get();
     queue_.push_back(std::move(task));
-    position = ++enqueued_;
-    if (state_ == State::Idle) {
+    position = enqueued_.load(std::memory_order_relaxed) + 1;
+    enqueued_.store(position, std::memory_order_release);
+    if (state_ == State::Idle) {  // the queue was empty: `added` is its head
       state_ = State::Scheduled;
       // Alone in an idle stream, a short task runs here: no worker wakes for it and no
       // synchronize waits on another thread (two cross-core handoffs, most of a 1-element
       // Add's dispatch). Later tasks still queue behind it, in order.
-      runHere = onCaller;
+      if (onCaller) {
+        runHere = added;
+        resumeRequested_ = false;
+      }
       post = !onCaller;
     }
   }
-  if (runHere) runTasks(1);
+  if (runHere) runTasks(1, runHere);
   if (post) pool_.post(shared_from_this());
   return position;
 }
 
-uint64_t Stream::enqueuedCount() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return enqueued_;
-}
+uint64_t Stream::enqueuedCount() const { return enqueued_.load(std::memory_order_acquire); }
 
 aclError Stream::synchronize() {
   uint64_t target = enqueuedCount();
@@ -45,11 +48,14 @@ aclError Stream::synchronize() {
     completed_.waitFor(target, synchronizeWaits_.budget(spin_));
     synchronizeWaits_.record(std::chrono::steady_clock::now() - start);
   }
+  // A failed task set failed_ before its completion was published.
+  if (!failed_.load(std::memory_order_acquire)) return ACL_SUCCESS;
   std::lock_guard<std::mutex> lock(mutex_);
   aclError error = error_;
   if (error != ACL_SUCCESS) setRecentError(errorMessage_);
   error_ = ACL_SUCCESS;
   errorMessage_.clear();
+  failed_.store(false, std::memory_order_relaxed);
   return error;
 }
 
@@ -73,6 +79,7 @@ void Stream::recordError(aclError code, const std::string &message) {
   if (error_ != ACL_SUCCESS) return;
   error_ = code;
   errorMessage_ = message;
+  failed_.store(true, std::memory_order_release);
 }
 
 void Stream::runOnPool() {
@@ -80,10 +87,11 @@ void Stream::runOnPool() {
   runTasks(pool_.runsInline() ? 0 : kTasksPerTurn);
 }
 
-void Stream::runTasks(int limit) {
+void Stream::runTasks(int limit, StreamTask *head) {
   for (int ran = 0;; ++ran) {
-    StreamTask *task;
-    {
+    StreamTask *task = head;
+    head = nullptr;
+    if (task == nullptr) {
       std::lock_guard<std::mutex> lock(mutex_);
       if (queue_.empty()) {
         state_ = State::Idle;

@@ -55,7 +55,8 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
  private:
   // Runs queued tasks in order until the queue is empty (the stream goes Idle), the head task
   // blocks (Parked), or `limit` tasks have run (> 0: the stream is re-posted to the pool).
-  void runTasks(int limit);
+  // `head`: the head task, when the caller picked it under the lock already.
+  void runTasks(int limit, StreamTask *head = nullptr);
 
   enum class State { Idle, Scheduled, Parked };
   static constexpr int kTasksPerTurn = 64;  // then the stream yields its worker to other streams
@@ -69,7 +70,9 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   RingQueue<std::unique_ptr<StreamTask>> queue_;
   State state_ = State::Idle;
   bool resumeRequested_ = false;
-  uint64_t enqueued_ = 0;
+  // Written under mutex_, read without it: synchronize takes no lock when nothing failed.
+  std::atomic<uint64_t> enqueued_{0};
+  std::atomic<bool> failed_{false};  // error_ is set
   aclError error_ = ACL_SUCCESS;
   std::string errorMessage_;
 

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 using namespace aclcpu_test;
@@ -192,4 +193,25 @@ TEST(CheckedMode, StrayHostPointerAsDeviceMemoryIsAnError) {
   EXPECT_EQ(aclrtMemcpy(dev, 256, host.data(), 256, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
   EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
   ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+}
+
+// Lookups of a thread's recent allocations are cached (memory_table.cpp): a free must void them,
+// here and on other threads, or a copy would write into freed (or reused, smaller) memory.
+TEST_F(MemoryTest, CopiesIntoFreedDeviceMemoryAreRefusedAfterEarlierCopies) {
+  std::vector<uint8_t> host(4096, 7);
+  void *dev = nullptr;
+  ASSERT_EQ(aclrtMalloc(&dev, host.size(), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpy(dev, host.size(), host.data(), host.size(), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  std::thread([&] {
+    EXPECT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpy(dev, host.size(), host.data(), host.size(), ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  }).join();
+  ASSERT_EQ(aclrtFree(dev), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpy(dev, host.size(), host.data(), host.size(), ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recentError().find("not device memory"), std::string::npos) << recentError();
+  // Memory at the same address may be reused by a smaller allocation: the old size must not apply.
+  void *small = nullptr;
+  ASSERT_EQ(aclrtMalloc(&small, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpy(small, host.size(), host.data(), host.size(), ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtFree(small), ACL_SUCCESS);
 }

@@ -326,7 +326,7 @@ TEST_F(Conformance, MatrixProducts) {
   // GEMM's epilogue computed by the ukernels (scaled mode): s8 with alpha = 3, beta = -2 over
   // the byte range, shapes crossing the VNNI panels (depth > 512 keeps partial sums apart from
   // C); and f32 with beta = 0 and NaN in c, which must not be read (BLAS's rule), also through
-  // the float ukernel's partial sums (depth > 256) and its few-rows path.
+  // the float ukernel's partial sums (depth > 256), its few-rows path and its in-place path.
   for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1}, {7, 5, 33}, {130, 70, 517}, {300, 40, 1030}}) {
     HostTensor alpha(ACL_INT32, {}), beta(ACL_INT32, {});
     alpha.set(0, 3);
@@ -341,7 +341,7 @@ TEST_F(Conformance, MatrixProducts) {
            }};
     check(c);
   }
-  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{3, 37, 50}, {130, 70, 300}}) {
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{3, 37, 50}, {13, 37, 50}, {130, 70, 300}}) {
     HostTensor alpha(ACL_FLOAT, {}), beta(ACL_FLOAT, {}), nan(ACL_FLOAT, {m, n});
     alpha.set(0, 0.5);
     for (int64_t i = 0; i < nan.count(); ++i) nan.set(i, std::nan(""));
@@ -374,10 +374,11 @@ TEST_F(Conformance, GemmAgainstEigen) {
   for (aclDataType inputType : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16})
     // 1000 x 100 runs on several blocks whose row boundaries are not multiples of the row tile;
     // 140 x 530 x 300 crosses each of the float ukernel's panels (128 rows, 512 columns, 256
-    // deep), 704 x 64 x 48 takes the f32 ukernel for whole register tiles past 640, and 3 x 37 x
-    // 50 its few-rows path (B unpacked, 16-column vectors then a scalar tail, depth in fours).
+    // deep), 704 x 64 x 48 takes the f32 ukernel for whole register tiles past 640, 3 x 37 x 50
+    // its few-rows path (B unpacked, 16-column vectors then a scalar tail, depth in fours), and
+    // 45 x 70 x 33 its in-place path (A and B unpacked, ragged rows and columns).
     for (Size size : {Size{1, 1, 1}, Size{64, 64, 64}, Size{127, 65, 300}, Size{256, 192, 256}, Size{1000, 100, 70},
-                      Size{140, 530, 300}, Size{704, 64, 48}, Size{3, 37, 50}})
+                      Size{140, 530, 300}, Size{704, 64, 48}, Size{3, 37, 50}, Size{45, 70, 33}})
       for (bool ta : {false, true})
         for (bool tb : {false, true}) {
           SCOPED_TRACE(testing::Message() << inputType << " " << size.m << "x" << size.n << "x" << size.k << " " << ta << tb);

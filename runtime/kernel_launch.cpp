@@ -30,6 +30,20 @@ void *threadScratch(size_t bytes) {
   return scratch.memory;
 }
 
+// The context of the blocks this thread runs (its worker index; a thread outside the pool takes
+// the last of `workerNum` slots), blockIdx left to the caller.
+aclcpuBlockCtx blockContext(uint32_t numBlocks, uint32_t workerNum, size_t scratchBytes) {
+  int worker = WorkerPool::currentWorkerIndex();
+  aclcpuBlockCtx ctx{};
+  ctx.abiVersion = ACLCPU_KERNEL_ABI_VERSION;
+  ctx.blockNum = numBlocks;
+  ctx.workerIdx = worker >= 0 ? static_cast<uint32_t>(worker) : workerNum - 1;
+  ctx.workerNum = workerNum;
+  ctx.scratch = threadScratch(scratchBytes);
+  ctx.scratchSize = ctx.scratch ? scratchBytes : 0;
+  return ctx;
+}
+
 class BlockRun : public PoolJob {
  public:
   BlockRun(aclcpuKernelEntry entry, const void *args, uint32_t numBlocks, uint32_t chunk, uint32_t workerNum,
@@ -41,14 +55,7 @@ class BlockRun : public PoolJob {
 
   // Claims and runs chunks until none are left.
   void work() {
-    int worker = WorkerPool::currentWorkerIndex();
-    aclcpuBlockCtx ctx{};
-    ctx.abiVersion = ACLCPU_KERNEL_ABI_VERSION;
-    ctx.blockNum = numBlocks_;
-    ctx.workerIdx = worker >= 0 ? static_cast<uint32_t>(worker) : workerNum_ - 1;
-    ctx.workerNum = workerNum_;
-    ctx.scratch = threadScratch(scratchBytes_);
-    ctx.scratchSize = ctx.scratch ? scratchBytes_ : 0;
+    aclcpuBlockCtx ctx = blockContext(numBlocks_, workerNum_, scratchBytes_);
     for (;;) {
       uint32_t start = next_.fetch_add(chunk_, std::memory_order_relaxed);
       if (start >= numBlocks_) return;
@@ -129,6 +136,13 @@ int32_t runBlocks(WorkerPool &pool, aclcpuKernelEntry entry, const void *args, u
   // Four chunks per worker balance uneven blocks without contending on the counter.
   uint32_t chunk = std::max(1u, numBlocks / (workers * 4));
   // workerNum counts the pool's workers plus one slot for a thread outside the pool.
+  if (numBlocks == 1) {  // one block, called here: no dispatcher (its counters and wait were a
+                         // tenth of a 1-element Add's dispatch)
+    aclcpuBlockCtx ctx = blockContext(1, workers + 1, scratchBytes);
+    ctx.blockIdx = 0;
+    faultBlock = 0;
+    return entry(args, &ctx);
+  }
   if (helpers == 0) {  // this thread alone: nothing to share, nothing to allocate
     BlockRun run(entry, args, numBlocks, chunk, workers + 1, scratchBytes);
     run.work();

@@ -21,13 +21,18 @@ struct ThreadCache {
 };
 
 // One cache per recycler a thread uses (the runtime has two); handed back when the thread exits.
+// A block given or taken later in the thread's exit (another thread-local's destructor) goes
+// through the shared list.
 struct ThreadCaches {
   ThreadCache caches[4];
+  bool closed = false;
   ~ThreadCaches() {
+    closed = true;
     for (ThreadCache &cache : caches)
       while (cache.count > 0) cache.owner->giveShared(cache.blocks[--cache.count]);
   }
   ThreadCache *of(BlockRecycler *recycler) {
+    if (closed) return nullptr;
     for (ThreadCache &cache : caches) {
       if (cache.owner == recycler) return &cache;
       if (cache.owner == nullptr) {

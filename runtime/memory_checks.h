@@ -1,7 +1,9 @@
 // Validation shared by copies, memsets and operator arguments: sizes against destMax, pointers
 // against where the memcpy kind says they live, and ranges against their allocation. The
-// device side of copies and memsets must always lie in a live aclrtMalloc allocation; operator
-// and kernel buffers are looked up only in checked mode (ACLCPU_CHECK=1), to keep launches cheap.
+// device side of copies and memsets must always lie in a live aclrtMalloc allocation; an
+// operator or kernel buffer must fit the allocation it starts in, and must start in one only in
+// checked mode (ACLCPU_CHECK=1). Launches look each buffer up: the table answers repeated
+// lookups from a per-thread cache (memory_table.cpp).
 #pragma once
 
 #include "acl/acl_rt.h"

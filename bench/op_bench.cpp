@@ -95,6 +95,30 @@ void BM_AddDispatchExecuteV2Dynamic(benchmark::State &state) {
 }
 BENCHMARK(BM_AddDispatchExecuteV2Dynamic)->UseRealTime();
 
+// The per-call entry points that compile on first use and resolve their request on every call:
+// aclopCast of one element, and aclblasGemmEx of 1 x 1 x 1 (scalars in device memory).
+void BM_CastDispatch(benchmark::State &state) {
+  Runtime runtime;
+  Tensor x(ACL_FLOAT, {1}, 4), y(ACL_FLOAT16, {1}, 2);
+  for (auto _ : state) {
+    if (aclopCast(x.desc, x.buffer, y.desc, y.buffer, 0, runtime.stream)) return state.SkipWithError(aclGetRecentErrMsg());
+    aclrtSynchronizeStream(runtime.stream);
+  }
+}
+BENCHMARK(BM_CastDispatch)->UseRealTime();
+
+void BM_GemmExDispatch(benchmark::State &state) {
+  Runtime runtime;
+  Tensor a(ACL_FLOAT, {1}, 4), b(ACL_FLOAT, {1}, 4), c(ACL_FLOAT, {1}, 4), alpha(ACL_FLOAT, {1}, 4), beta(ACL_FLOAT, {1}, 4);
+  for (auto _ : state) {
+    if (aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 1, 1, 1, alpha.device, a.device, -1, ACL_FLOAT, b.device,
+                      -1, ACL_FLOAT, beta.device, c.device, -1, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, runtime.stream))
+      return state.SkipWithError(aclGetRecentErrMsg());
+    aclrtSynchronizeStream(runtime.stream);
+  }
+}
+BENCHMARK(BM_GemmExDispatch)->UseRealTime();
+
 // aclopInferShape for a shape never seen before (every iteration a new M): what the first
 // dynamic ExecuteV2 of a new shape pays; repeated shapes are answered from a memo.
 void BM_InferShapeNewShape(benchmark::State &state) {

@@ -3,6 +3,7 @@
 // compiled or loaded beforehand; on the CPU compiling online costs milliseconds).
 #include "diagnostics.h"
 #include "op_session.h"
+#include "request_memo.h"
 #include "runtime_state.h"
 
 using namespace aclcpu;
@@ -20,6 +21,32 @@ aclError castModel(const aclTensorDesc *srcDesc, const aclTensorDesc *dstDesc, s
   return compileRequest("Cast", 1, inputs, 1, outputs, &attr, model, request, caller);
 }
 
+// What selects a Cast call's model: the two descriptions (by content) and the compile flag.
+struct CastKey {
+  RequestKey descriptions;
+  int compileFlag;
+};
+
+// The model and launch dims of a Cast call; a thread's recent ones come from a memo (resolving
+// was 0.9 µs of a 1-element aclopCast's 1.3).
+aclError memoizedCastModel(const aclTensorDesc *srcDesc, const aclTensorDesc *dstDesc, MemoizedRequest &out,
+                           const char *caller) {
+  thread_local RequestMemo<CastKey> memo;
+  const aclTensorDesc *inputs[] = {srcDesc};
+  const aclTensorDesc *outputs[] = {dstDesc};
+  const RequestArguments arguments{"Cast", 1, inputs, 1, outputs, nullptr};
+  const int flag = compileFlag().load();
+  auto matches = [&](const CastKey &key) { return key.compileFlag == flag && key.descriptions.matches(arguments); };
+  if (srcDesc != nullptr && dstDesc != nullptr && memo.find(matches, out)) return ACL_SUCCESS;
+  uint64_t storeGeneration = modelStore().generation();
+  std::shared_ptr<Model> model;
+  ResolvedRequest request;
+  if (aclError error = castModel(srcDesc, dstDesc, model, request, caller)) return error;
+  out = memo.remember(CastKey{RequestKey::of(arguments), flag}, storeGeneration, std::move(model),
+                      tensorDims(request.inputs), tensorDims(request.outputs));
+  return ACL_SUCCESS;
+}
+
 }  // namespace
 
 // `truncate` is accepted; integer narrowing always wraps and float -> integer always
@@ -29,12 +56,11 @@ extern "C" aclError aclopCast(const aclTensorDesc *srcDesc, const aclDataBuffer 
                               aclrtStream stream) {
   ACLCPU_REQUIRE_INIT();
   (void)truncate;
-  std::shared_ptr<Model> model;
-  ResolvedRequest request;
-  if (aclError error = castModel(srcDesc, dstDesc, model, request, __func__)) return error;
+  MemoizedRequest cast;
+  if (aclError error = memoizedCastModel(srcDesc, dstDesc, cast, __func__)) return error;
   const aclDataBuffer *inputs[] = {srcBuffer};
   aclDataBuffer *outputs[] = {dstBuffer};
-  return launchModel(*model, tensorDims(request.inputs), tensorDims(request.outputs), inputs, outputs, stream, __func__);
+  return launchModel(*cast.model, *cast.inputDims, *cast.outputDims, inputs, outputs, stream, __func__);
 }
 
 extern "C" aclError aclopCreateHandleForCast(aclTensorDesc *srcDesc, aclTensorDesc *dstDesc, uint8_t truncate,

@@ -6,6 +6,7 @@
 #include "acl/ops/acl_cblas.h"
 #include "diagnostics.h"
 #include "op_session.h"
+#include "request_memo.h"
 #include "runtime_state.h"
 #include "strided_staging.h"
 #include "untrusted_enum.h"
@@ -67,6 +68,32 @@ aclError gemmModel(const GemmShape &shape, std::shared_ptr<Model> &model, Resolv
   return compileRequest("GEMM", 5, inputs, 1, outputs, &attr, model, request, caller);
 }
 
+// What selects a GEMM call's model: its shape and types, and the compile flag (FUZZ compiles
+// one model for every shape).
+struct GemmKey {
+  GemmShape shape;
+  int compileFlag;
+  bool operator==(const GemmKey &other) const {
+    const GemmShape &x = shape, &y = other.shape;
+    return x.transA == y.transA && x.transB == y.transB && x.m == y.m && x.n == y.n && x.k == y.k &&
+           x.typeA == y.typeA && x.typeB == y.typeB && x.typeC == y.typeC && compileFlag == other.compileFlag;
+  }
+};
+
+// The model and launch dims of a GEMM call. A thread's recent shapes come from a memo: building
+// six descriptions and an attribute map and resolving them was 2.5 µs of a 1 x 1 x 1 GemmEx.
+aclError memoizedGemmModel(const GemmShape &shape, MemoizedRequest &out, const char *caller) {
+  thread_local RequestMemo<GemmKey> memo;
+  const GemmKey key{shape, compileFlag().load()};
+  if (memo.find([&](const GemmKey &memoized) { return memoized == key; }, out)) return ACL_SUCCESS;
+  uint64_t storeGeneration = modelStore().generation();
+  std::shared_ptr<Model> model;
+  ResolvedRequest request;
+  if (aclError error = gemmModel(shape, model, request, caller)) return error;
+  out = memo.remember(key, storeGeneration, std::move(model), tensorDims(request.inputs), tensorDims(request.outputs));
+  return ACL_SUCCESS;
+}
+
 // Row strides (in elements; -1 = packed) of A, B and C as stored.
 struct GemmStrides {
   int a, b, c;
@@ -81,9 +108,8 @@ aclError runGemm(const GemmShape &shape, const void *alpha, const void *a, const
   if (aclError error = checkLeading(strides.a, colsA, "lda", caller)) return error;
   if (aclError error = checkLeading(strides.b, colsB, "ldb", caller)) return error;
   if (aclError error = checkLeading(strides.c, shape.n, "ldc", caller)) return error;
-  std::shared_ptr<Model> model;
-  ResolvedRequest request;
-  if (aclError error = gemmModel(shape, model, request, caller)) return error;
+  MemoizedRequest gemm;
+  if (aclError error = memoizedGemmModel(shape, gemm, caller)) return error;
   if (shape.m == 0 || shape.n == 0) return ACL_SUCCESS;  // nothing to compute
   auto bytes = [](aclDataType type, int64_t count) { return static_cast<size_t>(count) * aclDataTypeSize(type); };
   auto matrix = [&](const void *data, int rows, int cols, int stride, aclDataType type) {
@@ -106,8 +132,7 @@ aclError runGemm(const GemmShape &shape, const void *alpha, const void *a, const
   aclDataBuffer bufferBeta{const_cast<void *>(beta), bytes(shape.typeC, 1)};
   const aclDataBuffer *inputs[] = {&bufferA, &bufferB, &bufferC, &bufferAlpha, &bufferBeta};
   aclDataBuffer *outputs[] = {&bufferC};
-  if (aclError error =
-          launchModel(*model, tensorDims(request.inputs), tensorDims(request.outputs), inputs, outputs, stream, caller))
+  if (aclError error = launchModel(*gemm.model, *gemm.inputDims, *gemm.outputDims, inputs, outputs, stream, caller))
     return error;
   return packedC == c ? ACL_SUCCESS : staging.unpack(packedC, storedC);
 }

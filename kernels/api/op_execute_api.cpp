@@ -18,9 +18,9 @@ extern "C" aclError aclopExecuteV2(const char *opType, int numInputs, aclTensorD
     if (!model.request.isDynamic()) return;
     for (size_t i = 0; i < dims.size(); ++i) outputDesc[i]->dims = dims[i];
   };
+  thread_local RequestMemo<RequestKey> memo;
   MemoizedRequest memoized;
-  if (findMemoizedRequest(arguments, memoized)) {
-    memoized.model->markUsed();
+  if (memo.find([&](const RequestKey &key) { return key.matches(arguments); }, memoized)) {
     writeOutputDims(*memoized.model, *memoized.outputDims);
     return launchModel(*memoized.model, *memoized.inputDims, *memoized.outputDims, inputs, outputs, stream, __func__);
   }
@@ -40,9 +40,10 @@ extern "C" aclError aclopExecuteV2(const char *opType, int numInputs, aclTensorD
       return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "%s", error.c_str());
     for (size_t i = 0; i < outputsInferred.size(); ++i) outputDims[i] = outputsInferred[i].shape;
   }
-  memoizeRequest(arguments, storeGeneration, model, tensorDims(request.inputs), outputDims);
-  writeOutputDims(*model, outputDims);
-  return launchModel(*model, tensorDims(request.inputs), outputDims, inputs, outputs, stream, __func__);
+  memoized = memo.remember(RequestKey::of(arguments), storeGeneration, std::move(model), tensorDims(request.inputs),
+                           std::move(outputDims));
+  writeOutputDims(*memoized.model, *memoized.outputDims);
+  return launchModel(*memoized.model, *memoized.inputDims, *memoized.outputDims, inputs, outputs, stream, __func__);
 }
 
 extern "C" aclError aclopCreateHandle(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],

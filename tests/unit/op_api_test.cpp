@@ -674,6 +674,38 @@ TEST_F(OpApiTest, GemmExAllTransposesWithScalarsInDeviceMemory) {
     }
 }
 
+// aclblasGemmEx and aclopCast remember the models of a thread's recent calls (request_memo.h).
+// Alternating calls that differ only in a transpose, or only in the destination type, must
+// each get their own model once both are compiled (a memo hit needs no compile since).
+TEST_F(OpApiTest, AlternatingGemmExAndCastCallsKeepTheirOwnModels) {
+  const int m = 5, n = 6, k = 7;
+  auto a = randomFloats(m * k, 40), b = randomFloats(k * n, 41);
+  DeviceTensor<float> da(a), db(b), alpha(std::vector<float>{1.0f}), beta(std::vector<float>{0.0f});
+  std::vector<float> x = {1.5f, -2.75f, 3e9f, 0.1f};
+  Desc src = desc(ACL_FLOAT, {4}), half = desc(ACL_FLOAT16, {4}), ints = desc(ACL_INT32, {4});
+  DeviceTensor<float> dx(x);
+  for (int round = 0; round < 3; ++round)
+    for (bool tb : {false, true}) {
+      DeviceTensor<float> dc(std::vector<float>(m * n));
+      ASSERT_EQ(aclblasGemmEx(ACL_TRANS_N, tb ? ACL_TRANS_T : ACL_TRANS_N, ACL_TRANS_N, m, n, k, alpha.device, da.device,
+                              -1, ACL_FLOAT, db.device, -1, ACL_FLOAT, beta.device, dc.device, -1, ACL_FLOAT,
+                              ACL_COMPUTE_HIGH_PRECISION, stream_),
+                ACL_SUCCESS) << recentError();
+      DeviceTensor<uint16_t> dh(std::vector<uint16_t>(4));
+      DeviceTensor<int32_t> di(std::vector<int32_t>(4));
+      ASSERT_EQ(aclopCast(src.get(), dx.buffer, half.get(), dh.buffer, 0, stream_), ACL_SUCCESS) << recentError();
+      ASSERT_EQ(aclopCast(src.get(), dx.buffer, ints.get(), di.buffer, 0, stream_), ACL_SUCCESS) << recentError();
+      ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+      auto c = dc.read();
+      for (int i = 0; i < m; ++i)
+        for (int j = 0; j < n; ++j)
+          ASSERT_NEAR(c[i * n + j], gemmReference(a, b, false, tb, m, n, k, i, j), 1e-4) << round << tb << i << j;
+      auto h = dh.read();
+      for (int e = 0; e < 4; ++e) EXPECT_EQ(h[e], aclFloatToFloat16(x[e])) << round << " " << e;
+      EXPECT_EQ(di.read(), (std::vector<int32_t>{1, -2, 2147483647, 0})) << round;
+    }
+}
+
 TEST_F(OpApiTest, GemmHandlesHgemmS8gemmAndGemv) {
   const int m = 8, n = 5, k = 7;
   // fp16 in, fp16 out through a handle.

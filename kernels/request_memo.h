@@ -6,6 +6,7 @@
 #pragma once
 
 #include "model_store.h"
+#include "op_session.h"
 
 #include <array>
 
@@ -37,6 +38,21 @@ class RequestMemo {
       return true;
     }
     return false;
+  }
+
+  // For entry points that compile on first use (aclopCast, aclblas*): the memoized model of a
+  // key satisfying `matches`, else the one `compile(model, request)` finds or compiles,
+  // remembered under `makeKey()` with the request's dims.
+  template <class Matches, class MakeKey, class Compile>
+  aclError findOrCompile(Matches matches, MakeKey makeKey, Compile compile, MemoizedRequest &out) {
+    if (find(matches, out)) return ACL_SUCCESS;
+    uint64_t storeGeneration = modelStore().generation();  // before compiling: a change since voids the entry
+    std::shared_ptr<Model> model;
+    ResolvedRequest request;
+    if (aclError error = compile(model, request)) return error;
+    out = remember(makeKey(), storeGeneration, std::move(model), tensorDims(request.inputs),
+                   tensorDims(request.outputs));
+    return ACL_SUCCESS;
   }
 
   // Remembers what a request resolved to, and returns it; `storeGeneration` is the store's

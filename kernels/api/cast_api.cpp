@@ -36,15 +36,13 @@ aclError memoizedCastModel(const aclTensorDesc *srcDesc, const aclTensorDesc *ds
   const aclTensorDesc *outputs[] = {dstDesc};
   const RequestArguments arguments{"Cast", 1, inputs, 1, outputs, nullptr};
   const int flag = compileFlag().load();
-  auto matches = [&](const CastKey &key) { return key.compileFlag == flag && key.descriptions.matches(arguments); };
-  if (srcDesc != nullptr && dstDesc != nullptr && memo.find(matches, out)) return ACL_SUCCESS;
-  uint64_t storeGeneration = modelStore().generation();
-  std::shared_ptr<Model> model;
-  ResolvedRequest request;
-  if (aclError error = castModel(srcDesc, dstDesc, model, request, caller)) return error;
-  out = memo.remember(CastKey{RequestKey::of(arguments), flag}, storeGeneration, std::move(model),
-                      tensorDims(request.inputs), tensorDims(request.outputs));
-  return ACL_SUCCESS;
+  return memo.findOrCompile(
+      [&](const CastKey &key) { return key.compileFlag == flag && key.descriptions.matches(arguments); },
+      [&] { return CastKey{RequestKey::of(arguments), flag}; },
+      [&](std::shared_ptr<Model> &model, ResolvedRequest &request) {
+        return castModel(srcDesc, dstDesc, model, request, caller);
+      },
+      out);
 }
 
 }  // namespace

@@ -85,13 +85,11 @@ struct GemmKey {
 aclError memoizedGemmModel(const GemmShape &shape, MemoizedRequest &out, const char *caller) {
   thread_local RequestMemo<GemmKey> memo;
   const GemmKey key{shape, compileFlag().load()};
-  if (memo.find([&](const GemmKey &memoized) { return memoized == key; }, out)) return ACL_SUCCESS;
-  uint64_t storeGeneration = modelStore().generation();
-  std::shared_ptr<Model> model;
-  ResolvedRequest request;
-  if (aclError error = gemmModel(shape, model, request, caller)) return error;
-  out = memo.remember(key, storeGeneration, std::move(model), tensorDims(request.inputs), tensorDims(request.outputs));
-  return ACL_SUCCESS;
+  return memo.findOrCompile([&](const GemmKey &memoized) { return memoized == key; }, [&] { return key; },
+                            [&](std::shared_ptr<Model> &model, ResolvedRequest &request) {
+                              return gemmModel(shape, model, request, caller);
+                            },
+                            out);
 }
 
 // Row strides (in elements; -1 = packed) of A, B and C as stored.

@@ -83,8 +83,10 @@ int64_t transposeColumns(const T *b, int64_t columnStride, int64_t depth, float 
                        load16(column + 3 * columnStride), u[group]);
     }
     for (int64_t j = 0; j < 4; ++j) {  // lane L of the groups' u[j]: the sixteen columns at k = 4L + j
-      const __m512 low01 = _mm512_shuffle_f32x4(u[0][j], u[1][j], 0x44), high01 = _mm512_shuffle_f32x4(u[0][j], u[1][j], 0xee);
-      const __m512 low23 = _mm512_shuffle_f32x4(u[2][j], u[3][j], 0x44), high23 = _mm512_shuffle_f32x4(u[2][j], u[3][j], 0xee);
+      const __m512 low01 = _mm512_shuffle_f32x4(u[0][j], u[1][j], 0x44);
+      const __m512 high01 = _mm512_shuffle_f32x4(u[0][j], u[1][j], 0xee);
+      const __m512 low23 = _mm512_shuffle_f32x4(u[2][j], u[3][j], 0x44);
+      const __m512 high23 = _mm512_shuffle_f32x4(u[2][j], u[3][j], 0xee);
       _mm512_storeu_ps(out + (k0 + j) * kColumns, _mm512_shuffle_f32x4(low01, low23, 0x88));
       _mm512_storeu_ps(out + (k0 + 4 + j) * kColumns, _mm512_shuffle_f32x4(low01, low23, 0xdd));
       _mm512_storeu_ps(out + (k0 + 8 + j) * kColumns, _mm512_shuffle_f32x4(high01, high23, 0x88));
@@ -143,10 +145,10 @@ bool gatherRows(const BFloat *, int64_t, int64_t, int64_t, int64_t, float *) { r
 
 // Sixteen depth steps at a time of a whole micro-panel whose rows are contiguous along k, by
 // 4 x 4 transposes: for each group of four rows, lane L of u[j] holds the four rows' elements
-// at k = 4L + j, which is 16 bytes of the micro-panel. For
-// f16 and bf16 (widened as they load) this replaced element-by-element packing: 1000^3 bf16
-// 146 -> 155 GF/s; for f32 it matches one gather per k (both wait on A's loads). Returns the
-// depth steps done (the rest, under 16, is left to the caller).
+// at k = 4L + j, which is 16 bytes of the micro-panel. For f16 and bf16 (widened as they load)
+// this replaced element-by-element packing: 1000^3 bf16 146 -> 155 GF/s; for f32 it matches
+// one gather per k (both wait on A's loads). Returns the depth steps done (the rest, under 16,
+// is left to the caller).
 template <class T>
 int64_t transposeRows(const T *a, int64_t rowStride, int64_t depth, float *out) {
   static_assert(kRows == 12, "three groups of four rows");
@@ -155,7 +157,8 @@ int64_t transposeRows(const T *a, int64_t rowStride, int64_t depth, float *out) 
     for (int64_t group = 0; group < 3; ++group) {
       const T *row = a + 4 * group * rowStride + k0;
       __m512 u[4];
-      transposeInLanes(load16(row), load16(row + rowStride), load16(row + 2 * rowStride), load16(row + 3 * rowStride), u);
+      transposeInLanes(load16(row), load16(row + rowStride), load16(row + 2 * rowStride), load16(row + 3 * rowStride),
+                       u);
       float *panel = out + k0 * kRows + 4 * group;
       for (int j = 0; j < 4; ++j) {
         _mm_storeu_ps(panel + j * kRows, _mm512_castps512_ps128(u[j]));
@@ -213,8 +216,8 @@ struct InPlaceOperands {
 // masked off. Never inlined: inlined into a loop over tiles, GCC keeps the accumulators in
 // memory (the 64^3 in-place product ran at half speed).
 template <int Rows, class Operands>
-__attribute__((noinline)) void registerTile(const Operands operands, int64_t depth, const Destination<float> &out, __mmask16 low,
-                  __mmask16 high) {
+__attribute__((noinline)) void registerTile(const Operands operands, int64_t depth, const Destination<float> &out,
+                                            __mmask16 low, __mmask16 high) {
   __m512 acc[Rows][2];
   for (int r = 0; r < Rows; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
   for (int64_t k = 0; k < depth; ++k) {
@@ -364,8 +367,8 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
             const __mmask16 low = firstLanes(left), high = firstLanes(left - 16);
             const float *panel = packedPanel + block * slice * kColumns;
             for (int64_t r = 0; r < chunk; r += kRows)
-              registerTileRows(chunk - r < kRows ? chunk - r : kRows, PackedPanels{packedA + r * slice, panel}, slice,
-                               out.at(row0 + r, block * kColumns), low, high);
+              registerTileRows(chunk - r < kRows ? chunk - r : kRows, PackedPanels{packedA + r * slice, panel},
+                               slice, out.at(row0 + r, block * kColumns), low, high);
           }
         }
       }

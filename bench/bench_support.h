@@ -47,16 +47,24 @@ struct Tensor {
   }
 };
 
-// Runs `handle` once per benchmark iteration, enqueue and synchronize (what a caller that needs
-// the result pays), then destroys it.
+// Each benchmark iteration calls `enqueue` (returning an aclError) and synchronizes `stream`:
+// what a caller that needs the result pays. A failed call skips the benchmark.
+template <class Enqueue>
+void runSynchronized(benchmark::State &state, aclrtStream stream, Enqueue enqueue) {
+  for (auto _ : state) {
+    if (enqueue() != ACL_SUCCESS) return state.SkipWithError(aclGetRecentErrMsg());
+    aclrtSynchronizeStream(stream);
+  }
+}
+
+// Runs `handle` once per benchmark iteration (runSynchronized), then destroys it.
 template <size_t Inputs>
 void runHandle(benchmark::State &state, const Runtime &runtime, aclopHandle *handle,
                const aclDataBuffer *const (&inputs)[Inputs], aclDataBuffer *output) {
   aclDataBuffer *outputs[] = {output};
-  for (auto _ : state) {
-    aclopExecWithHandle(handle, static_cast<int>(Inputs), inputs, 1, outputs, runtime.stream);
-    aclrtSynchronizeStream(runtime.stream);
-  }
+  runSynchronized(state, runtime.stream, [&] {
+    return aclopExecWithHandle(handle, static_cast<int>(Inputs), inputs, 1, outputs, runtime.stream);
+  });
   aclopDestroyHandle(handle);
 }
 

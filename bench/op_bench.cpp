@@ -35,6 +35,7 @@ extern "C" char *openblas_get_corename(void);
 namespace {
 
 using aclcpu_bench::runHandle;
+using aclcpu_bench::runSynchronized;
 using aclcpu_bench::Runtime;
 using aclcpu_bench::Tensor;
 
@@ -68,10 +69,9 @@ void BM_AddDispatchExecuteV2(benchmark::State &state) {
   aclTensorDesc *outDescs[] = {out.desc};
   aclDataBuffer *inputs[] = {a.buffer, a.buffer};
   aclDataBuffer *outputs[] = {out.buffer};
-  for (auto _ : state) {
-    aclopExecuteV2("Add", 2, inDescs, inputs, 1, outDescs, outputs, nullptr, runtime.stream);
-    aclrtSynchronizeStream(runtime.stream);
-  }
+  runSynchronized(state, runtime.stream, [&] {
+    return aclopExecuteV2("Add", 2, inDescs, inputs, 1, outDescs, outputs, nullptr, runtime.stream);
+  });
 }
 BENCHMARK(BM_AddDispatchExecuteV2)->UseRealTime();
 
@@ -87,11 +87,9 @@ void BM_AddDispatchExecuteV2Dynamic(benchmark::State &state) {
   aclTensorDesc *outDescs[] = {out.desc};
   aclDataBuffer *inputs[] = {a.buffer, a.buffer};
   aclDataBuffer *outputs[] = {out.buffer};
-  for (auto _ : state) {
-    if (aclopExecuteV2("Add", 2, inDescs, inputs, 1, outDescs, outputs, nullptr, runtime.stream))
-      return state.SkipWithError(aclGetRecentErrMsg());
-    aclrtSynchronizeStream(runtime.stream);
-  }
+  runSynchronized(state, runtime.stream, [&] {
+    return aclopExecuteV2("Add", 2, inDescs, inputs, 1, outDescs, outputs, nullptr, runtime.stream);
+  });
 }
 BENCHMARK(BM_AddDispatchExecuteV2Dynamic)->UseRealTime();
 
@@ -100,22 +98,19 @@ BENCHMARK(BM_AddDispatchExecuteV2Dynamic)->UseRealTime();
 void BM_CastDispatch(benchmark::State &state) {
   Runtime runtime;
   Tensor x(ACL_FLOAT, {1}, 4), y(ACL_FLOAT16, {1}, 2);
-  for (auto _ : state) {
-    if (aclopCast(x.desc, x.buffer, y.desc, y.buffer, 0, runtime.stream)) return state.SkipWithError(aclGetRecentErrMsg());
-    aclrtSynchronizeStream(runtime.stream);
-  }
+  runSynchronized(state, runtime.stream,
+                  [&] { return aclopCast(x.desc, x.buffer, y.desc, y.buffer, 0, runtime.stream); });
 }
 BENCHMARK(BM_CastDispatch)->UseRealTime();
 
 void BM_GemmExDispatch(benchmark::State &state) {
   Runtime runtime;
-  Tensor a(ACL_FLOAT, {1}, 4), b(ACL_FLOAT, {1}, 4), c(ACL_FLOAT, {1}, 4), alpha(ACL_FLOAT, {1}, 4), beta(ACL_FLOAT, {1}, 4);
-  for (auto _ : state) {
-    if (aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 1, 1, 1, alpha.device, a.device, -1, ACL_FLOAT, b.device,
-                      -1, ACL_FLOAT, beta.device, c.device, -1, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, runtime.stream))
-      return state.SkipWithError(aclGetRecentErrMsg());
-    aclrtSynchronizeStream(runtime.stream);
-  }
+  Tensor a(ACL_FLOAT, {1}, 4), b(ACL_FLOAT, {1}, 4), c(ACL_FLOAT, {1}, 4);
+  Tensor alpha(ACL_FLOAT, {1}, 4), beta(ACL_FLOAT, {1}, 4);
+  runSynchronized(state, runtime.stream, [&] {
+    return aclblasGemmEx(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, 1, 1, 1, alpha.device, a.device, -1, ACL_FLOAT, b.device,
+                         -1, ACL_FLOAT, beta.device, c.device, -1, ACL_FLOAT, ACL_COMPUTE_HIGH_PRECISION, runtime.stream);
+  });
 }
 BENCHMARK(BM_GemmExDispatch)->UseRealTime();
 

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
 
 namespace mlir::aclop {
 #define GEN_PASS_DEF_ACLOPTILEANDVECTORIZE
@@ -210,15 +211,20 @@ void packPanel(IRRewriter &rewriter, linalg::GenericOp cacheTile, unsigned index
   tileAndVectorize(rewriter, copy, tileSizes, scf::SCFTilingOptions::LoopType::ForOp);
 }
 
+// True if a product's B is stored (n, k): its last dim is the product's depth.
+bool storesBTransposed(linalg::LinalgOp product) {
+  AffineMap map = product.getMatchingIndexingMap(product.getDpsInputOperand(1));
+  unsigned rank = map.getNumResults();
+  if (rank < 2) return false;
+  auto last = dyn_cast<AffineDimExpr>(map.getResult(rank - 1));
+  return last && last.getPosition() == product.getNumLoops() - 2;
+}
+
 // Packs the panels a cache tile's register tiles want: B transposed if it is stored (n, k),
 // f16 and bf16 operands widened.
 void packPanels(IRRewriter &rewriter, linalg::GenericOp cacheTile) {
   packPanel(rewriter, cacheTile, 0, /*transpose=*/false);
-  AffineMap map = cacheTile.getMatchingIndexingMap(cacheTile.getDpsInputOperand(1));
-  unsigned rank = map.getNumResults();
-  auto last = dyn_cast<AffineDimExpr>(map.getResult(rank - 1));
-  bool transposed = rank >= 2 && last && last.getPosition() == cacheTile.getNumLoops() - 2;  // (n, k)
-  packPanel(rewriter, cacheTile, 1, transposed);
+  packPanel(rewriter, cacheTile, 1, storesBTransposed(cacheTile));
 }
 
 // Contractions (dims batch?, m, k, n): an scf.forall over batch and row tiles (what blocks
@@ -285,26 +291,11 @@ Value kernelBlockCount(linalg::LinalgOp product, linalg::GenericOp epilogue) {
   return others.wasInterrupted() ? Value() : func.getArgument(n - 1);
 }
 
-// A product a ukernel computes, with GEMM's epilogue: the epilogue is tiled by the product's
-// row tiles and the product and its accumulator fill are fused into each tile, where
-// aclop-call-ukernels folds all three into one call that writes the result once (at 1024^3 s8
-// the fill and epilogue passes over the whole accumulator took 15% of the time). The
-// epilogue's tile is left whole for that.
-LogicalResult fuseIntoEpilogue(IRRewriter &rewriter, linalg::LinalgOp product, ArrayRef<int64_t> tiles) {
-  auto strategy = product->getAttrOfType<DictionaryAttr>("aclop.strategy");
-  linalg::GenericOp epilogue = scaledEpilogue(product);
-  if (!strategy || !strategy.get("ukernel") || !epilogue || product.getNumLoops() != 3) return failure();
-  scf::SCFTileAndFuseOptions options;
-  if (Value blocks = kernelBlockCount(product, epilogue)) {
-    // One row tile per block: each call packs all of b, so the fewer the tiles the better (1024^3
-    // f32 in one call 143 GF/s, in four 135; M = 128, N = K = 4096: 109 against 97 in two). The
-    // launch recipe runs one block per worker for such a kernel (aclop.blocks_per_worker).
-    options.tilingOptions.setNumThreads({blocks, rewriter.getIndexAttr(0)});
-    product->getParentOfType<func::FuncOp>()->setAttr("aclop.blocks_per_worker", rewriter.getI64IntegerAttr(1));
-  } else {
-    options.tilingOptions.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), {tiles[0], 0}));  // rows
-  }
-  options.tilingOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+// Tiles GEMM's epilogue by `options` and fuses the product and its accumulator fill into each
+// tile; replaces the epilogue and erases the producers.
+FailureOr<scf::SCFTileAndFuseResult> tileEpilogueWithProducers(IRRewriter &rewriter, linalg::LinalgOp product,
+                                                               linalg::GenericOp epilogue,
+                                                               scf::SCFTileAndFuseOptions &options) {
   options.setFusionControlFn([&](tensor::ExtractSliceOp, OpResult producer, bool)
                                  -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
     Operation *owner = producer.getOwner();
@@ -342,6 +333,91 @@ LogicalResult fuseIntoEpilogue(IRRewriter &rewriter, linalg::LinalgOp product, A
       if (isa<tensor::ExtractSliceOp>(user) && user->use_empty()) rewriter.eraseOp(user);
     if (producer->use_empty()) rewriter.eraseOp(producer);
   }
+  return fused;
+}
+
+// A product a ukernel computes, with GEMM's epilogue: the epilogue is tiled by the product's
+// row tiles and the product and its accumulator fill are fused into each tile, where
+// aclop-call-ukernels folds all three into one call that writes the result once (at 1024^3 s8
+// the fill and epilogue passes over the whole accumulator took 15% of the time). The
+// epilogue's tile is left whole for that.
+LogicalResult fuseIntoEpilogue(IRRewriter &rewriter, linalg::LinalgOp product, ArrayRef<int64_t> tiles) {
+  auto strategy = product->getAttrOfType<DictionaryAttr>("aclop.strategy");
+  linalg::GenericOp epilogue = scaledEpilogue(product);
+  if (!strategy || !strategy.get("ukernel") || !epilogue || product.getNumLoops() != 3) return failure();
+  scf::SCFTileAndFuseOptions options;
+  if (Value blocks = kernelBlockCount(product, epilogue)) {
+    // One row tile per block: each call packs all of b, so the fewer the tiles the better (1024^3
+    // f32 in one call 143 GF/s, in four 135; M = 128, N = K = 4096: 109 against 97 in two). The
+    // launch recipe runs one block per worker for such a kernel (aclop.blocks_per_worker).
+    options.tilingOptions.setNumThreads({blocks, rewriter.getIndexAttr(0)});
+    product->getParentOfType<func::FuncOp>()->setAttr("aclop.blocks_per_worker", rewriter.getI64IntegerAttr(1));
+  } else {
+    options.tilingOptions.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), {tiles[0], 0}));  // rows
+  }
+  options.tilingOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  return success(succeeded(tileEpilogueWithProducers(rewriter, product, epilogue, options)));
+}
+
+// The most elements of B that register tiles running through the whole depth may sweep: every
+// 8-row strip reads all of it again from L2. 1.25 MiB of f32: 512 x 640 ran at 150 GF/s fused
+// (138 in cache tiles), 640 x 640 (1.6 MiB) at 117 (140).
+constexpr int64_t kMaxSweptElements = 512 * 640;
+
+// An f32 GEMM on generated register tiles (whole 8x32 tiles, B stored (k, n) so that a tile's
+// 32 columns are one row's, B small enough to sweep): the epilogue is tiled into register tiles
+// and the fill and the product are fused into each, so that an accumulator lives in registers
+// from its zeroing through the whole depth to alpha and beta. In cache tiles the product ran
+// into a zeroed temporary that a second pass read back with C: at 64^3 the temporary's
+// allocation and fill and that pass were ~10% of a launch.
+LogicalResult fuseIntoRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp product) {
+  auto strategy = product->getAttrOfType<DictionaryAttr>("aclop.strategy");
+  linalg::GenericOp epilogue = scaledEpilogue(product);
+  if (!strategy || strategy.get("ukernel") || !epilogue || product.getNumLoops() != 3) return failure();
+  auto isF32 = [](Value value) { return cast<ShapedType>(value.getType()).getElementType().isF32(); };
+  if (!llvm::all_of(product->getOperands(), isF32) || storesBTransposed(product)) return failure();
+  SmallVector<int64_t> ranges = product.getStaticLoopRanges();  // (m, k, n)
+  if (ShapedType::isDynamicShape(ranges) || ranges[0] % kRegisterRows != 0 || ranges[2] % kRegisterColumns != 0 ||
+      ranges[1] * ranges[2] > kMaxSweptElements)
+    return failure();
+  scf::SCFTileAndFuseOptions options;
+  options.tilingOptions.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), {kRegisterRows, kRegisterColumns}));
+  options.tilingOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  FailureOr<scf::SCFTileAndFuseResult> fused = tileEpilogueWithProducers(rewriter, product, epilogue, options);
+  if (failed(fused)) return failure();
+  // Each tile: the fill and the epilogue become vector code as they are; the product steps
+  // through k one step at a time, as tileForRegisters' tiles do. From here on nothing fails:
+  // what does not tile or vectorize stays a correct generic.
+  SmallVector<Operation *> tileOps(fused->tiledAndFusedOps.begin(), fused->tiledAndFusedOps.end());
+  SmallVector<Operation *> vectorizable;
+  for (Operation *op : tileOps) {
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    if (linalgOp.getNumReductionLoops() == 0) {
+      vectorizable.push_back(op);
+      continue;
+    }
+    FailureOr<scf::SCFTilingResult> steps =
+        tileInLoops(rewriter, linalgOp, {0, 1, 0}, scf::SCFTilingOptions::LoopType::ForOp);
+    if (succeeded(steps)) vectorizable.append(steps->tiledOps.begin(), steps->tiledOps.end());
+  }
+  for (Operation *op : vectorizable) {
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::VectorizationResult> vectorized =
+        linalg::vectorize(rewriter, op, {}, {}, false, false, false, /*createNamedContraction=*/true);
+    if (succeeded(vectorized)) rewriter.replaceOp(op, vectorized->replacements);
+  }
+  // The k loop's read and write of its accumulator (through a full-size slice, folded first)
+  // leave the loop: the accumulator becomes a vector the loop carries, which canonicalization
+  // then forwards from the fill's write and to the epilogue's read, and the buffer goes away.
+  Operation *forall = fused->loops.front().getOperation();
+  MLIRContext *context = rewriter.getContext();
+  RewritePatternSet patterns(context);
+  tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, context);
+  tensor::InsertSliceOp::getCanonicalizationPatterns(patterns, context);
+  (void)applyPatternsGreedily(forall, std::move(patterns));
+  SmallVector<scf::ForOp> depthLoops;
+  forall->walk([&](scf::ForOp loop) { depthLoops.push_back(loop); });
+  for (scf::ForOp loop : depthLoops) (void)hoistLoopInvariantSubsets(rewriter, loop);
   return success();
 }
 
@@ -359,7 +435,8 @@ struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopT
     for (linalg::LinalgOp op : contractions) {
       auto tiles = cast<DenseI64ArrayAttr>(op->getAttrOfType<DictionaryAttr>("aclop.strategy").get("cache_tiles"));
       linalg::GenericOp epilogue = scaledEpilogue(op);
-      if (succeeded(fuseIntoEpilogue(rewriter, op, tiles.asArrayRef())))
+      if (succeeded(fuseIntoEpilogue(rewriter, op, tiles.asArrayRef())) ||
+          succeeded(fuseIntoRegisterTiles(rewriter, op)))
         fusedEpilogues.insert(epilogue.getOperation());
       else
         (void)tileForCache(rewriter, op, tiles.asArrayRef());  // untiled, it is still correct

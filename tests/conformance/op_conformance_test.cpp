@@ -341,10 +341,11 @@ TEST_F(Conformance, MatrixProducts) {
            }};
     check(c);
   }
-  // NaN in C with beta 0: the ukernel's few-rows, in-place and packed paths, and (16 x 64 x 40)
-  // generated register tiles with the epilogue fused into them.
-  for (auto [m, n, k] :
-       {std::tuple<int64_t, int64_t, int64_t>{3, 37, 50}, {13, 37, 50}, {130, 70, 300}, {16, 64, 40}}) {
+  // NaN in C with beta 0: the ukernel's few-rows, in-place and packed paths, and generated
+  // register tiles with the epilogue fused into them (16 x 64 x 40: 8 rows; 32 x 128 x 288: 12
+  // rows, then 8 split off).
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{3, 37, 50}, {13, 37, 50}, {130, 70, 300}, {16, 64, 40},
+                         {32, 128, 288}}) {
     HostTensor alpha(ACL_FLOAT, {}), beta(ACL_FLOAT, {}), nan(ACL_FLOAT, {m, n});
     alpha.set(0, 0.5);
     for (int64_t i = 0; i < nan.count(); ++i) nan.set(i, std::nan(""));
@@ -379,11 +380,13 @@ TEST_F(Conformance, GemmAgainstEigen) {
     // 140 x 530 x 300 crosses each of the float ukernel's panels (128 rows, 512 columns, 256
     // deep), 704 x 64 x 48 takes the f32 ukernel for whole register tiles past 640, 3 x 37 x 50
     // its few-rows path (B unpacked, 16-column vectors then a scalar tail, depth in fours), and
-    // 45 x 70 x 33 its in-place path (A and B unpacked, ragged rows and columns); f32 64 x 64 x 64
-    // and 264 x 128 x 72 (two blocks, split at a multiple of 8 rows) take generated register
-    // tiles with the epilogue fused in when B is (k, n).
+    // 45 x 70 x 33 its in-place path (A and B unpacked, ragged rows and columns); f32 64 x 64 x 64,
+    // 264 x 128 x 72 (two blocks, split at a multiple of 8 rows) and 520 x 96 x 400 (12-row
+    // tiles, 4 rows split off, three blocks) take generated register tiles with the epilogue
+    // fused in when B is (k, n).
     for (Size size : {Size{1, 1, 1}, Size{64, 64, 64}, Size{127, 65, 300}, Size{256, 192, 256}, Size{1000, 100, 70},
-                      Size{140, 530, 300}, Size{704, 64, 48}, Size{3, 37, 50}, Size{45, 70, 33}, Size{264, 128, 72}})
+                      Size{140, 530, 300}, Size{704, 64, 48}, Size{3, 37, 50}, Size{45, 70, 33}, Size{264, 128, 72},
+                      Size{520, 96, 400}})
       for (bool ta : {false, true})
         for (bool tb : {false, true}) {
           SCOPED_TRACE(testing::Message() << inputType << " " << size.m << "x" << size.n << "x" << size.k << " " << ta << tb);

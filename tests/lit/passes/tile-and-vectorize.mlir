@@ -185,3 +185,22 @@ func.func @gemm_transposed_b_cache_tiles(%a: tensor<16x48xf32>, %b: tensor<64x48
   %r = aclop.gemm %a, %b, %c, %alpha, %beta {transpose_b = true} : (tensor<16x48xf32>, tensor<64x48xf32>, tensor<16x64xf32>, tensor<f32>, tensor<f32>) -> tensor<16x64xf32>
   return %r : tensor<16x64xf32>
 }
+
+// B past 32K elements: 12-row register tiles (24 accumulators), and the rows past the last whole
+// one (here 8 of 32) are split off first into a GEMM part of their own, with 8-row tiles.
+// FUSED-LABEL: func @gemm_tall_register_tiles
+// FUSED-NOT: linalg.fill
+// FUSED: %[[WHOLE:.*]] = scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (24, 128) step (12, 32)
+// FUSED:   scf.for {{.*}} -> (vector<12x32xf32>)
+// FUSED:   arith.select {{.*}} : vector<12x32xi1>, vector<12x32xf32>
+// FUSED: %[[PART:.*]] = tensor.insert_slice %[[WHOLE]] into %{{.*}}[0, 0] [24, 128]
+// FUSED: %[[REST:.*]] = scf.forall (%{{.*}}) = (0) to (128) step (32)
+// FUSED:   scf.for {{.*}} -> (vector<8x32xf32>)
+// FUSED:   arith.select {{.*}} : vector<8x32xi1>, vector<8x32xf32>
+// FUSED: tensor.insert_slice %[[REST]] into %[[PART]][24, 0] [8, 128]
+// FUSED-NOT: linalg.generic
+func.func @gemm_tall_register_tiles(%a: tensor<32x288xf32>, %b: tensor<288x128xf32>, %c: tensor<32x128xf32>,
+                                    %alpha: tensor<f32>, %beta: tensor<f32>) -> tensor<32x128xf32> {
+  %r = aclop.gemm %a, %b, %c, %alpha, %beta : (tensor<32x288xf32>, tensor<288x128xf32>, tensor<32x128xf32>, tensor<f32>, tensor<f32>) -> tensor<32x128xf32>
+  return %r : tensor<32x128xf32>
+}

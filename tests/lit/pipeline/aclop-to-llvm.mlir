@@ -135,6 +135,26 @@ func.func @k(%a: memref<4x?xf32>, %b: memref<4x?xf32>, %bi: index, %bn: index) a
 
 // -----
 
+// A GEMM kernel on fused register tiles, split into 12-row and 8-row parts: both write the
+// output buffer in place (no temporary, no copy) and the kernel stays block-partitioned.
+// CHECK: module attributes {aclop.partitioned = {gemm_kernel = true}}
+// CHECK-NOT: @malloc
+// CHECK-NOT: llvm.intr.memcpy
+// CHECK-LABEL: llvm.func @gemm_kernel(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
+func.func @g(%a: memref<32x288xf32>, %b: memref<288x128xf32>, %c: memref<32x128xf32>, %alpha: memref<f32>,
+             %beta: memref<f32>, %out: memref<32x128xf32>, %bi: index, %bn: index) attributes {aclop.kernel = "gemm_kernel"} {
+  %x = bufferization.to_tensor %a restrict : memref<32x288xf32> to tensor<32x288xf32>
+  %y = bufferization.to_tensor %b restrict : memref<288x128xf32> to tensor<288x128xf32>
+  %z = bufferization.to_tensor %c restrict : memref<32x128xf32> to tensor<32x128xf32>
+  %p = bufferization.to_tensor %alpha restrict : memref<f32> to tensor<f32>
+  %q = bufferization.to_tensor %beta restrict : memref<f32> to tensor<f32>
+  %r = aclop.gemm %x, %y, %z, %p, %q : (tensor<32x288xf32>, tensor<288x128xf32>, tensor<32x128xf32>, tensor<f32>, tensor<f32>) -> tensor<32x128xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<32x128xf32>, memref<32x128xf32>) -> ()
+  return
+}
+
+// -----
+
 // The remaining element-wise ops, chained.
 // CHECK-LABEL: llvm.func @elementwise(
 func.func @elementwise(%a: tensor<5x?xf32>, %b: tensor<?xf32>) -> tensor<5x?xf32> {

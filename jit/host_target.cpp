@@ -27,6 +27,7 @@ const HostTarget &hostTarget() {
     else host.vectorBits = 128;  // SSE, NEON
     bool x86 = host.triple.rfind("x86_64", 0) == 0;
     host.streamStores = x86;  // aclop-stream-stores emits sfence and vmovntdq
+    host.fastBf16 = x86 && has("avx512bf16");  // aclop-fast-bf16-truncation emits vcvtneps2bf16
     // The ukernels of kernels/ukernels this CPU runs; ACLCPU_UKERNELS=0 leaves every product to
     // the generated register tiles (to compare the two).
     const char *enabled = std::getenv("ACLCPU_UKERNELS");

@@ -110,7 +110,7 @@ const std::string &compilerFingerprint() {
   static const std::string fingerprint = [] {
     const HostTarget &host = hostTarget();
     // Bump the aclcpu part whenever the pipeline changes the code it emits.
-    return std::string("aclcpu-jit-4;llvm-") + LLVM_VERSION_STRING + ";" + host.triple + ";" + host.cpu + ";" +
+    return std::string("aclcpu-jit-5;llvm-") + LLVM_VERSION_STRING + ";" + host.triple + ";" + host.cpu + ";" +
            host.features + ";ukernels=" + llvm::join(host.ukernels, ",");
   }();
   return fingerprint;
@@ -245,6 +245,7 @@ std::unique_ptr<CompiledKernel> compileOp(const OpSpec &spec, const CompileOptio
   pipeline.vectorBits = options.vectorBits > 0 ? options.vectorBits : hostTarget().vectorBits;
   pipeline.ukernels = hostTarget().ukernels;
   pipeline.streamStores = hostTarget().streamStores;
+  pipeline.fastBf16 = hostTarget().fastBf16;
   std::string pipelineErrors;
   llvm::raw_string_ostream pipelineStream(pipelineErrors);
   if (failed(mlir::aclop::buildAclopToLlvmPipeline(pm, pipeline, pipelineStream))) return fail(pipelineErrors);

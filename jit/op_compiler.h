@@ -58,6 +58,7 @@ struct HostTarget {
   int64_t vectorBits = 128;
   std::vector<std::string> ukernels;  // the ukernels (kernels/ukernels) this CPU can run
   bool streamStores = false;           // non-temporal stores for large outputs (x86)
+  bool fastBf16 = false;               // f32 -> bf16 by vcvtneps2bf16 (AVX512-BF16)
 };
 const HostTarget &hostTarget();
 

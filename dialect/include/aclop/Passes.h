@@ -11,6 +11,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/X86Vector/X86VectorDialect.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 
@@ -27,6 +28,7 @@ struct AclopToLlvmOptions {
   int64_t vectorBits = 256;
   std::vector<std::string> ukernels;  // symbols the target provides (aclop-select-strategy)
   bool streamStores = false;          // x86: non-temporal stores for large outputs (aclop-stream-stores)
+  bool fastBf16 = false;              // AVX512-BF16: f32 -> bf16 by vcvtneps2bf16 (aclop-fast-bf16-truncation)
 };
 
 // aclop on tensors -> a module of LLVM dialect kernels (see Pipelines.cpp for the stages).

@@ -92,6 +92,20 @@ def AclopStreamStores : Pass<"aclop-stream-stores", "func::FuncOp"> {
                            "::mlir::vector::VectorDialect", "::mlir::arith::ArithDialect"];
 }
 
+def AclopFastBf16Truncation : Pass<"aclop-fast-bf16-truncation", "func::FuncOp"> {
+  let summary = "f32 -> bf16 vector truncation with AVX512-BF16, exact on denormals";
+  let description = [{
+    For hosts with AVX512-BF16: each `arith.truncf` of a `vector<16xf32>` (or `vector<8xf32>`)
+    to bf16 becomes `x86vector.avx512.cvt.packed.f32_to_bf16` (vcvtneps2bf16: round to
+    nearest even, NaN kept quiet). That instruction treats denormal inputs as zero, so a vector
+    holding any denormal takes, under `scf.if`, the exact truncation for those lanes: an
+    `arith.truncf` marked `aclop.exact`, which this pass leaves alone and `arith-expand`
+    later turns into integer rounding.
+  }];
+  let dependentDialects = ["::mlir::x86vector::X86VectorDialect", "::mlir::scf::SCFDialect",
+                           "::mlir::vector::VectorDialect", "::mlir::arith::ArithDialect"];
+}
+
 def AclopLowerRegisterTiles : Pass<"aclop-lower-register-tiles", "func::FuncOp"> {
   let summary = "Keep the accumulators of vectorized register tiles in registers";
   let description = [{

@@ -3,7 +3,8 @@
 // Stages, each inspectable with op-opt: aclop -> linalg on tensors; strategy; tiling and
 // vectorization; bufferization (outputs written in place, temporaries freed); ukernel calls;
 // loops; register tiles hoisted; block partitioning and the kernel entry; non-temporal stores
-// (x86); LLVM dialect; a final check that nothing else is left.
+// (x86); f32 -> bf16 by vcvtneps2bf16 (AVX512-BF16); LLVM dialect; a final check that nothing
+// else is left.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,11 +31,13 @@ std::string pipelineText(const aclop::AclopToLlvmOptions &options) {
          "func.func(convert-linalg-to-parallel-loops),scf-forall-to-parallel,canonicalize,cse,"
          "func.func(aclop-lower-register-tiles),aclop-map-to-kernel-abi," +
          std::string(options.streamStores ? "func.func(aclop-stream-stores)," : "") +
+         std::string(options.fastBf16 ? "func.func(aclop-fast-bf16-truncation)," : "") +
          "func.func(convert-vector-to-scf{full-unroll=true}),lower-affine,convert-scf-to-cf,"
          "arith-expand{include-bf16=true},expand-strided-metadata,lower-affine,"
          // Math first: libm calls for what LLVM has no intrinsic for (erf) scalarize vectors.
-         "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,"
-         "convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"
+         "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm," +
+         std::string(options.fastBf16 ? "convert-vector-to-llvm{enable-x86vector}," : "convert-vector-to-llvm,") +
+         "finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"
          "convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts,aclop-verify-lowered";
 }
 
@@ -44,6 +47,8 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
   ListOption<std::string> ukernels{*this, "ukernels", llvm::cl::desc("Ukernel symbols the target provides")};
   Option<bool> streamStores{*this, "stream-stores", llvm::cl::desc("Non-temporal stores for large outputs (x86)"),
                             llvm::cl::init(false)};
+  Option<bool> fastBf16{*this, "fast-bf16", llvm::cl::desc("f32 -> bf16 by vcvtneps2bf16 (AVX512-BF16)"),
+                        llvm::cl::init(false)};
 };
 
 } // namespace
@@ -61,6 +66,7 @@ void aclop::registerAclopPipelines() {
         settings.vectorBits = options.vectorBits;
         settings.ukernels.assign(options.ukernels.begin(), options.ukernels.end());
         settings.streamStores = options.streamStores;
+        settings.fastBf16 = options.fastBf16;
         // The text names only registered passes, so this fails only on a broken build (lit catches it).
         if (failed(buildAclopToLlvmPipeline(pm, settings, llvm::errs())))
           llvm::report_fatal_error("aclop-to-llvm: the pipeline does not parse");

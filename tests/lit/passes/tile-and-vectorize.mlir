@@ -147,8 +147,8 @@ func.func @compute(%a: memref<1000x300xi8>, %b: memref<300x70xi8>, %c: memref<10
   return
 }
 
-// An f32 GEMM on generated register tiles (whole 8x32 tiles, B stored (k, n) and small enough
-// to sweep from L2 once per 8 rows): the epilogue is tiled into register tiles and the fill and the
+// An f32 GEMM on generated register tiles (whole 8x32 tiles, B small enough to sweep from L2
+// once per 8 rows): the epilogue is tiled into register tiles and the fill and the
 // product fused into each; after canonicalization the accumulator is a vector carried by the k
 // loop from zero to alpha and beta: no fill, no temporary, no second pass.
 // RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy=vector-bits=512 -aclop-tile-and-vectorize -canonicalize | FileCheck %s --check-prefix=FUSED
@@ -167,20 +167,24 @@ func.func @compute(%a: memref<1000x300xi8>, %b: memref<300x70xi8>, %c: memref<10
 // FUSED:   vector.transfer_write {{.*}} : vector<8x32xf32>, tensor<8x32xf32>
 // FUSED:   tensor.parallel_insert_slice
 // FUSED-NOT: linalg.generic
-// FUSED-LABEL: func @gemm_transposed_b_cache_tiles
+// FUSED-LABEL: func @gemm_transposed_b_strips
 func.func @gemm_register_tiles(%a: tensor<16x48xf32>, %b: tensor<48x64xf32>, %c: tensor<16x64xf32>,
                                %alpha: tensor<f32>, %beta: tensor<f32>) -> tensor<16x64xf32> {
   %r = aclop.gemm %a, %b, %c, %alpha, %beta : (tensor<16x48xf32>, tensor<48x64xf32>, tensor<16x64xf32>, tensor<f32>, tensor<f32>) -> tensor<16x64xf32>
   return %r : tensor<16x64xf32>
 }
 
-// B stored (n, k) would make each register tile's k step a 32-element gather: such a GEMM keeps
-// its cache tiles, whose panel of B is transposed once, and its fill and epilogue passes.
-// FUSED: linalg.fill
-// FUSED: vector.transfer_read {{.*}} : tensor<?x?xf32>, vector<16x16xf32>
-// FUSED: scf.for %{{.*}} = %c0 to %c16 step %c8
-// FUSED: vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<8x32xf32>
-func.func @gemm_transposed_b_cache_tiles(%a: tensor<16x48xf32>, %b: tensor<64x48xf32>, %c: tensor<16x64xf32>,
+// B stored (n, k): register tiles reading it in place would gather 32 floats K apart at each k.
+// The scf.forall runs over 32-column strips instead; each strip transposes its slice of B once
+// (16x16 vector transposes) into a (k, 32) panel, which an scf.for over 8-row register tiles
+// reads, with the fill and the epilogue fused as above.
+// FUSED: scf.forall (%{{.*}}) = (0) to (64) step (32)
+// FUSED:   %[[PANEL:.*]] = bufferization.alloc_tensor() : tensor<48x32xf32>
+// FUSED:   vector.transfer_read {{.*}} : tensor<16x16xf32>, vector<16x16xf32>
+// FUSED:   scf.for %{{.*}} = %c0 to %c16 step %c8
+// FUSED:     scf.for {{.*}} -> (vector<8x32xf32>)
+// FUSED:     arith.select {{.*}} : vector<8x32xi1>, vector<8x32xf32>
+func.func @gemm_transposed_b_strips(%a: tensor<16x48xf32>, %b: tensor<64x48xf32>, %c: tensor<16x64xf32>,
                                          %alpha: tensor<f32>, %beta: tensor<f32>) -> tensor<16x64xf32> {
   %r = aclop.gemm %a, %b, %c, %alpha, %beta {transpose_b = true} : (tensor<16x48xf32>, tensor<64x48xf32>, tensor<16x64xf32>, tensor<f32>, tensor<f32>) -> tensor<16x64xf32>
   return %r : tensor<16x64xf32>

@@ -43,11 +43,20 @@ def AclopSelectStrategy : Pass<"aclop-select-strategy", "ModuleOp"> {
 }
 
 def AclopTileAndVectorize : Pass<"aclop-tile-and-vectorize", "func::FuncOp"> {
-  let summary = "Tile element-wise linalg ops by their strategy and vectorize the tiles";
+  let summary = "Tile linalg ops by their strategy and vectorize the tiles";
   let description = [{
     Ops with `tile_sizes` in their `aclop.strategy` are tiled into an `scf.forall` (so the tiles
     stay parallel) and each tile is vectorized with the strategy's vector sizes; partial tiles
     at the edges are masked. Ops whose vectorization preconditions fail stay scalar.
+
+    Products (`cache_tiles`): a ukernel's product with GEMM's epilogue becomes an `scf.forall`
+    of row tiles each holding fill, product and epilogue (folded into one call later); an f32
+    GEMM of whole 8x32 tiles whose B fits 512 x 640 elements becomes 8x32 (12x32 for a larger
+    B; the rows left over split off) register tiles with the fill and the epilogue fused in and
+    the accumulator carried as a vector through the k loop (empty tensors are eliminated in
+    the function first when the GEMM is split); any other product becomes cache tiles (an
+    `scf.forall` over row tiles, `scf.for` over column then depth tiles) and, for float and i8
+    operands, 8x32 register tiles on packed or widened panels.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
                            "::mlir::tensor::TensorDialect", "::mlir::bufferization::BufferizationDialect"];

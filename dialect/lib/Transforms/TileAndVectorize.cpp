@@ -368,10 +368,10 @@ LogicalResult fuseIntoEpilogue(IRRewriter &rewriter, linalg::LinalgOp product, A
 // (138 in cache tiles), 640 x 640 (1.6 MiB) at 117 (140).
 constexpr int64_t kMaxSweptElements = 512 * 640;
 
-// Fuses GEMM's fill, product and epilogue (over the same rows, a multiple of `rows`) into an
-// scf.forall of rows x 32 register tiles: the epilogue is tiled and the fill and the product are
-// fused into each tile, so that an accumulator lives in registers from its zeroing through the
-// whole depth to alpha and beta.
+// Fuses GEMM's fill, product and epilogue (over the same rows, a multiple of `rows`) into rows x
+// 32 register tiles, an scf.forall of them (of 32-column strips if B is stored (n, k)): the
+// epilogue is tiled and the fill and the product are fused into each tile, so that an
+// accumulator lives in registers from its zeroing through the whole depth to alpha and beta.
 void fuseRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp product, linalg::GenericOp epilogue, int64_t rows) {
   MLIRContext *context = rewriter.getContext();
   auto tiling = [&](ArrayRef<int64_t> sizes, scf::SCFTilingOptions::LoopType loopType) {
@@ -438,7 +438,6 @@ void fuseRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp product, linalg::G
   for (scf::ForOp loop : depthLoops) (void)hoistLoopInvariantSubsets(rewriter, loop);
 }
 
-
 // The part of GEMM an epilogue part (from linalg::splitOp) covers, as ops of its own: the
 // epilogue's slice of the product becomes the product over those rows, and that product's slice
 // of the fill the fill over those rows.
@@ -468,10 +467,10 @@ linalg::LinalgOp productOverRows(IRRewriter &rewriter, linalg::GenericOp epilogu
 constexpr int64_t kTallTileSweptElements = 128 * 256;
 
 // An f32 GEMM on generated register tiles (whole 8x32 tiles, B small enough to sweep) computes
-// its epilogue in the tiles (fuseRegisterTiles). In cache tiles the product ran into a zeroed temporary that a second pass
-// read back with C: at 64^3 the temporary's allocation and fill and that pass were ~10% of a
-// launch. With 12-row tiles, the rows past the last whole one (4 or 8) are split off first and
-// take a tile of their own height.
+// its epilogue in the tiles (fuseRegisterTiles). In cache tiles the product ran into a zeroed
+// temporary that a second pass read back with C: at 64^3 the temporary's allocation and fill and
+// that pass were ~10% of a launch. With 12-row tiles, the rows past the last whole one (4 or 8)
+// are split off first and take a tile of their own height.
 LogicalResult fuseIntoRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp product) {
   auto strategy = product->getAttrOfType<DictionaryAttr>("aclop.strategy");
   linalg::GenericOp epilogue = scaledEpilogue(product);

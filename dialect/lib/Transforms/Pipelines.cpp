@@ -35,8 +35,8 @@ std::string pipelineText(const aclop::AclopToLlvmOptions &options) {
          "func.func(convert-vector-to-scf{full-unroll=true}),lower-affine,convert-scf-to-cf,"
          "arith-expand{include-bf16=true},expand-strided-metadata,lower-affine,"
          // Math first: libm calls for what LLVM has no intrinsic for (erf) scalarize vectors.
-         "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm," +
-         std::string(options.fastBf16 ? "convert-vector-to-llvm{enable-x86vector}," : "convert-vector-to-llvm,") +
+         // enable-x86vector lowers only x86vector ops (aclop-fast-bf16-truncation's): a no-op elsewhere.
+         "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,convert-vector-to-llvm{enable-x86vector},"
          "finalize-memref-to-llvm,convert-arith-to-llvm,convert-index-to-llvm,convert-func-to-llvm,"
          "convert-cf-to-llvm,convert-ub-to-llvm,reconcile-unrealized-casts,aclop-verify-lowered";
 }

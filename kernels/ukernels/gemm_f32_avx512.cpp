@@ -3,12 +3,13 @@
 // must stay free of inline library code; see gemm_s8s8s32_vnni.cpp.
 //
 // GotoBLAS's scheme within one call, which covers a tile of rows across every column and the
-// whole depth: for each 512-column panel, B is packed once, in 256-deep chunks, into 32-column
-// micro-panels ([block][k][32], zero-padded; all chunks ahead when several bands of rows reuse
-// them, else each just before its use); bands of 264 rows go through the depth chunks, A is
-// packed in chunks of 132 rows into 12-row micro-panels ([block][k][12]), and a 12 x 32
-// register tile (24 accumulators) runs over a chunk with its micro-panel of B in L1 while the
-// rows of A stream past it from L2.
+// whole depth: for each column panel (1024 columns, or 512 where L2 is under 2 MiB: Blocking),
+// B is packed once, in 256-deep chunks, into 32-column micro-panels ([block][k][32],
+// zero-padded; all chunks ahead when several bands of rows reuse them, else each just before
+// its use); bands of rows (132, or 264) go through the depth chunks, A is packed in chunks of
+// 132 rows into 12-row micro-panels ([block][k][12]), and a 12 x 32 register tile (24
+// accumulators) runs over a chunk with its micro-panel of B in L1 while the rows of A stream
+// past it from L2.
 #include "ukernels.h"
 
 #include "epilogue.h"
@@ -21,11 +22,21 @@ namespace {
 constexpr int64_t kRows = 12;       // rows of a register tile
 constexpr int64_t kColumns = 32;    // columns of a register tile: two zmm
 constexpr int64_t kRowChunk = 132;  // rows of A packed at a time (132 x 256 f32: L2); whole micro-panels
-constexpr int64_t kRowBand = 2 * kRowChunk;  // rows through the whole depth at a time (C: 264 x 512 f32, L2)
 constexpr int64_t kDepthChunk = 256;  // depth of a packed panel (a micro-panel of B: 32 KiB, L1)
-constexpr int64_t kColumnChunk = 512;  // columns of a packed panel (512 KiB: L2)
 constexpr int64_t kFewRows = 4;        // up to this many rows, B is not packed
 constexpr int64_t kInPlaceElements = 16384;  // products this small read A and B unpacked (inPlace)
+
+// Columns of a packed panel of B and rows through the whole depth at a time (the band), so
+// that a depth chunk of the panel, the band's C panel and a chunk of packed A share L2. With
+// 2 MiB: 1 MiB + 528 KiB + 132 KiB; 512 columns and 264-row bands instead gave, 1 thread,
+// 1024^3 147 -> 151 GF/s, 2048^3 142 -> 149, 1023x777x513 142 -> 147, 2 threads 1024^3 293 ->
+// 300 (512 KiB + 528 KiB + 132 KiB: the layout for smaller L2s).
+struct Blocking {
+  int64_t columnChunk, rowBand;
+};
+Blocking blocking() {
+  return aclcpu::ukernelL2Bytes() >= (int64_t{2} << 20) ? Blocking{1024, kRowChunk} : Blocking{512, 2 * kRowChunk};
+}
 
 struct Half {
   uint16_t bits;
@@ -351,7 +362,8 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   if (inPlace(a, aRowStride, aDepthStride, b, bDepthStride, bColumnStride, c, cRowStride, rows, columns, depth,
               epilogue))
     return;
-  const int64_t panelColumns = columns < kColumnChunk ? columns : kColumnChunk;
+  const auto [columnChunk, rowBand] = blocking();
+  const int64_t panelColumns = columns < columnChunk ? columns : columnChunk;
   const int64_t panelDepth = depth < kDepthChunk ? depth : kDepthChunk;
   const int64_t chunkRows = (rows < kRowChunk ? rows : kRowChunk) + kRows;  // + a partial micro-panel
   const int64_t panelBlocks = (panelColumns + kColumns - 1) / kColumns;
@@ -359,18 +371,18 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   const int64_t depthChunks = (depth + kDepthChunk - 1) / kDepthChunk;
   // Several bands reuse a column panel: its whole depth is packed ahead, once. One band packs
   // each depth chunk just before it uses it, while it is in L2.
-  const bool packAhead = rows > kRowBand;
+  const bool packAhead = rows > rowBand;
   auto *packedB = reinterpret_cast<float *>(aclcpu::ukernelScratch(0, (packAhead ? depthChunks : 1) * panelFloats * 4));
   auto *packedA = reinterpret_cast<float *>(aclcpu::ukernelScratch(1, chunkRows * panelDepth * 4));
-  for (int64_t j0 = 0; j0 < columns; j0 += kColumnChunk) {
-    const int64_t width = columns - j0 < kColumnChunk ? columns - j0 : kColumnChunk;
+  for (int64_t j0 = 0; j0 < columns; j0 += columnChunk) {
+    const int64_t width = columns - j0 < columnChunk ? columns - j0 : columnChunk;
     const int64_t blocks = (width + kColumns - 1) / kColumns;
     for (int64_t k0 = 0; packAhead && k0 < depth; k0 += kDepthChunk)
       packB(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride,
             depth - k0 < kDepthChunk ? depth - k0 : kDepthChunk, width, packedB + k0 / kDepthChunk * panelFloats);
     // Bands of rows, each through the whole depth: the band's C panel stays in L2 meanwhile.
-    for (int64_t band0 = 0; band0 < rows; band0 += kRowBand) {
-      const int64_t bandEnd = rows - band0 < kRowBand ? rows : band0 + kRowBand;
+    for (int64_t band0 = 0; band0 < rows; band0 += rowBand) {
+      const int64_t bandEnd = rows - band0 < rowBand ? rows : band0 + rowBand;
       for (int64_t k0 = 0; k0 < depth; k0 += kDepthChunk) {
         const int64_t slice = depth - k0 < kDepthChunk ? depth - k0 : kDepthChunk;
         const Destination<float> out = epilogue.chunk(k0 == 0, c, cRowStride, j0);

@@ -2,6 +2,8 @@
 // the baseline CPU: nothing here may use the ukernels' instruction sets.
 #include "ukernels.h"
 
+#include <unistd.h>
+
 #include <cstdlib>
 #include <memory>
 
@@ -47,6 +49,14 @@ uint8_t *ukernelScratch(int slot, int64_t bytes) {
     s.bytes = size;
   }
   return s.memory.get();
+}
+
+int64_t ukernelL2Bytes() {
+  static const int64_t bytes = [] {
+    const long size = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    return size > 0 ? static_cast<int64_t>(size) : int64_t{0};
+  }();
+  return bytes;
 }
 
 }  // namespace aclcpu

@@ -51,4 +51,7 @@ const UkernelSymbol *ukernelSymbols(int &count);
 // not allocate on every call. Returns 64-byte-aligned memory of at least `bytes`.
 uint8_t *ukernelScratch(int slot, int64_t bytes);
 
+// This core's L2 cache in bytes (0 if the system does not say), for the ukernels' blocking.
+int64_t ukernelL2Bytes();
+
 }  // namespace aclcpu

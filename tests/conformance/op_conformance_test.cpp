@@ -424,15 +424,16 @@ TEST_F(Conformance, GemmAgainstEigen) {
   };
   for (aclDataType inputType : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16})
     // 1000 x 100 runs on several blocks whose row boundaries are not multiples of the row tile;
-    // 140 x 530 x 300 crosses each of the float ukernel's panels (128 rows, 512 columns, 256
-    // deep), 704 x 64 x 48 takes the f32 ukernel for whole register tiles past 640, 3 x 37 x 50
+    // 140 x 530 x 300 crosses each of the float ukernel's panels (132-row chunks, 512 columns
+    // where L2 is under 2 MiB, 256 deep) and 150 x 1100 x 300 its 1024-column panels (bands of
+    // 132 rows with B packed ahead, a ragged last panel), 704 x 64 x 48 takes the f32 ukernel for whole register tiles past 640, 3 x 37 x 50
     // its few-rows path (B unpacked, 16-column vectors then a scalar tail, depth in fours), and
     // 45 x 70 x 33 its in-place path (A and B unpacked, ragged rows and columns); f32 64 x 64 x 64,
     // 264 x 128 x 72 (two blocks, split at a multiple of 8 rows) and 520 x 96 x 400 (12-row
     // tiles, 4 rows split off, three blocks) take generated register tiles with the epilogue
     // fused in when B is (k, n).
     for (Size size : {Size{1, 1, 1}, Size{64, 64, 64}, Size{127, 65, 300}, Size{256, 192, 256}, Size{1000, 100, 70},
-                      Size{140, 530, 300}, Size{704, 64, 48}, Size{3, 37, 50}, Size{45, 70, 33}, Size{264, 128, 72},
+                      Size{140, 530, 300}, Size{150, 1100, 300}, Size{704, 64, 48}, Size{3, 37, 50}, Size{45, 70, 33}, Size{264, 128, 72},
                       Size{520, 96, 400}})
       for (bool ta : {false, true})
         for (bool tb : {false, true}) {

@@ -3,13 +3,12 @@
 // must stay free of inline library code; see gemm_s8s8s32_vnni.cpp.
 //
 // GotoBLAS's scheme within one call, which covers a tile of rows across every column and the
-// whole depth: for each column panel (1024 columns, or 512 where L2 is under 2 MiB: Blocking),
-// B is packed once, in 256-deep chunks, into 32-column micro-panels ([block][k][32],
-// zero-padded; all chunks ahead when several bands of rows reuse them, else each just before
-// its use); bands of rows (132, or 264) go through the depth chunks, A is packed in chunks of
-// 132 rows into 12-row micro-panels ([block][k][12]), and a 12 x 32 register tile (24
-// accumulators) runs over a chunk with its micro-panel of B in L1 while the rows of A stream
-// past it from L2.
+// whole depth (sizes: Blocking): for each column panel, B is packed once, in depth chunks, into
+// 32-column micro-panels ([block][k][32], zero-padded; all chunks ahead when several bands of
+// rows reuse them, else each just before its use); bands of rows go through the depth chunks,
+// A is packed in chunks of 132 rows into 12-row micro-panels ([block][k][12]), and a 12 x 32
+// register tile (24 accumulators) runs over a chunk with its micro-panel of B in L1 or L2
+// while the rows of A stream past it from L2.
 #include "ukernels.h"
 
 #include "epilogue.h"
@@ -21,21 +20,33 @@ namespace {
 
 constexpr int64_t kRows = 12;       // rows of a register tile
 constexpr int64_t kColumns = 32;    // columns of a register tile: two zmm
-constexpr int64_t kRowChunk = 132;  // rows of A packed at a time (132 x 256 f32: L2); whole micro-panels
-constexpr int64_t kDepthChunk = 256;  // depth of a packed panel (a micro-panel of B: 32 KiB, L1)
+constexpr int64_t kRowChunk = 132;  // rows of A packed at a time (L2; Blocking); whole micro-panels
 constexpr int64_t kFewRows = 4;        // up to this many rows, B is not packed
 constexpr int64_t kInPlaceElements = 16384;  // products this small read A and B unpacked (inPlace)
 
-// Columns of a packed panel of B and rows through the whole depth at a time (the band), so
-// that a depth chunk of the panel, the band's C panel and a chunk of packed A share L2. With
-// 2 MiB: 1 MiB + 528 KiB + 132 KiB; 512 columns and 264-row bands instead gave, 1 thread,
-// 1024^3 147 -> 151 GF/s, 2048^3 142 -> 149, 1023x777x513 142 -> 147, 2 threads 1024^3 293 ->
-// 300 (512 KiB + 528 KiB + 132 KiB: the layout for smaller L2s).
+// How a call divides the product. With an L2 of 2 MiB or more: depth chunks of up to 1024
+// (split evenly, in multiples of 16), column panels as wide as 4M packed floats of B allow
+// (at least 512), 132-row bands. Each depth chunk costs a read-modify-write of C per register
+// tile, and with 256-deep chunks those cost ~7% at 1024^3 (writing C without reading it was
+// 6-8% faster); a 1024-deep micro-panel of B (128 KiB) no longer fits L1 but streams from L2,
+// with the next one prefetched (PackedPanels), and a chunk of packed A (132 x 1024, 528 KiB)
+// stays in L2. Wider panels pack A fewer times. A/B against 256-deep chunks and 1024-column
+// panels, 1 thread: 1024^3 149 -> 156 GF/s, 2048^3 151 -> 163, 1000^3 147 -> 152,
+// 1023x777x513 142 -> 150, NT/TN 1024^3 +4-5%. Deeper chunks lost where B is packed just
+// before its use (M = 128, N = K = 4096: 4096-deep 0.73x). Smaller L2s keep the layout the
+// sizes were first chosen for: 256 deep (a micro-panel of B, 32 KiB, in L1), 512 columns,
+// 264-row bands (B's chunk 512 KiB, the band's C panel 528 KiB, A's chunk 132 KiB).
 struct Blocking {
-  int64_t columnChunk, rowBand;
+  int64_t depthChunk, columnChunk, rowBand;
 };
-Blocking blocking() {
-  return aclcpu::ukernelL2Bytes() >= (int64_t{2} << 20) ? Blocking{1024, kRowChunk} : Blocking{512, 2 * kRowChunk};
+constexpr int64_t kDeepChunk = 1024;
+constexpr int64_t kPackedBFloats = int64_t{4} << 20;
+Blocking blocking(int64_t depth) {
+  if (aclcpu::ukernelL2Bytes() < (int64_t{2} << 20)) return Blocking{256, 512, 2 * kRowChunk};
+  const int64_t chunks = (depth + kDeepChunk - 1) / kDeepChunk;
+  const int64_t depthChunk = ((depth + chunks - 1) / chunks + 15) / 16 * 16;
+  const int64_t columnChunk = kPackedBFloats / (depth > 0 ? depth : 1) / kColumns * kColumns;
+  return Blocking{depthChunk, columnChunk > 512 ? columnChunk : 512, kRowChunk};
 }
 
 struct Half {
@@ -362,13 +373,13 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   if (inPlace(a, aRowStride, aDepthStride, b, bDepthStride, bColumnStride, c, cRowStride, rows, columns, depth,
               epilogue))
     return;
-  const auto [columnChunk, rowBand] = blocking();
+  const auto [depthChunk, columnChunk, rowBand] = blocking(depth);
   const int64_t panelColumns = columns < columnChunk ? columns : columnChunk;
-  const int64_t panelDepth = depth < kDepthChunk ? depth : kDepthChunk;
+  const int64_t panelDepth = depth < depthChunk ? depth : depthChunk;
   const int64_t chunkRows = (rows < kRowChunk ? rows : kRowChunk) + kRows;  // + a partial micro-panel
   const int64_t panelBlocks = (panelColumns + kColumns - 1) / kColumns;
   const int64_t panelFloats = panelBlocks * panelDepth * kColumns;  // one depth chunk of a column panel
-  const int64_t depthChunks = (depth + kDepthChunk - 1) / kDepthChunk;
+  const int64_t depthChunks = (depth + depthChunk - 1) / depthChunk;
   // Several bands reuse a column panel: its whole depth is packed ahead, once. One band packs
   // each depth chunk just before it uses it, while it is in L2.
   const bool packAhead = rows > rowBand;
@@ -377,16 +388,16 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   for (int64_t j0 = 0; j0 < columns; j0 += columnChunk) {
     const int64_t width = columns - j0 < columnChunk ? columns - j0 : columnChunk;
     const int64_t blocks = (width + kColumns - 1) / kColumns;
-    for (int64_t k0 = 0; packAhead && k0 < depth; k0 += kDepthChunk)
+    for (int64_t k0 = 0; packAhead && k0 < depth; k0 += depthChunk)
       packB(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride,
-            depth - k0 < kDepthChunk ? depth - k0 : kDepthChunk, width, packedB + k0 / kDepthChunk * panelFloats);
+            depth - k0 < depthChunk ? depth - k0 : depthChunk, width, packedB + k0 / depthChunk * panelFloats);
     // Bands of rows, each through the whole depth: the band's C panel stays in L2 meanwhile.
     for (int64_t band0 = 0; band0 < rows; band0 += rowBand) {
       const int64_t bandEnd = rows - band0 < rowBand ? rows : band0 + rowBand;
-      for (int64_t k0 = 0; k0 < depth; k0 += kDepthChunk) {
-        const int64_t slice = depth - k0 < kDepthChunk ? depth - k0 : kDepthChunk;
+      for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
+        const int64_t slice = depth - k0 < depthChunk ? depth - k0 : depthChunk;
         const Destination<float> out = epilogue.chunk(k0 == 0, c, cRowStride, j0);
-        const float *packedPanel = packAhead ? packedB + k0 / kDepthChunk * panelFloats : packedB;
+        const float *packedPanel = packAhead ? packedB + k0 / depthChunk * panelFloats : packedB;
         if (!packAhead)
           packB(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride, slice, width, packedB);
         for (int64_t row0 = band0; row0 < bandEnd; row0 += kRowChunk) {

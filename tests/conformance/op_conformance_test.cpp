@@ -423,17 +423,20 @@ TEST_F(Conformance, GemmAgainstEigen) {
     int m, n, k;
   };
   for (aclDataType inputType : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16})
-    // 1000 x 100 runs on several blocks whose row boundaries are not multiples of the row tile;
-    // 140 x 530 x 300 crosses each of the float ukernel's panels (132-row chunks, 512 columns
-    // where L2 is under 2 MiB, 256 deep) and 150 x 1100 x 300 its 1024-column panels (bands of
-    // 132 rows with B packed ahead, a ragged last panel), 704 x 64 x 48 takes the f32 ukernel for whole register tiles past 640, 3 x 37 x 50
-    // its few-rows path (B unpacked, 16-column vectors then a scalar tail, depth in fours), and
-    // 45 x 70 x 33 its in-place path (A and B unpacked, ragged rows and columns); f32 64 x 64 x 64,
-    // 264 x 128 x 72 (two blocks, split at a multiple of 8 rows) and 520 x 96 x 400 (12-row
-    // tiles, 4 rows split off, three blocks) take generated register tiles with the epilogue
-    // fused in when B is (k, n).
+    // 1000x100 runs on several blocks whose row boundaries are not multiples of the row tile;
+    // 140x530x300 crosses each of the float ukernel's panels where L2 is under 2 MiB (132-row
+    // chunks, 512 columns, 256 deep); where L2 is larger, 5x1100x4000 crosses a column panel (1024
+    // of 4M packed floats, four depth chunks, B packed chunk by chunk) and 140x40x1100 has two
+    // depth chunks (560 and 540 deep, B packed ahead for two bands: C scaled by the first chunk,
+    // added to by the second); 704x64x48 takes the f32 ukernel for whole register tiles past 640,
+    // 3x37x50 its few-rows path (B unpacked, 16-column vectors then a scalar tail, depth in fours),
+    // and 45x70x33 its in-place path (A and B unpacked, ragged rows and columns); f32 64x64x64,
+    // 264x128x72 (two blocks, split at a multiple of 8 rows) and 520x96x400 (12-row tiles, 4 rows
+    // split off, three blocks) take generated register tiles with the epilogue fused in when B is
+    // (k, n).
     for (Size size : {Size{1, 1, 1}, Size{64, 64, 64}, Size{127, 65, 300}, Size{256, 192, 256}, Size{1000, 100, 70},
-                      Size{140, 530, 300}, Size{150, 1100, 300}, Size{704, 64, 48}, Size{3, 37, 50}, Size{45, 70, 33}, Size{264, 128, 72},
+                      Size{140, 530, 300}, Size{5, 1100, 4000}, Size{140, 40, 1100},
+                      Size{704, 64, 48}, Size{3, 37, 50}, Size{45, 70, 33}, Size{264, 128, 72},
                       Size{520, 96, 400}})
       for (bool ta : {false, true})
         for (bool tb : {false, true}) {

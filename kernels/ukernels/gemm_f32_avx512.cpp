@@ -252,37 +252,39 @@ struct InPlaceOperands {
   void prefetchNext(int64_t) const {}
 };
 
-// Rows (<= 12) x 32 columns of A x B over `depth`, to `out`; the columns past B's width are
-// masked off. Never inlined: inlined into a loop over tiles, GCC keeps the accumulators in
+// Rows (<= 12) x 16 * Halves columns of A x B over `depth`, to `out`; the columns past B's
+// width are masked off. Never inlined: inlined into a loop over tiles, GCC keeps the accumulators in
 // memory (the 64^3 in-place product ran at half speed).
-template <int Rows, class Operands>
+template <int Rows, int Halves, class Operands>
 __attribute__((noinline)) void registerTile(const Operands &operands, int64_t depth, const Destination<float> &out,
                                             __mmask16 low, __mmask16 high) {
-  __m512 acc[Rows][2];
-  for (int r = 0; r < Rows; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
+  __m512 acc[Rows][Halves];
+  for (int r = 0; r < Rows; ++r)
+    for (int h = 0; h < Halves; ++h) acc[r][h] = _mm512_setzero_ps();
   for (int64_t k = 0; k < depth; ++k) {
     operands.prefetchNext(k);
-    __m512 b0 = operands.bAt(k, 0, low), b1 = operands.bAt(k, 1, high);
+    __m512 b[Halves];
+    for (int h = 0; h < Halves; ++h) b[h] = operands.bAt(k, h, h == 0 ? low : high);
 #pragma GCC unroll 12
     for (int r = 0; r < Rows; ++r) {
       __m512 av = _mm512_set1_ps(operands.aAt(k, r));
-      acc[r][0] = _mm512_fmadd_ps(av, b0, acc[r][0]);
-      acc[r][1] = _mm512_fmadd_ps(av, b1, acc[r][1]);
+      for (int h = 0; h < Halves; ++h) acc[r][h] = _mm512_fmadd_ps(av, b[h], acc[r][h]);
     }
   }
 #pragma GCC unroll 12
-  for (int r = 0; r < Rows; ++r) {
-    out.put(r, 0, acc[r][0], low);
-    out.put(r, 16, acc[r][1], high);
-  }
+  for (int r = 0; r < Rows; ++r)
+    for (int h = 0; h < Halves; ++h) out.put(r, 16 * h, acc[r][h], h == 0 ? low : high);
 }
 
+// A tile of `rows` (<= 12); 16 columns wide when no more are left (a ragged last block: 1000
+// columns end in 8, computed 16 wide instead of 32).
 template <class Operands>
 void registerTileRows(int64_t rows, const Operands &operands, int64_t depth, const Destination<float> &out,
                       __mmask16 low, __mmask16 high) {
-  switch (rows) {
-#define ACLCPU_ROWS(n) \
-  case n: return registerTile<n>(operands, depth, out, low, high);
+  switch (rows + (high == 0 ? 0 : 12)) {
+#define ACLCPU_ROWS(n)                                                 \
+  case n: return registerTile<n, 1>(operands, depth, out, low, high); \
+  case n + 12: return registerTile<n, 2>(operands, depth, out, low, high);
     ACLCPU_ROWS(1) ACLCPU_ROWS(2) ACLCPU_ROWS(3) ACLCPU_ROWS(4) ACLCPU_ROWS(5) ACLCPU_ROWS(6) ACLCPU_ROWS(7)
     ACLCPU_ROWS(8) ACLCPU_ROWS(9) ACLCPU_ROWS(10) ACLCPU_ROWS(11) ACLCPU_ROWS(12)
 #undef ACLCPU_ROWS

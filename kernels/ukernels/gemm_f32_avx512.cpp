@@ -55,6 +55,10 @@ struct Half {
 struct BFloat {
   uint16_t bits;
 };
+template <class T>
+constexpr bool kWidens = true;  // 16-bit operands widen to f32 as they are packed
+template <>
+constexpr bool kWidens<float> = false;
 
 // Sixteen 16-bit values as f32.
 __m512 widen(__m256i bits, const Half *) { return _mm512_cvtph_ps(bits); }
@@ -223,20 +227,36 @@ void packA(const T *a, int64_t rowStride, int64_t depthStride, int64_t rows, int
   }
 }
 
-// Where a register tile reads its operands: packed micro-panels ([k][12] of A, [k][32] of B).
-// Each depth step also sends one line of the next micro-panel of B towards L2, from `next` on
-// by `nextStride` bytes a step: that panel was packed ahead and usually sits in L3, and the
-// first tile to read it from there ran at ~86% of the FMA peak. The first two row tiles of a
-// panel fetch the next one's two halves; the others (and the last panel) repeat a line of
-// their own panel, already in L1. Unconditional on purpose: GCC split the depth loop on a
-// `k < lines` test and spilled the accumulators, and at -O2 deleted the guarded prefetch.
-struct PackedPanels {
-  const float *a, *b;
+// Where a register tile reads its operands. A packed micro-panel of B ([k][32]); each depth
+// step also sends one line of the next micro-panel of B towards L2, from `next` on by
+// `nextStride` bytes a step: that panel was packed ahead and may sit in L3. The first two row
+// tiles of a panel fetch the next one's two halves; the others (and the last panel) repeat a
+// line of their own panel, already in cache. Unconditional on purpose: GCC split the depth
+// loop on a `k < lines` test and spilled the accumulators, and at -O2 deleted the guarded
+// prefetch.
+struct PackedB {
+  const float *b;
   const char *next;
   int64_t nextStride;
-  float aAt(int64_t k, int r) const { return a[k * kRows + r]; }
   __m512 bAt(int64_t k, int half, __mmask16) const { return _mm512_loadu_ps(b + k * kColumns + 16 * half); }
   void prefetchNext(int64_t k) const { _mm_prefetch(next + nextStride * k, _MM_HINT_T1); }
+};
+
+// ... with a packed micro-panel of A ([k][12]),
+struct PackedPanels : PackedB {
+  const float *a;
+  float aAt(int64_t k, int r) const { return a[k * kRows + r]; }
+};
+
+// ... or with f32 A where it lies when its rows are contiguous along k: the twelve broadcasts
+// of a depth step then read twelve streams, each line serving sixteen steps, and the chunk of
+// A stays in L2 across the column blocks as its packed copy did. Packing it cost 3-4% of
+// 1000^3 (the 4 x 4 transposes run at ~0.2 ns an element even from L2). Rows along k read in
+// place were 2x slower (TN 1024^3: every depth step a new page), so those are still packed.
+struct RowsInPlace : PackedB {
+  const float *a;
+  int64_t aRowStride;
+  float aAt(int64_t k, int r) const { return a[r * aRowStride + k]; }
 };
 
 // Or f32 A and B where they lie (B's rows contiguous), the columns past B's width not read.
@@ -386,7 +406,10 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   // each depth chunk just before it uses it, while it is in L2.
   const bool packAhead = rows > rowBand;
   auto *packedB = reinterpret_cast<float *>(aclcpu::ukernelScratch(0, (packAhead ? depthChunks : 1) * panelFloats * 4));
-  auto *packedA = reinterpret_cast<float *>(aclcpu::ukernelScratch(1, chunkRows * panelDepth * 4));
+  // f32 A with its rows along k is read in place (RowsInPlace), anything else packed.
+  const bool aInPlace = !kWidens<T> && aDepthStride == 1;
+  const float *aFloats = reinterpret_cast<const float *>(a);  // used only when it is f32
+  auto *packedA = aInPlace ? nullptr : reinterpret_cast<float *>(aclcpu::ukernelScratch(1, chunkRows * panelDepth * 4));
   for (int64_t j0 = 0; j0 < columns; j0 += columnChunk) {
     const int64_t width = columns - j0 < columnChunk ? columns - j0 : columnChunk;
     const int64_t blocks = (width + kColumns - 1) / kColumns;
@@ -404,9 +427,10 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
           packB(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride, slice, width, packedB);
         for (int64_t row0 = band0; row0 < bandEnd; row0 += kRowChunk) {
           const int64_t chunk = bandEnd - row0 < kRowChunk ? bandEnd - row0 : kRowChunk;
-          packA(a + row0 * aRowStride + k0 * aDepthStride, aRowStride, aDepthStride, chunk, slice, packedA);
+          if (!aInPlace)
+            packA(a + row0 * aRowStride + k0 * aDepthStride, aRowStride, aDepthStride, chunk, slice, packedA);
           // Micro-panels outside, rows inside: a micro-panel stays in L1 while the chunk's rows
-          // pass, and the first two fetch the next one (PackedPanels).
+          // pass, and the first two fetch the next one (PackedB).
           for (int64_t block = 0; block < blocks; ++block) {
             const int64_t left = width - block * kColumns;
             const __mmask16 low = firstLanes(left), high = firstLanes(left - 16);
@@ -414,13 +438,18 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
             const char *nextPanel = reinterpret_cast<const char *>(panel + slice * kColumns);
             const bool alone = chunk <= kRows;  // one tile: every other line (L2 pairs them)
             for (int64_t r = 0; r < chunk; r += kRows) {
-              PackedPanels operands{packedA + r * slice, panel, reinterpret_cast<const char *>(panel), 0};
+              PackedB panelB{panel, reinterpret_cast<const char *>(panel), 0};
               if (block + 1 < blocks && r < 2 * kRows) {
-                operands.next = nextPanel + (r == 0 ? 0 : slice * 64);
-                operands.nextStride = alone ? 128 : 64;
+                panelB.next = nextPanel + (r == 0 ? 0 : slice * 64);
+                panelB.nextStride = alone ? 128 : 64;
               }
-              registerTileRows(chunk - r < kRows ? chunk - r : kRows, operands, slice,
-                               out.at(row0 + r, block * kColumns), low, high);
+              const int64_t height = chunk - r < kRows ? chunk - r : kRows;
+              const Destination<float> tile = out.at(row0 + r, block * kColumns);
+              if (aInPlace)
+                registerTileRows(height, RowsInPlace{panelB, aFloats + (row0 + r) * aRowStride + k0, aRowStride}, slice,
+                                 tile, low, high);
+              else
+                registerTileRows(height, PackedPanels{panelB, packedA + r * slice}, slice, tile, low, high);
             }
           }
         }

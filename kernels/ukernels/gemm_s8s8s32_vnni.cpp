@@ -19,6 +19,7 @@ constexpr int64_t kQuad = 4;        // depth steps one vpdpbusd consumes
 constexpr int64_t kRowChunk = 128;  // rows of A packed at a time
 constexpr int64_t kRowBand = 2 * kRowChunk;  // rows through the whole depth at a time (C: 256 x 512 i32, L2)
 constexpr int64_t kDepthChunk = 512;  // depth of a packed panel (a multiple of kQuad)
+constexpr int64_t kDeepChunk = 2048;  // ... when packed ahead with a 2 MiB L2 (gemm)
 constexpr int64_t kColumnChunk = 512;  // columns of a packed panel (512 x 512 bytes: L2)
 
 int64_t quads(int64_t depth) { return (depth + kQuad - 1) / kQuad; }
@@ -156,31 +157,35 @@ extern "C" void aclcpu_ukernel_gemm_s8s8s32_vnni(const int8_t *a, int64_t aOffse
     if (epilogue.scaled()) epilogue.finish(nullptr, 0, c, cRowStride, rows, columns);
     return;
   }
-  const int64_t panelBlocks = ((columns < kColumnChunk ? columns : kColumnChunk) + kLanes - 1) / kLanes;
-  const int64_t chunkQuads = quads(depth < kDepthChunk ? depth : kDepthChunk);
-  const int64_t chunkRows = rows < kRowChunk ? rows : kRowChunk;
-  const int64_t panelBytes = panelBlocks * chunkQuads * kLanes * kQuad;  // one depth chunk of a column panel
-  const int64_t depthChunks = (depth + kDepthChunk - 1) / kDepthChunk;
   // Several bands reuse a column panel: its whole depth is packed ahead, once. One band packs
   // each depth chunk just before it uses it, while it is in L2 (128 x 4096 x 4096: 412 GOP/s
   // ahead, 524 just in time).
   const bool packAhead = rows > kRowBand;
+  // Packed ahead with a 2 MiB L2, depth chunks are 2048 deep: each chunk costs every register
+  // tile a read-modify-write of C (as in the f32 ukernel's Blocking): 2048^3 560 -> 587 GOP/s,
+  // 1024^3 600 -> 614. Packed just in time they stay 512 (2048 lost 1-4% at 128 x 4096 x 4096).
+  const int64_t depthChunk = packAhead && aclcpu::ukernelL2Bytes() >= (int64_t{2} << 20) ? kDeepChunk : kDepthChunk;
+  const int64_t panelBlocks = ((columns < kColumnChunk ? columns : kColumnChunk) + kLanes - 1) / kLanes;
+  const int64_t chunkQuads = quads(depth < depthChunk ? depth : depthChunk);
+  const int64_t chunkRows = rows < kRowChunk ? rows : kRowChunk;
+  const int64_t panelBytes = panelBlocks * chunkQuads * kLanes * kQuad;  // one depth chunk of a column panel
+  const int64_t depthChunks = (depth + depthChunk - 1) / depthChunk;
   int8_t *packedB = reinterpret_cast<int8_t *>(aclcpu::ukernelScratch(0, (packAhead ? depthChunks : 1) * panelBytes));
   auto *packedA = reinterpret_cast<uint32_t *>(aclcpu::ukernelScratch(1, chunkRows * chunkQuads * kQuad));
   for (int64_t j0 = 0; j0 < columns; j0 += kColumnChunk) {
     const int64_t width = columns - j0 < kColumnChunk ? columns - j0 : kColumnChunk;
     const int64_t blocks = (width + kLanes - 1) / kLanes;
-    for (int64_t k0 = 0; packAhead && k0 < depth; k0 += kDepthChunk)
+    for (int64_t k0 = 0; packAhead && k0 < depth; k0 += depthChunk)
       packB(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride,
-            depth - k0 < kDepthChunk ? depth - k0 : kDepthChunk, width, packedB + k0 / kDepthChunk * panelBytes);
+            depth - k0 < depthChunk ? depth - k0 : depthChunk, width, packedB + k0 / depthChunk * panelBytes);
     // Bands of rows, each through the whole depth: the band's C panel stays in L2 meanwhile.
     for (int64_t band0 = 0; band0 < rows; band0 += kRowBand) {
       const int64_t bandEnd = rows - band0 < kRowBand ? rows : band0 + kRowBand;
-      for (int64_t k0 = 0; k0 < depth; k0 += kDepthChunk) {
-        const int64_t slice = depth - k0 < kDepthChunk ? depth - k0 : kDepthChunk;
+      for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
+        const int64_t slice = depth - k0 < depthChunk ? depth - k0 : depthChunk;
         const int64_t depthQuads = quads(slice), blockBytes = depthQuads * kLanes * kQuad;
         const Destination<int32_t> out = epilogue.chunk(k0 == 0, c, cRowStride, j0);
-        const int8_t *packedPanel = packAhead ? packedB + k0 / kDepthChunk * panelBytes : packedB;
+        const int8_t *packedPanel = packAhead ? packedB + k0 / depthChunk * panelBytes : packedB;
         if (!packAhead)
           packB(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride, slice, width, packedB);
         for (int64_t row0 = band0; row0 < bandEnd; row0 += kRowChunk) {

@@ -371,10 +371,13 @@ TEST_F(Conformance, MatrixProducts) {
   for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1}, {7, 5, 33}, {130, 70, 517}, {9, 97, 1030}})
     matMul(ACL_INT8, ACL_INT32, m, n, k, -128.49, 127.49);
   // GEMM's epilogue computed by the ukernels (scaled mode): s8 with alpha = 3, beta = -2 over
-  // the byte range, shapes crossing the VNNI panels (depth > 512 keeps partial sums apart from
-  // C); and f32 with beta = 0 and NaN in c, which must not be read (BLAS's rule), also through
-  // the float ukernel's partial sums (depth > 256), its few-rows path and its in-place path.
-  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1}, {7, 5, 33}, {130, 70, 517}, {300, 40, 1030}}) {
+  // the byte range, shapes crossing the VNNI panels (depth > 512 just in time, > 2048 packed
+  // ahead with a 2 MiB L2: C scaled by the first depth chunk, added to by the others); and f32
+  // with beta = 0 and NaN in c, which must not be read (BLAS's rule), also through the float
+  // ukernel's depth chunks (depth > 256, or > 1024 with a 2 MiB L2), its few-rows path and its
+  // in-place path.
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{1, 1, 1}, {7, 5, 33}, {130, 70, 517}, {300, 40, 1030},
+                         {300, 40, 2100}}) {
     HostTensor alpha(ACL_INT32, {}), beta(ACL_INT32, {});
     alpha.set(0, 3);
     beta.set(0, -2);
@@ -388,15 +391,21 @@ TEST_F(Conformance, MatrixProducts) {
            }};
     check(c);
   }
-  // NaN in C with beta 0: the ukernel's few-rows, in-place and packed paths, and generated
-  // register tiles with the epilogue fused into them (16 x 64 x 40: 8 rows; 32 x 128 x 288: 12
-  // rows, then 8 split off).
-  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{3, 37, 50}, {13, 37, 50}, {130, 70, 300}, {16, 64, 40},
-                         {32, 128, 288}}) {
+  // NaN in C with beta 0: the ukernel's few-rows, in-place and packed paths (130 x 70 x 1100:
+  // two depth chunks with a 2 MiB L2), and generated register tiles with the epilogue fused into
+  // them (16 x 64 x 40: 8 rows; 32 x 128 x 288: 12 rows, then 8 split off). A and B hold
+  // multiples of 1/8, so every sum is exact and the tolerance need not grow with the depth.
+  auto eighths = [](HostTensor t) {
+    for (int64_t i = 0; i < t.count(); ++i) t.set(i, std::round(t.at(i) * 8) / 8);
+    return t;
+  };
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{3, 37, 50}, {13, 37, 50}, {130, 70, 300}, {130, 70, 1100},
+                         {16, 64, 40}, {32, 128, 288}}) {
     HostTensor alpha(ACL_FLOAT, {}), beta(ACL_FLOAT, {}), nan(ACL_FLOAT, {m, n});
     alpha.set(0, 0.5);
     for (int64_t i = 0; i < nan.count(); ++i) nan.set(i, std::nan(""));
-    Case c{"GEMM", {randomTensor(ACL_FLOAT, {m, k}, 29), randomTensor(ACL_FLOAT, {k, n}, 30), nan, alpha, beta},
+    Case c{"GEMM",
+           {eighths(randomTensor(ACL_FLOAT, {m, k}, 29)), eighths(randomTensor(ACL_FLOAT, {k, n}, 30)), nan, alpha, beta},
            nullptr, HostTensor(ACL_FLOAT, {m, n}),
            [](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
              return in[3].at(0) * product(in[0], in[1], false, false, 0, index[0], index[1]);

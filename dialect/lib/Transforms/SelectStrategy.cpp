@@ -7,10 +7,11 @@
 
 #include "aclop/Passes.h"
 
+#include "RegisterTiles.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace mlir::aclop {
 #define GEN_PASS_DEF_ACLOPSELECTSTRATEGY
@@ -18,6 +19,7 @@ namespace mlir::aclop {
 } // namespace mlir::aclop
 
 using namespace mlir;
+using namespace mlir::aclop;
 
 namespace {
 
@@ -73,21 +75,35 @@ bool isMultiplyAccumulate(linalg::LinalgOp op, bool mustExtend) {
 }
 
 // True if the product's rows and columns are static and whole register tiles (8 x 32) of the
-// generated code, and (for f32) no dim exceeds `limit`.
-bool isWholeRegisterTiles(linalg::LinalgOp op, int64_t limit) {
+// generated code.
+bool isWholeRegisterTiles(linalg::LinalgOp op) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   unsigned loops = op.getNumLoops();
   int64_t rows = ranges[loops - 3], depth = ranges[loops - 2], columns = ranges[loops - 1];
   if (ShapedType::isDynamic(rows) || ShapedType::isDynamic(columns) || ShapedType::isDynamic(depth)) return false;
-  return rows % 8 == 0 && columns % 32 == 0 && std::max({rows, depth, columns}) <= limit;
+  return rows % kRegisterRows == 0 && columns % kRegisterColumns == 0;
+}
+
+// True if generated register tiles beat the f32 ukernel on this product: a GEMM whose epilogue
+// runs inside them (fitsFusedRegisterTiles) with A and B stored (m, k) and (k, n), or with no
+// dim past 256 and not just B transposed. Measured on one core (GF/s generated / ukernel): NN
+// 64^3 150/132, 256^3 172/162, 512^3 ~equal; TN 64^3 152/138, 256^3 165/155, 384^3 145/142,
+// 512^3 124/158; TT 64^3 116/111, 256^3 158/157, 320^3 134/144, 512^3 127/150; NT (strips that
+// transpose B) 64^3 112/125, 256^3 160/170, 640^3 104/163; cache tiles (no epilogue to take in,
+// or B past the sweep limit) NN 640^3 138/161.
+bool f32RegisterTilesWin(linalg::LinalgOp op) {
+  if (!fitsFusedRegisterTiles(op)) return false;
+  bool transposedA = storesATransposed(op), transposedB = storesBTransposed(op);
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::all_of(ranges, [](int64_t range) { return range <= 256; })) return transposedA || !transposedB;
+  return !transposedA && !transposedB;
 }
 
 // The ukernel (of those the target provides) that computes this product's cache tiles, or "".
-// Float products take the generated register tiles where those win: whole tiles, up to 640 for
-// f32 (measured on one core, GF/s ukernel / generated: f32 256^3 110/134, 512^3 137/144, 640^3
-// 133/136, 768^3 137/129, 1024^3 134/118, 2048^3 122/111, 255^3 101/32, 1000^3 123/90,
-// M=128 N=K=4096 96/74; f16 and bf16, whose generated tiles read widened panels, 512^3-2048^3
-// and M=128 within 5% either way or better generated, 255^3 90/37, 1000^3 126/100).
+// f32 products take the ukernel unless generated tiles win (f32RegisterTilesWin); f16 and bf16
+// take generated tiles whenever they are whole (with widened panels they were within 5% either
+// way or better generated from 512^3 to 2048^3 and at M=128, but 255^3 90/37 GF/s, 1000^3
+// 126/100 on the ukernel).
 StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
   Type a = elementType(op.getDpsInputs()[0]), b = elementType(op.getDpsInputs()[1]);
   Type c = elementType(op.getDpsInits()[0]);
@@ -97,7 +113,7 @@ StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
       isMultiplyAccumulate<arith::AddIOp, arith::MulIOp, arith::ExtSIOp>(op, /*mustExtend=*/true))
     symbol = "aclcpu_ukernel_gemm_s8s8s32_vnni";
   else if (a == b && c.isF32() && isMultiplyAccumulate<arith::AddFOp, arith::MulFOp, arith::ExtFOp>(op, false) &&
-           !isWholeRegisterTiles(op, a.isF32() ? 640 : std::numeric_limits<int64_t>::max()))
+           !(a.isF32() ? f32RegisterTilesWin(op) : isWholeRegisterTiles(op)))
     symbol = a.isF32() ? "aclcpu_ukernel_gemm_f32f32f32"
              : a.isF16() ? "aclcpu_ukernel_gemm_f16f16f32"
              : a.isBF16() ? "aclcpu_ukernel_gemm_bf16bf16f32" : "";

@@ -2,6 +2,7 @@
 #include "aclop/Passes.h"
 
 #include "GemmEpilogue.h"
+#include "RegisterTiles.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -26,6 +27,10 @@ namespace mlir::aclop {
 } // namespace mlir::aclop
 
 using namespace mlir;
+using aclop::kRegisterColumns;
+using aclop::kRegisterRows;
+using aclop::scaledEpilogue;
+using aclop::storesBTransposed;
 
 namespace {
 
@@ -57,10 +62,6 @@ void tileAndVectorize(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_
   }
 }
 
-// The register tile of an f32 product: 8 rows x 32 columns (two 512-bit vectors) accumulate
-// over k one step at a time: 16 accumulators, 8 broadcasts and 2 loads per 16 FMAs once
-// aclop-lower-register-tiles has hoisted the accumulators out of the k loop.
-constexpr int64_t kRegisterRows = 8, kRegisterColumns = 32;
 // Fused GEMM tiles may be taller (fuseIntoRegisterTiles): 24 accumulators.
 constexpr int64_t kTallRegisterRows = 12;
 
@@ -215,15 +216,6 @@ void packPanel(IRRewriter &rewriter, linalg::GenericOp cacheTile, unsigned index
   tileAndVectorize(rewriter, copy, tileSizes, scf::SCFTilingOptions::LoopType::ForOp);
 }
 
-// True if a product's B is stored (n, k): its last dim is the product's depth.
-bool storesBTransposed(linalg::LinalgOp product) {
-  AffineMap map = product.getMatchingIndexingMap(product.getDpsInputOperand(1));
-  unsigned rank = map.getNumResults();
-  if (rank < 2) return false;
-  auto last = dyn_cast<AffineDimExpr>(map.getResult(rank - 1));
-  return last && last.getPosition() == product.getNumLoops() - 2;
-}
-
 // Packs the panels a cache tile's register tiles want: B transposed if it is stored (n, k),
 // f16 and bf16 operands widened.
 void packPanels(IRRewriter &rewriter, linalg::GenericOp cacheTile) {
@@ -264,18 +256,6 @@ LogicalResult tileForCache(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<i
     tileForRegisters(rewriter, cacheTile->getParentOfType<func::FuncOp>(), cacheTile);
   }
   return success();
-}
-
-// GEMM's alpha/beta epilogue if it is the only user of a product's result.
-linalg::GenericOp scaledEpilogue(linalg::LinalgOp product) {
-  Value result = product->getResult(0);
-  if (!result.hasOneUse()) return {};
-  OpOperand &use = *result.getUses().begin();
-  auto epilogue = dyn_cast<linalg::GenericOp>(use.getOwner());
-  if (!epilogue || use.getOperandNumber() != 0 || !epilogue.hasPureTensorSemantics() ||
-      !aclop::isScaledGemmEpilogue(epilogue))
-    return {};
-  return epilogue;
 }
 
 // The block count of the kernel function around a product and its epilogue, if they, with the
@@ -362,11 +342,6 @@ LogicalResult fuseIntoEpilogue(IRRewriter &rewriter, linalg::LinalgOp product, A
   options.tilingOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
   return success(succeeded(tileEpilogueWithProducers(rewriter, product, epilogue, options)));
 }
-
-// The most elements of B that register tiles running through the whole depth may sweep: every
-// 8-row strip reads all of it again from L2. 1.25 MiB of f32: 512 x 640 ran at 150 GF/s fused
-// (138 in cache tiles), 640 x 640 (1.6 MiB) at 117 (140).
-constexpr int64_t kMaxSweptElements = 512 * 640;
 
 // Fuses GEMM's fill, product and epilogue (over the same rows, a multiple of `rows`) into rows x
 // 32 register tiles, an scf.forall of them (of 32-column strips if B is stored (n, k)): the
@@ -473,14 +448,9 @@ constexpr int64_t kTallTileSweptElements = 128 * 256;
 // are split off first and take a tile of their own height.
 LogicalResult fuseIntoRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp product) {
   auto strategy = product->getAttrOfType<DictionaryAttr>("aclop.strategy");
+  if (!strategy || strategy.get("ukernel") || !aclop::fitsFusedRegisterTiles(product)) return failure();
   linalg::GenericOp epilogue = scaledEpilogue(product);
-  if (!strategy || strategy.get("ukernel") || !epilogue || product.getNumLoops() != 3) return failure();
-  auto isF32 = [](Value value) { return cast<ShapedType>(value.getType()).getElementType().isF32(); };
-  if (!llvm::all_of(product->getOperands(), isF32)) return failure();
   SmallVector<int64_t> ranges = product.getStaticLoopRanges();  // (m, k, n)
-  if (ShapedType::isDynamicShape(ranges) || ranges[0] % kRegisterRows != 0 || ranges[2] % kRegisterColumns != 0 ||
-      ranges[1] * ranges[2] > kMaxSweptElements)
-    return failure();
   // Strips of B stored (n, k) read B from their (k, 32) panel, not by sweeping it: 8 rows there
   // (512^3 NT 147 GF/s with 12-row tiles, 154 with 8; and the split doubled the compile, 120 ->
   // 217 ms, each part transposing its own panels).

@@ -33,15 +33,16 @@ func.func @products(%a: tensor<64x128xf32>, %b: tensor<128x96xf32>, %x: tensor<2
 // A ukernel the target provides takes the products it covers: s8 x s8 -> s32 with sign
 // extension (not a zero-extending product). A ukernel call covers a row tile across every
 // column and the whole depth (cache_tiles 0 = untiled): for f32 accumulators 512 rows from
-// 2048 rows on (four tiles), else up to 256 rows, fewer where that leaves two tiles to share out. Float products take it only off whole 8 x 32 register tiles
-// (and for f32 past 640), where the generated tiles are slower. Without the option, products get
-// register tiles.
+// 2048 rows on (four tiles), else up to 256 rows, fewer where that leaves two tiles to share out.
+// f16 and bf16 products take it off whole 8 x 32 register tiles; f32 products unless they are a
+// GEMM whose epilogue generated register tiles take in (@gemm_products). Without the option,
+// products get register tiles.
 // RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy='vector-bits=512 ukernels=aclcpu_ukernel_gemm_s8s8s32_vnni,aclcpu_ukernel_gemm_f32f32f32,aclcpu_ukernel_gemm_bf16bf16f32' | FileCheck %s --check-prefix=UKERNEL
 // UKERNEL-LABEL: func @ukernel_products
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 0, 0>, ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni", vector_size = 16 : i64}}
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 1, 256, 0, 0>, ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni", vector_size = 16 : i64}}
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 128, 0, 0>, ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni", vector_size = 16 : i64}}
-// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 128, 512>, vector_size = 16 : i64}}
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32", vector_size = 16 : i64}}
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 128, 512>, vector_size = 16 : i64}}
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32", vector_size = 16 : i64}}
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 256, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32", vector_size = 16 : i64}}
@@ -61,7 +62,7 @@ func.func @ukernel_products(%a: tensor<64x128xi8>, %b: tensor<128x96xi8>, %x: te
   %0 = aclop.matmul %a, %b : (tensor<64x128xi8>, tensor<128x96xi8>) -> tensor<64x96xi32>
   %1 = aclop.batch_matmul %x, %y : (tensor<2x1024x128xi8>, tensor<2x128x96xi8>) -> tensor<2x1024x96xi32>
   %2 = aclop.matmul %d, %b : (tensor<?x128xi8>, tensor<128x96xi8>) -> tensor<?x96xi32>
-  // Whole register tiles, small: the generated code.
+  // Whole register tiles, but no epilogue to take into them: the ukernel.
   %3 = aclop.matmul %f, %g : (tensor<64x128xf32>, tensor<128x96xf32>) -> tensor<64x96xf32>
   // Unsigned bytes: not what vpdpbusd's signed B and biased A compute.
   %4 = linalg.generic {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "reduction", "parallel"]}
@@ -92,4 +93,30 @@ func.func @tall_product(%a: tensor<2048x120xf32>, %b: tensor<120x96xf32>, %x: te
   %0 = aclop.matmul %a, %b : (tensor<2048x120xf32>, tensor<120x96xf32>) -> tensor<2048x96xf32>
   %1 = aclop.matmul %x, %y : (tensor<2048x128xi8>, tensor<128x96xi8>) -> tensor<2048x96xi32>
   return %0, %1 : tensor<2048x96xf32>, tensor<2048x96xi32>
+}
+
+// f32 GEMMs: generated register tiles with the epilogue inside for A (m, k) and B (k, n) while B
+// is small enough to sweep (512 x 640 here: past it, the ukernel), and for transposes up to 256
+// but B alone (n, k); past 256, the ukernel for any transpose.
+// UKERNEL-LABEL: func @gemm_products
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 128, 512>, vector_size = 16 : i64}}
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: {{[0-9]+}}, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: {{[0-9]+}}, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 128, 512>, vector_size = 16 : i64}}
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: {{[0-9]+}}, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 128, 512>, vector_size = 16 : i64}}
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: {{[0-9]+}}, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
+func.func @gemm_products(%a: tensor<256x256xf32>, %c: tensor<256x256xf32>, %d: tensor<512x512xf32>,
+                         %e: tensor<512x640xf32>, %f: tensor<640x640xf32>, %s: tensor<f32>)
+    -> (tensor<256x256xf32>, tensor<256x256xf32>, tensor<512x640xf32>, tensor<256x256xf32>, tensor<512x512xf32>,
+        tensor<256x256xf32>, tensor<512x512xf32>) {
+  %0 = aclop.gemm %a, %a, %c, %s, %s : (tensor<256x256xf32>, tensor<256x256xf32>, tensor<256x256xf32>, tensor<f32>, tensor<f32>) -> tensor<256x256xf32>
+  %1 = aclop.gemm %a, %a, %c, %s, %s {transpose_b = true} : (tensor<256x256xf32>, tensor<256x256xf32>, tensor<256x256xf32>, tensor<f32>, tensor<f32>) -> tensor<256x256xf32>
+  %2 = aclop.gemm %e, %f, %e, %s, %s : (tensor<512x640xf32>, tensor<640x640xf32>, tensor<512x640xf32>, tensor<f32>, tensor<f32>) -> tensor<512x640xf32>
+  %3 = aclop.gemm %a, %a, %c, %s, %s {transpose_a = true} : (tensor<256x256xf32>, tensor<256x256xf32>, tensor<256x256xf32>, tensor<f32>, tensor<f32>) -> tensor<256x256xf32>
+  %4 = aclop.gemm %d, %d, %d, %s, %s {transpose_a = true} : (tensor<512x512xf32>, tensor<512x512xf32>, tensor<512x512xf32>, tensor<f32>, tensor<f32>) -> tensor<512x512xf32>
+  %5 = aclop.gemm %a, %a, %c, %s, %s {transpose_a = true, transpose_b = true} : (tensor<256x256xf32>, tensor<256x256xf32>, tensor<256x256xf32>, tensor<f32>, tensor<f32>) -> tensor<256x256xf32>
+  %6 = aclop.gemm %d, %d, %d, %s, %s {transpose_a = true, transpose_b = true} : (tensor<512x512xf32>, tensor<512x512xf32>, tensor<512x512xf32>, tensor<f32>, tensor<f32>) -> tensor<512x512xf32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<256x256xf32>, tensor<256x256xf32>, tensor<512x640xf32>, tensor<256x256xf32>, tensor<512x512xf32>,
+         tensor<256x256xf32>, tensor<512x512xf32>
 }

@@ -1,0 +1,31 @@
+//===- RegisterTiles.h - Which products generated register tiles take -----------===//
+//
+// The generated register tiles of an f32 product, and the facts about a product's operands
+// that both aclop-select-strategy (generated tiles or a ukernel) and aclop-tile-and-vectorize
+// (how to tile) decide by.
+//
+//===----------------------------------------------------------------------===//
+#pragma once
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace mlir::aclop {
+
+// The register tile of an f32 product: 8 rows x 32 columns (two 512-bit vectors) accumulate
+// over k one step at a time: 16 accumulators, 8 broadcasts and 2 loads per 16 FMAs once
+// aclop-lower-register-tiles has hoisted the accumulators out of the k loop.
+constexpr int64_t kRegisterRows = 8, kRegisterColumns = 32;
+
+// True if a product's A is stored (k, m) / its B is stored (n, k): the operand's last dim is
+// the product's rows / its depth.
+bool storesATransposed(linalg::LinalgOp product);
+bool storesBTransposed(linalg::LinalgOp product);
+
+// GEMM's alpha/beta epilogue if it is the only user of a product's result.
+linalg::GenericOp scaledEpilogue(linalg::LinalgOp product);
+
+// True if an f32 GEMM can run with its epilogue inside generated register tiles: 2-D, static,
+// whole 8 x 32 tiles, a scaled epilogue, and B small enough for every row strip to sweep it.
+bool fitsFusedRegisterTiles(linalg::LinalgOp product);
+
+} // namespace mlir::aclop

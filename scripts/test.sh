@@ -21,9 +21,11 @@ for sanitizer in address thread; do
   # model_store_tests: concurrent compiles of the operator model store (both sanitizers).
   targets=("${runtime_targets[@]}" model_store_tests)
   labels='runtime|threads'
+  # ASan+UBSan also runs the operator conformance suite: the ukernels' packing, in-place reads
+  # and prefetches index raw buffers, and only these tests drive them through every path.
   if [ "$sanitizer" = address ]; then
-    targets+=(jit_tests)
-    labels='runtime|jit'
+    targets+=(jit_tests conformance_tests)
+    labels='runtime|jit|conformance'
   fi
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DACLCPU_SANITIZER=$sanitizer \
     -DACLCPU_BUILD_BENCHMARKS=OFF

@@ -41,11 +41,11 @@ struct Blocking {
 };
 constexpr int64_t kDeepChunk = 1024;
 constexpr int64_t kPackedBFloats = int64_t{4} << 20;
-Blocking blocking(int64_t depth) {
-  if (aclcpu::ukernelL2Bytes() < (int64_t{2} << 20)) return Blocking{256, 512, 2 * kRowChunk};
+Blocking blocking(int64_t depth) {  // depth > 0
+  if (aclcpu::ukernelL2Bytes() < aclcpu::kLargeL2Bytes) return Blocking{256, 512, 2 * kRowChunk};
   const int64_t chunks = (depth + kDeepChunk - 1) / kDeepChunk;
   const int64_t depthChunk = ((depth + chunks - 1) / chunks + 15) / 16 * 16;
-  const int64_t columnChunk = kPackedBFloats / (depth > 0 ? depth : 1) / kColumns * kColumns;
+  const int64_t columnChunk = kPackedBFloats / depth / kColumns * kColumns;
   return Blocking{depthChunk, columnChunk > 512 ? columnChunk : 512, kRowChunk};
 }
 

@@ -164,7 +164,7 @@ extern "C" void aclcpu_ukernel_gemm_s8s8s32_vnni(const int8_t *a, int64_t aOffse
   // Packed ahead with a 2 MiB L2, depth chunks are 2048 deep: each chunk costs every register
   // tile a read-modify-write of C (as in the f32 ukernel's Blocking): 2048^3 560 -> 587 GOP/s,
   // 1024^3 600 -> 614. Packed just in time they stay 512 (2048 lost 1-4% at 128 x 4096 x 4096).
-  const int64_t depthChunk = packAhead && aclcpu::ukernelL2Bytes() >= (int64_t{2} << 20) ? kDeepChunk : kDepthChunk;
+  const int64_t depthChunk = packAhead && aclcpu::ukernelL2Bytes() >= aclcpu::kLargeL2Bytes ? kDeepChunk : kDepthChunk;
   const int64_t panelBlocks = ((columns < kColumnChunk ? columns : kColumnChunk) + kLanes - 1) / kLanes;
   const int64_t chunkQuads = quads(depth < depthChunk ? depth : depthChunk);
   const int64_t chunkRows = rows < kRowChunk ? rows : kRowChunk;

@@ -23,6 +23,14 @@ bool lastDimIsLoop(linalg::LinalgOp product, unsigned operand, unsigned loop) {
 
 } // namespace
 
+bool mlir::aclop::isWholeRegisterTiles(linalg::LinalgOp product) {
+  SmallVector<int64_t> ranges = product.getStaticLoopRanges();
+  unsigned loops = product.getNumLoops();
+  int64_t rows = ranges[loops - 3], depth = ranges[loops - 2], columns = ranges[loops - 1];
+  if (ShapedType::isDynamic(rows) || ShapedType::isDynamic(columns) || ShapedType::isDynamic(depth)) return false;
+  return rows % kRegisterRows == 0 && columns % kRegisterColumns == 0;
+}
+
 bool mlir::aclop::storesATransposed(linalg::LinalgOp product) {
   return lastDimIsLoop(product, 0, product.getNumLoops() - 3);
 }
@@ -47,6 +55,5 @@ bool mlir::aclop::fitsFusedRegisterTiles(linalg::LinalgOp product) {
   auto isF32 = [](Value value) { return cast<ShapedType>(value.getType()).getElementType().isF32(); };
   if (!llvm::all_of(product->getOperands(), isF32)) return false;
   SmallVector<int64_t> ranges = product.getStaticLoopRanges();  // (m, k, n)
-  return !ShapedType::isDynamicShape(ranges) && ranges[0] % kRegisterRows == 0 && ranges[2] % kRegisterColumns == 0 &&
-         ranges[1] * ranges[2] <= kMaxSweptElements;
+  return isWholeRegisterTiles(product) && ranges[1] * ranges[2] <= kMaxSweptElements;
 }

@@ -16,6 +16,10 @@ namespace mlir::aclop {
 // aclop-lower-register-tiles has hoisted the accumulators out of the k loop.
 constexpr int64_t kRegisterRows = 8, kRegisterColumns = 32;
 
+// True if a product's (batch?, m, k, n) loops are static and its rows and columns whole register
+// tiles.
+bool isWholeRegisterTiles(linalg::LinalgOp product);
+
 // True if a product's A is stored (k, m) / its B is stored (n, k): the operand's last dim is
 // the product's rows / its depth.
 bool storesATransposed(linalg::LinalgOp product);

@@ -74,16 +74,6 @@ bool isMultiplyAccumulate(linalg::LinalgOp op, bool mustExtend) {
          (operand(multiply.getLhs(), 1) && operand(multiply.getRhs(), 0));
 }
 
-// True if the product's rows and columns are static and whole register tiles (8 x 32) of the
-// generated code.
-bool isWholeRegisterTiles(linalg::LinalgOp op) {
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  unsigned loops = op.getNumLoops();
-  int64_t rows = ranges[loops - 3], depth = ranges[loops - 2], columns = ranges[loops - 1];
-  if (ShapedType::isDynamic(rows) || ShapedType::isDynamic(columns) || ShapedType::isDynamic(depth)) return false;
-  return rows % kRegisterRows == 0 && columns % kRegisterColumns == 0;
-}
-
 // True if generated register tiles beat the f32 ukernel on this product: a GEMM whose epilogue
 // runs inside them (fitsFusedRegisterTiles) with A and B stored (m, k) and (k, n), or with no
 // dim past 256 and not just B transposed. Measured on one core (GF/s generated / ukernel): NN

@@ -423,11 +423,61 @@ TEST_F(Conformance, MatrixProducts) {
   printf("matrix products: %d cases\n", checked_);
 }
 
-// aclblasGemmEx against Eigen (an independent GEMM): f32 and f16 inputs, every transpose, odd
-// and larger sizes. The bound is the f32 accumulation error: 2 k eps (|op(A)| |op(B)|)_ij plus
-// |beta c| eps, for alpha = 1.25, beta = -0.75.
-TEST_F(Conformance, GemmAgainstEigen) {
+// aclblasGemmEx against Eigen (an independent GEMM): op(A) op(B) scaled by alpha plus beta C,
+// with op(A), op(B) uniform in [-1, 1] and C in [-1, 1] (NaN when beta = 0: BLAS does not read
+// C then). The bound is the f32 accumulation error: 2 k eps (|op(A)| |op(B)|)_ij plus |beta c|
+// eps, plus an f16 result's rounding.
+void checkGemmAgainstEigen(aclDataType inputType, aclDataType outputType, int m, int n, int k, bool ta, bool tb,
+                           float alphaValue, float betaValue, aclrtStream stream) {
   using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  SCOPED_TRACE(testing::Message() << inputType << " -> " << outputType << " " << m << "x" << n << "x" << k << " " << ta
+                                  << tb << " alpha " << alphaValue << " beta " << betaValue);
+  HostTensor a = randomTensor(inputType, ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k}, 31, -1, 1);
+  HostTensor b = randomTensor(inputType, tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n}, 32, -1, 1);
+  HostTensor c = randomTensor(outputType, {m, n}, 33, -1, 1);
+  if (betaValue == 0)
+    for (int64_t i = 0; i < c.count(); ++i) c.set(i, std::nan(""));
+  HostTensor alpha(outputType, {}), beta(outputType, {});
+  alpha.set(0, alphaValue);
+  beta.set(0, betaValue);
+  auto toEigen = [](const HostTensor &t) {
+    Matrix matrix(t.shape[0], t.shape[1]);
+    for (int64_t i = 0; i < t.count(); ++i) matrix.data()[i] = static_cast<float>(t.at(i));
+    return matrix;
+  };
+  Matrix ea = toEigen(a), eb = toEigen(b), ec = betaValue == 0 ? Matrix::Zero(m, n) : toEigen(c);
+  Matrix opA = ta ? Matrix(ea.transpose()) : ea, opB = tb ? Matrix(eb.transpose()) : eb;
+  Matrix expected = alphaValue * opA * opB + betaValue * ec;
+  float resultEps = outputType == ACL_FLOAT16 ? 9.8e-4f : 0.0f;  // an f16 result's rounding, relative
+  Matrix bound = 2.0f * k * 1.2e-7f * std::fabs(alphaValue) * (opA.cwiseAbs() * opB.cwiseAbs()) +
+                 Matrix::Constant(m, n, 1.2e-7f * std::fabs(betaValue)).cwiseProduct(ec.cwiseAbs()) +
+                 resultEps * expected.cwiseAbs() + Matrix::Constant(m, n, 1e-6f);
+  void *da = nullptr, *db = nullptr, *dc = nullptr, *dAlpha = nullptr, *dBeta = nullptr;
+  for (auto [device, host] : {std::pair{&da, &a}, std::pair{&db, &b}, std::pair{&dc, &c}, std::pair{&dAlpha, &alpha},
+                              std::pair{&dBeta, &beta}}) {
+    size_t bytes = std::max<size_t>(host->byteSize(), 1);
+    ASSERT_EQ(aclrtMalloc(device, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemcpy(*device, bytes, host->bytes.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  }
+  ASSERT_EQ(aclblasGemmEx(ta ? ACL_TRANS_T : ACL_TRANS_N, tb ? ACL_TRANS_T : ACL_TRANS_N, ACL_TRANS_N, m, n, k, dAlpha,
+                          da, -1, inputType, db, -1, inputType, dBeta, dc, -1, outputType, ACL_COMPUTE_HIGH_PRECISION,
+                          stream),
+            ACL_SUCCESS)
+      << recentError();
+  ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+  HostTensor result(outputType, {m, n});
+  ASSERT_EQ(aclrtMemcpy(result.bytes.data(), result.byteSize(), dc, c.byteSize(), ACL_MEMCPY_DEVICE_TO_HOST),
+            ACL_SUCCESS);
+  Matrix actual = toEigen(result);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j)
+      ASSERT_LE(std::fabs(actual(i, j) - expected(i, j)), bound(i, j))
+          << i << "," << j << ": " << actual(i, j) << " vs Eigen " << expected(i, j);
+  for (void *p : {da, db, dc, dAlpha, dBeta}) aclrtFree(p);
+}
+
+// f32, f16 and bf16 inputs, every transpose, odd and larger sizes, alpha = 1.25, beta = -0.75.
+TEST_F(Conformance, GemmAgainstEigen) {
   struct Size {
     int m, n, k;
   };
@@ -449,46 +499,34 @@ TEST_F(Conformance, GemmAgainstEigen) {
                       Size{520, 96, 400}})
       for (bool ta : {false, true})
         for (bool tb : {false, true}) {
-          SCOPED_TRACE(testing::Message() << inputType << " " << size.m << "x" << size.n << "x" << size.k << " " << ta << tb);
-          HostTensor a = randomTensor(inputType, ta ? std::vector<int64_t>{size.k, size.m} : std::vector<int64_t>{size.m, size.k}, 31, -1, 1);
-          HostTensor b = randomTensor(inputType, tb ? std::vector<int64_t>{size.n, size.k} : std::vector<int64_t>{size.k, size.n}, 32, -1, 1);
-          HostTensor c = randomTensor(ACL_FLOAT, {size.m, size.n}, 33, -1, 1);
-          auto toEigen = [](const HostTensor &t) {
-            Matrix matrix(t.shape[0], t.shape[1]);
-            for (int64_t i = 0; i < t.count(); ++i) matrix.data()[i] = static_cast<float>(t.at(i));
-            return matrix;
-          };
-          Matrix ea = toEigen(a), eb = toEigen(b), ec = toEigen(c);
-          Matrix opA = ta ? Matrix(ea.transpose()) : ea, opB = tb ? Matrix(eb.transpose()) : eb;
-          Matrix expected = 1.25f * opA * opB - 0.75f * ec;
-          Matrix bound = 2.0f * size.k * 1.2e-7f * (opA.cwiseAbs() * opB.cwiseAbs()) +
-                         Matrix::Constant(size.m, size.n, 1.2e-7f).cwiseProduct(ec.cwiseAbs()) +
-                         Matrix::Constant(size.m, size.n, 1e-6f);
-          void *da = nullptr, *db = nullptr, *dc = nullptr, *alpha = nullptr, *beta = nullptr;
-          float alphaValue = 1.25f, betaValue = -0.75f;
-          for (auto [device, host, bytes] : {std::tuple{&da, (const void *)a.bytes.data(), a.byteSize()},
-                                             std::tuple{&db, (const void *)b.bytes.data(), b.byteSize()},
-                                             std::tuple{&dc, (const void *)c.bytes.data(), c.byteSize()},
-                                             std::tuple{&alpha, (const void *)&alphaValue, sizeof(float)},
-                                             std::tuple{&beta, (const void *)&betaValue, sizeof(float)}}) {
-            ASSERT_EQ(aclrtMalloc(device, bytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-            ASSERT_EQ(aclrtMemcpy(*device, bytes, host, bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
-          }
-          ASSERT_EQ(aclblasGemmEx(ta ? ACL_TRANS_T : ACL_TRANS_N, tb ? ACL_TRANS_T : ACL_TRANS_N, ACL_TRANS_N, size.m,
-                                  size.n, size.k, alpha, da, -1, inputType, db, -1, inputType, beta, dc, -1, ACL_FLOAT,
-                                  ACL_COMPUTE_HIGH_PRECISION, first_),
-                    ACL_SUCCESS) << recentError();
-          ASSERT_EQ(aclrtSynchronizeStream(first_), ACL_SUCCESS);
-          Matrix actual(size.m, size.n);
-          ASSERT_EQ(aclrtMemcpy(actual.data(), c.byteSize(), dc, c.byteSize(), ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
-          for (int i = 0; i < size.m; ++i)
-            for (int j = 0; j < size.n; ++j)
-              ASSERT_LE(std::fabs(actual(i, j) - expected(i, j)), bound(i, j))
-                  << i << "," << j << ": " << actual(i, j) << " vs Eigen " << expected(i, j);
-          for (void *p : {da, db, dc, alpha, beta}) aclrtFree(p);
+          checkGemmAgainstEigen(inputType, ACL_FLOAT, size.m, size.n, size.k, ta, tb, 1.25f, -0.75f, first_);
+          if (HasFatalFailure()) return;
           ++checked_;
         }
   printf("GEMM against Eigen: %d cases\n", checked_);
+}
+
+// The scalings GEMM's epilogue treats apart, on generated register tiles (64^3, two blocks of
+// 264x128x72, 12-row tiles of 520x96x400; f16 and bf16 on widened panels; an f16 result) and on
+// the f32 ukernel (NT): alpha = 1 and beta = 0 stores the accumulator alone
+// (aclop-version-gemm-epilogue); beta = 0 with alpha = 2, and alpha = 1 with beta = 0.5, take
+// the full epilogue. C holds NaN where beta = 0.
+TEST_F(Conformance, GemmScalings) {
+  struct Shape {
+    aclDataType input, output;
+    int m, n, k;
+    bool tb;
+  };
+  for (Shape shape : {Shape{ACL_FLOAT, ACL_FLOAT, 64, 64, 64, false}, Shape{ACL_FLOAT, ACL_FLOAT, 264, 128, 72, false},
+                      Shape{ACL_FLOAT, ACL_FLOAT, 520, 96, 400, false}, Shape{ACL_FLOAT16, ACL_FLOAT, 64, 64, 64, false},
+                      Shape{ACL_BF16, ACL_FLOAT, 64, 64, 64, false}, Shape{ACL_FLOAT16, ACL_FLOAT16, 64, 64, 64, false},
+                      Shape{ACL_FLOAT, ACL_FLOAT, 64, 64, 64, true}})
+    for (auto [alpha, beta] : {std::pair{1.0f, 0.0f}, std::pair{2.0f, 0.0f}, std::pair{1.0f, 0.5f}}) {
+      checkGemmAgainstEigen(shape.input, shape.output, shape.m, shape.n, shape.k, false, shape.tb, alpha, beta, first_);
+      if (HasFatalFailure()) return;
+      ++checked_;
+    }
+  printf("GEMM scalings: %d cases\n", checked_);
 }
 
 TEST_F(Conformance, ReductionsSoftmaxTranspose) {

@@ -127,6 +127,19 @@ def AclopLowerRegisterTiles : Pass<"aclop-lower-register-tiles", "func::FuncOp">
                            "::mlir::vector::VectorDialect"];
 }
 
+def AclopVersionGemmEpilogue : Pass<"aclop-version-gemm-epilogue", "func::FuncOp"> {
+  let summary = "Register tiles store their accumulators alone when alpha = 1 and beta = 0";
+  let description = [{
+    Runs after aclop-lower-register-tiles. A register tile whose write stores GEMM's epilogue,
+    select(beta == 0, alpha * acc, alpha * acc + beta * c) of its k loop's accumulator
+    (possibly truncated to f16 or bf16), gets the write under `scf.if` on alpha == 1 and
+    beta == 0, read once per tile: the then branch stores the accumulator, the else branch
+    the epilogue as before, into which the epilogue's ops and the read of C are sunk.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::vector::VectorDialect", "::mlir::arith::ArithDialect"];
+}
+
 def AclopMapToKernelAbi : Pass<"aclop-map-to-kernel-abi", "ModuleOp"> {
   let summary = "Split the work over kernel blocks and emit the aclcpu kernel entry point";
   let description = [{

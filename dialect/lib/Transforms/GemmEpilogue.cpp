@@ -7,30 +7,36 @@ using namespace mlir;
 
 namespace {
 
-// True if `value` is lhs OP rhs in either order.
+// The operand of `lhs OP rhs` (either order) other than `known`, or null.
 template <typename Op>
-bool isCommutative(Value value, Value lhs, Value rhs) {
+Value otherOperand(Value value, Value known) {
   auto op = value.getDefiningOp<Op>();
-  return op && ((op.getLhs() == lhs && op.getRhs() == rhs) || (op.getLhs() == rhs && op.getRhs() == lhs));
+  if (!op) return Value();
+  return op.getLhs() == known ? op.getRhs() : op.getRhs() == known ? op.getLhs() : Value();
+}
+
+// beta, if `condition` is beta == 0.
+Value comparedWithZero(Value condition) {
+  if (auto compare = condition.getDefiningOp<arith::CmpFOp>())
+    if (compare.getPredicate() == arith::CmpFPredicate::OEQ && aclop::isZeroConstant(compare.getRhs()))
+      return compare.getLhs();
+  if (auto compare = condition.getDefiningOp<arith::CmpIOp>())
+    if (compare.getPredicate() == arith::CmpIPredicate::eq && aclop::isZeroConstant(compare.getRhs()))
+      return compare.getLhs();
+  return Value();
 }
 
 template <typename Mul, typename Add>
-bool isScaledSum(Value scaled, Value withC, Value acc, Value c, Value alpha, Value beta) {
-  if (!isCommutative<Mul>(scaled, alpha, acc)) return false;
-  auto add = withC.getDefiningOp<Add>();
-  if (!add) return false;
-  Value other = add.getLhs() == scaled ? add.getRhs() : add.getRhs() == scaled ? add.getLhs() : Value();
-  return other && isCommutative<Mul>(other, beta, c);
-}
-
-bool isBetaZero(Value condition, Value beta) {
-  if (auto compare = condition.getDefiningOp<arith::CmpFOp>())
-    return compare.getPredicate() == arith::CmpFPredicate::OEQ && compare.getLhs() == beta &&
-           aclop::isZeroConstant(compare.getRhs());
-  if (auto compare = condition.getDefiningOp<arith::CmpIOp>())
-    return compare.getPredicate() == arith::CmpIPredicate::eq && compare.getLhs() == beta &&
-           aclop::isZeroConstant(compare.getRhs());
-  return false;
+std::optional<aclop::ScaledEpilogueParts> matchScaledSum(Value scaled, Value withC, Value beta,
+                                                         function_ref<bool(Value)> isAccumulator) {
+  auto product = scaled.getDefiningOp<Mul>();
+  if (!product) return std::nullopt;
+  Value acc = product.getRhs(), alpha = product.getLhs();
+  if (!isAccumulator(acc)) std::swap(acc, alpha);
+  if (!isAccumulator(acc) || isAccumulator(alpha)) return std::nullopt;
+  Value c = otherOperand<Mul>(otherOperand<Add>(withC, scaled), beta);
+  if (!c) return std::nullopt;
+  return aclop::ScaledEpilogueParts{acc, c, alpha, beta};
 }
 
 } // namespace
@@ -40,9 +46,27 @@ bool isBetaZero(Value condition, Value beta) {
 bool mlir::aclop::isZeroConstant(Value value) {
   auto constant = value.getDefiningOp<arith::ConstantOp>();
   if (!constant) return false;
-  if (auto integer = dyn_cast<IntegerAttr>(constant.getValue())) return integer.getValue().isZero();
-  if (auto real = dyn_cast<FloatAttr>(constant.getValue())) return real.getValue().isZero();
+  Attribute attr = constant.getValue();
+  if (auto splat = dyn_cast<SplatElementsAttr>(attr)) attr = splat.getSplatValue<Attribute>();
+  if (auto integer = dyn_cast<IntegerAttr>(attr)) return integer.getValue().isZero();
+  if (auto real = dyn_cast<FloatAttr>(attr)) return real.getValue().isZero();
   return false;
+}
+
+std::optional<aclop::ScaledEpilogueParts> mlir::aclop::matchScaledEpilogue(Value result,
+                                                                          function_ref<bool(Value)> isAccumulator) {
+  auto select = result.getDefiningOp<arith::SelectOp>();
+  if (!select) return std::nullopt;
+  Value beta = comparedWithZero(select.getCondition());
+  if (!beta) return std::nullopt;
+  Type element = getElementTypeOrSelf(result);
+  if (element.isF32())
+    return matchScaledSum<arith::MulFOp, arith::AddFOp>(select.getTrueValue(), select.getFalseValue(), beta,
+                                                        isAccumulator);
+  if (element.isInteger(32))
+    return matchScaledSum<arith::MulIOp, arith::AddIOp>(select.getTrueValue(), select.getFalseValue(), beta,
+                                                        isAccumulator);
+  return std::nullopt;
 }
 
 bool mlir::aclop::isScaledGemmEpilogue(linalg::GenericOp op) {
@@ -58,11 +82,9 @@ bool mlir::aclop::isScaledGemmEpilogue(linalg::GenericOp op) {
   if (!(element.isF32() || element.isInteger(32)) ||
       llvm::any_of(body->getArgumentTypes(), [&](Type type) { return type != element; }))
     return false;
-  Value acc = body->getArgument(0), c = body->getArgument(1), alpha = body->getArgument(2),
-        beta = body->getArgument(3);
-  auto select = body->getTerminator()->getOperand(0).getDefiningOp<arith::SelectOp>();
-  if (!select || !isBetaZero(select.getCondition(), beta)) return false;
-  Value scaled = select.getTrueValue(), withC = select.getFalseValue();
-  return element.isF32() ? isScaledSum<arith::MulFOp, arith::AddFOp>(scaled, withC, acc, c, alpha, beta)
-                         : isScaledSum<arith::MulIOp, arith::AddIOp>(scaled, withC, acc, c, alpha, beta);
+  Value acc = body->getArgument(0);
+  std::optional<ScaledEpilogueParts> parts =
+      matchScaledEpilogue(body->getTerminator()->getOperand(0), [&](Value value) { return value == acc; });
+  return parts && parts->c == body->getArgument(1) && parts->alpha == body->getArgument(2) &&
+         parts->beta == body->getArgument(3);
 }

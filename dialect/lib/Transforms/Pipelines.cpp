@@ -29,7 +29,7 @@ std::string pipelineText(const aclop::AclopToLlvmOptions &options) {
          "buffer-alignment=64},"
          "drop-equivalent-buffer-results,buffer-deallocation-pipeline,aclop-call-ukernels,"
          "func.func(convert-linalg-to-parallel-loops),scf-forall-to-parallel,canonicalize,cse,"
-         "func.func(aclop-lower-register-tiles),aclop-map-to-kernel-abi," +
+         "func.func(aclop-lower-register-tiles,aclop-version-gemm-epilogue),aclop-map-to-kernel-abi," +
          std::string(options.streamStores ? "func.func(aclop-stream-stores)," : "") +
          std::string(options.fastBf16 ? "func.func(aclop-fast-bf16-truncation)," : "") +
          "func.func(convert-vector-to-scf{full-unroll=true}),lower-affine,convert-scf-to-cf,"

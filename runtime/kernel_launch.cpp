@@ -106,17 +106,10 @@ class KernelLaunchTask : public StreamTask {
     else free(block);
   }
   TaskOutcome execute(Stream &stream) override {
-    uint32_t faultBlock = 0;
-    int32_t status = runBlocks(stream.pool(), launch_.entry, launch_.args.bytes.get(), launch_.numBlocks,
-                               launch_.scratchBytes, faultBlock);
-    if (status != 0)
-      stream.recordError(ACL_ERROR_RT_AICORE_EXCEPTION,
-                         "kernel '" + launch_.kernelName + "' failed: block " + std::to_string(faultBlock) + " of " +
-                             std::to_string(launch_.numBlocks) + " returned " + std::to_string(status) +
-                             " (error " + std::to_string(ACL_ERROR_RT_AICORE_EXCEPTION) + ")");
+    runKernelCall(stream, {launch_.entry, launch_.args.bytes.get(), launch_.numBlocks, launch_.scratchBytes,
+                           launch_.kernelName.c_str()});
     return TaskOutcome::Done;
   }
-  bool runsOnCaller() const override { return launch_.runsOnCaller && launch_.numBlocks == 1; }
 
  private:
   KernelLaunch launch_;
@@ -153,6 +146,16 @@ int32_t runBlocks(WorkerPool &pool, aclcpuKernelEntry entry, const void *args, u
   run->work();
   run->join();
   return run->fault(faultBlock);
+}
+
+void runKernelCall(Stream &stream, const KernelCall &call) {
+  uint32_t faultBlock = 0;
+  int32_t status = runBlocks(stream.pool(), call.entry, call.args, call.numBlocks, call.scratchBytes, faultBlock);
+  if (status != 0)
+    stream.recordError(ACL_ERROR_RT_AICORE_EXCEPTION,
+                       "kernel '" + std::string(call.kernelName) + "' failed: block " + std::to_string(faultBlock) +
+                           " of " + std::to_string(call.numBlocks) + " returned " + std::to_string(status) +
+                           " (error " + std::to_string(ACL_ERROR_RT_AICORE_EXCEPTION) + ")");
 }
 
 std::unique_ptr<StreamTask> makeKernelLaunchTask(KernelLaunch launch) {

@@ -13,6 +13,7 @@
 
 namespace aclcpu {
 
+// A launch as it is enqueued: it owns its arguments and keeps its code alive.
 struct KernelLaunch {
   aclcpuKernelEntry entry = nullptr;
   std::string kernelName;
@@ -20,14 +21,24 @@ struct KernelLaunch {
   ArgBlock args;
   uint32_t numBlocks = 1;
   size_t scratchBytes = 0;
-  // Short enough to run on the enqueuing thread, which a one-block launch then does when its
-  // stream is idle (StreamTask::runsOnCaller).
-  bool runsOnCaller = false;
+};
+
+// A launch as it runs: arguments and code owned elsewhere, for the duration.
+struct KernelCall {
+  aclcpuKernelEntry entry = nullptr;
+  const void *args = nullptr;
+  uint32_t numBlocks = 1;
+  size_t scratchBytes = 0;
+  const char *kernelName = "";
 };
 
 constexpr size_t kDefaultScratchBytes = 256u << 10;
 
 std::unique_ptr<StreamTask> makeKernelLaunchTask(KernelLaunch launch);
+
+// Runs `call`'s blocks on `stream`'s pool (this thread taking part); a failing block becomes
+// the stream's error, reported by its next synchronize.
+void runKernelCall(Stream &stream, const KernelCall &call);
 
 // Runs blocks [0, numBlocks) of `entry`; returns 0 or the first non-zero block result, with
 // the failing block's index in `faultBlock`.

@@ -13,30 +13,40 @@ Stream::Stream(WorkerPool &pool, int deviceId, std::chrono::nanoseconds spin)
 
 uint64_t Stream::enqueue(std::unique_ptr<StreamTask> task) {
   bool post = false;
-  StreamTask *runHere = nullptr;
   uint64_t position;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    bool onCaller = task->runsOnCaller();
-    StreamTask *added = task.get();
     queue_.push_back(std::move(task));
     position = enqueued_.load(std::memory_order_relaxed) + 1;
     enqueued_.store(position, std::memory_order_release);
-    if (state_ == State::Idle) {  // the queue was empty: `added` is its head
+    if (state_ == State::Idle) {  // the queue was empty: the task is its head
       state_ = State::Scheduled;
-      // Alone in an idle stream, a short task runs here: no worker wakes for it and no
-      // synchronize waits on another thread (two cross-core handoffs, most of a 1-element
-      // Add's dispatch). Later tasks still queue behind it, in order.
-      if (onCaller) {
-        runHere = added;
-        resumeRequested_ = false;
-      }
-      post = !onCaller;
+      post = true;
     }
   }
-  if (runHere) runTasks(1, runHere);
   if (post) pool_.post(shared_from_this());
   return position;
+}
+
+bool Stream::claimIdle() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (state_ != State::Idle) return false;
+  state_ = State::Scheduled;
+  resumeRequested_ = false;
+  enqueued_.store(enqueued_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+  return true;
+}
+
+void Stream::finishRunOnCaller() {
+  completed_.advanceTo(completed_.value() + 1);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (queue_.empty()) {
+      state_ = State::Idle;
+      return;
+    }
+  }
+  pool_.post(shared_from_this());  // what other threads enqueued meanwhile
 }
 
 uint64_t Stream::enqueuedCount() const { return enqueued_.load(std::memory_order_acquire); }
@@ -87,11 +97,10 @@ void Stream::runOnPool() {
   runTasks(pool_.runsInline() ? 0 : kTasksPerTurn);
 }
 
-void Stream::runTasks(int limit, StreamTask *head) {
+void Stream::runTasks(int limit) {
   for (int ran = 0;; ++ran) {
-    StreamTask *task = head;
-    head = nullptr;
-    if (task == nullptr) {
+    StreamTask *task;
+    {
       std::lock_guard<std::mutex> lock(mutex_);
       if (queue_.empty()) {
         state_ = State::Idle;
@@ -119,8 +128,7 @@ void Stream::runTasks(int limit, StreamTask *head) {
     finished.reset();
     completed_.advanceTo(completed_.value() + 1);
   }
-  // Fairness: go to the back of the pool's queue so other streams get a turn (and a caller that
-  // ran one task hands the rest to the pool).
+  // Fairness: go to the back of the pool's queue so other streams get a turn.
   pool_.post(shared_from_this());
 }
 

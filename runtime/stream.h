@@ -27,9 +27,6 @@ class StreamTask {
   // Runs the task on a pool worker (or inline). Returns Blocked to park the stream with this
   // task still at its head; the task is executed again after Stream::resume().
   virtual TaskOutcome execute(Stream &stream) = 0;
-  // True for a task so short that handing it to a worker would cost more than running it: an
-  // idle stream runs it on the enqueuing thread (Stream::enqueue).
-  virtual bool runsOnCaller() const { return false; }
 };
 
 class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
@@ -38,6 +35,19 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
 
   // Appends a task; returns its 1-based position in the stream's history.
   uint64_t enqueue(std::unique_ptr<StreamTask> task);
+  // Runs `work(stream)` on the calling thread if the stream is idle (nothing queued or
+  // running), as a task enqueued and run at once would be: later tasks queue behind it, and
+  // synchronize counts it. Returns false, having run nothing, if the stream is busy. `work`
+  // must not block; it is never queued, so what it uses need live only for the call. For work
+  // so short that handing it to a worker and synchronizing on it back (two cross-core
+  // handoffs) would cost more than running it.
+  template <typename Work>
+  bool runIfIdle(Work &&work) {
+    if (!claimIdle()) return false;
+    work(*this);
+    finishRunOnCaller();
+    return true;
+  }
   // Waits for every task enqueued before the call; returns (and clears) the first task error.
   aclError synchronize();
   // Re-runs a blocked head task; safe to call from any thread, at any time.
@@ -55,8 +65,11 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
  private:
   // Runs queued tasks in order until the queue is empty (the stream goes Idle), the head task
   // blocks (Parked), or `limit` tasks have run (> 0: the stream is re-posted to the pool).
-  // `head`: the head task, when the caller picked it under the lock already.
-  void runTasks(int limit, StreamTask *head = nullptr);
+  void runTasks(int limit);
+  // runIfIdle's two halves: Idle -> Scheduled, counting one more enqueued task; then that task
+  // complete, and the stream Idle or, if tasks were queued meanwhile, posted to the pool.
+  bool claimIdle();
+  void finishRunOnCaller();
 
   enum class State { Idle, Scheduled, Parked };
   static constexpr int kTasksPerTurn = 64;  // then the stream yields its worker to other streams

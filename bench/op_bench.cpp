@@ -191,6 +191,11 @@ void runGemmHandle(benchmark::State &state, aclDataType in, size_t inBytes, aclD
                                    in, in, out, ACL_COMPUTE_HIGH_PRECISION, &handle))
     return state.SkipWithError(aclGetRecentErrMsg());
   Tensor a(in, {m, k}, inBytes), b(in, {k, n}, inBytes), c(out, {m, n}, 4), alpha(out, {}, 4), beta(out, {}, 4);
+  // C = 1 * A B + 0 * C, as the anchors compute (a zero alpha would be a different GEMM).
+  float oneF32 = 1;
+  int32_t oneS32 = 1;
+  aclrtMemcpy(alpha.device, 4, out == ACL_INT32 ? static_cast<const void *>(&oneS32) : &oneF32, 4,
+              ACL_MEMCPY_HOST_TO_DEVICE);
   const aclDataBuffer *inputs[] = {a.buffer, b.buffer, c.buffer, alpha.buffer, beta.buffer};
   runHandle(state, runtime, handle, inputs, c.buffer);
   state.counters[counter] =

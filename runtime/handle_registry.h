@@ -20,32 +20,29 @@ class HandleRegistry {
     objects_[handle] = std::move(object);
     return handle;
   }
-  // Served from a per-thread cache of recent finds while nothing has been removed since (a
-  // launch and its synchronize each look their stream up: the lock and the map were a tenth of
-  // a handle dispatch).
+  // A reference to the object, or null. Served from a per-thread cache of recent finds (weak
+  // references) while nothing has been removed since.
   std::shared_ptr<T> find(const void *handle) const {
-    struct Entry {
-      const HandleRegistry *registry = nullptr;
-      const void *handle = nullptr;
-      uint64_t removals = 0;
-      std::weak_ptr<T> object;
-    };
-    thread_local Entry recent[4];
-    thread_local unsigned next = 0;
+    thread_local RecentFinds<std::weak_ptr<T>> recent;
     uint64_t removals = removals_.load(std::memory_order_acquire);
-    for (Entry &entry : recent)
-      if (entry.handle == handle && entry.registry == this && entry.removals == removals)
-        if (std::shared_ptr<T> object = entry.object.lock()) return object;
-    std::shared_ptr<T> object;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      auto it = objects_.find(handle);
-      if (it == objects_.end()) return nullptr;
-      object = it->second;
-      removals = removals_.load(std::memory_order_relaxed);
-    }
-    recent[next++ % 4] = Entry{this, handle, removals, object};
+    if (const std::weak_ptr<T> *cached = recent.lookup(this, handle, removals))
+      if (std::shared_ptr<T> object = cached->lock()) return object;
+    std::shared_ptr<T> object = findLocked(handle, removals);
+    if (object) recent.add(this, handle, removals, object);
     return object;
+  }
+  // The object, or null, its reference count untouched (a stream's launch and synchronize
+  // look it up on every call): this thread's cache holds a reference, so the pointer is good
+  // until this thread's next borrow from this registry. A removed object is freed once the
+  // threads that borrowed it have borrowed four others or exited.
+  T *borrow(const void *handle) const {
+    thread_local RecentFinds<std::shared_ptr<T>> recent;
+    uint64_t removals = removals_.load(std::memory_order_acquire);
+    if (const std::shared_ptr<T> *cached = recent.lookup(this, handle, removals)) return cached->get();
+    std::shared_ptr<T> object = findLocked(handle, removals);
+    if (!object) return nullptr;
+    recent.add(this, handle, removals, object);
+    return object.get();
   }
   std::shared_ptr<T> remove(const void *handle) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -74,6 +71,39 @@ class HandleRegistry {
 
  private:
   using Map = std::unordered_map<const void *, std::shared_ptr<T>>;
+
+  // A thread's last few finds, each valid while the registry's removal count is unchanged.
+  template <typename Reference>
+  struct RecentFinds {
+    struct Entry {
+      const HandleRegistry *registry = nullptr;
+      const void *handle = nullptr;
+      uint64_t removals = 0;
+      Reference object;
+    };
+    Entry entries[4];
+    unsigned next = 0;
+
+    const Reference *lookup(const HandleRegistry *registry, const void *handle, uint64_t removals) const {
+      for (const Entry &entry : entries)
+        if (entry.handle == handle && entry.registry == registry && entry.removals == removals) return &entry.object;
+      return nullptr;
+    }
+    void add(const HandleRegistry *registry, const void *handle, uint64_t removals, const std::shared_ptr<T> &object) {
+      Entry &entry = entries[next++ % 4];
+      Reference evicted = std::move(entry.object);  // released after the entry is whole again
+      entry = Entry{registry, handle, removals, object};
+    }
+  };
+
+  // The registered object and the removal count it is valid under.
+  std::shared_ptr<T> findLocked(const void *handle, uint64_t &removals) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = objects_.find(handle);
+    if (it == objects_.end()) return nullptr;
+    removals = removals_.load(std::memory_order_relaxed);
+    return it->second;
+  }
   // Under mutex_. Every removal invalidates the finds threads have cached.
   void erase(typename Map::iterator it) {
     objects_.erase(it);

@@ -30,8 +30,12 @@ struct CachedFind {
   Allocation allocation;
 };
 constexpr size_t kCachedFinds = 8;
-thread_local CachedFind cachedFinds[kCachedFinds];
-thread_local size_t nextCachedFind = 0;
+// One thread-local object: each is a TLS descriptor call in the shared library.
+struct CachedFinds {
+  CachedFind entries[kCachedFinds];
+  size_t next = 0;
+};
+thread_local CachedFinds cachedFinds;
 
 }  // namespace
 
@@ -91,8 +95,9 @@ aclError MemoryTable::release(void *ptr, MemoryKind kind, const char *function) 
 bool MemoryTable::find(const void *ptr, Allocation &out) const {
   uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
   uint64_t stamp = erasures.load(std::memory_order_acquire);
-  for (const CachedFind &cached : cachedFinds)
-    if (cached.table == this && cached.erasures == stamp && address - cached.allocation.base < cached.allocation.size) {
+  CachedFinds &cache = cachedFinds;
+  for (const CachedFind &cached : cache.entries)
+    if (address - cached.allocation.base < cached.allocation.size && cached.erasures == stamp && cached.table == this) {
       out = cached.allocation;
       return true;
     }
@@ -102,8 +107,8 @@ bool MemoryTable::find(const void *ptr, Allocation &out) const {
   --it;
   if (address - it->second.base >= it->second.size) return false;
   out = it->second;
-  cachedFinds[nextCachedFind] = {this, erasures.load(std::memory_order_relaxed), out};
-  nextCachedFind = (nextCachedFind + 1) % kCachedFinds;
+  cache.entries[cache.next] = {this, erasures.load(std::memory_order_relaxed), out};
+  cache.next = (cache.next + 1) % kCachedFinds;
   return true;
 }
 

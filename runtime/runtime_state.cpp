@@ -111,6 +111,20 @@ aclError resolveStream(aclrtStream handle, std::shared_ptr<Stream> &out, const c
   return ACL_SUCCESS;
 }
 
+aclError borrowStream(aclrtStream handle, Stream *&out, const char *function) {
+  if (handle == nullptr) {  // the current context's default stream; the thread holds the context
+    std::shared_ptr<Context> context;
+    if (!threadContext || threadContext->destroyed.load(std::memory_order_acquire))
+      return currentContext(context, function);  // reports the missing context
+    out = threadContext->defaultStream.get();
+    return ACL_SUCCESS;
+  }
+  out = Runtime::get().streams.borrow(handle);
+  if (!out)
+    return reportError(ACL_ERROR_RT_INVALID_HANDLE, function, "stream %p is not a live stream (destroyed?)", handle);
+  return ACL_SUCCESS;
+}
+
 aclError resolveEvent(aclrtEvent handle, std::shared_ptr<Event> &out, const char *function) {
   if (handle == nullptr) return reportError(ACL_ERROR_INVALID_PARAM, function, "event is NULL");
   out = Runtime::get().events.find(handle);

@@ -38,8 +38,8 @@ extern "C" aclError aclrtDestroyStream(aclrtStream stream) {
 
 extern "C" aclError aclrtSynchronizeStream(aclrtStream stream) {
   ACLCPU_REQUIRE_INIT();
-  std::shared_ptr<Stream> resolved;
-  if (aclError error = resolveStream(stream, resolved, __func__)) return error;
+  Stream *resolved;
+  if (aclError error = borrowStream(stream, resolved, __func__)) return error;
   return resolved->synchronize();
 }
 

@@ -929,3 +929,33 @@ TEST_F(OpApiTest, SmallLaunchesKeepStreamOrder) {
   EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
   aclopDestroyHandle(handle);
 }
+
+// A stream is looked up from a per-thread cache on every launch and synchronize: once
+// destroyed, both refuse it, however often it was used before.
+TEST_F(OpApiTest, LaunchOnDestroyedStreamIsRefused) {
+  Desc x = desc(ACL_FLOAT, {8});
+  const aclTensorDesc *inputs[] = {x.get(), x.get()};
+  const aclTensorDesc *outputs[] = {x.get()};
+  aclopHandle *handle = nullptr;
+  ASSERT_EQ(aclopCompile("Add", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
+      << recentError();
+  ASSERT_EQ(aclopCreateHandle("Add", 2, inputs, 1, outputs, nullptr, &handle), ACL_SUCCESS) << recentError();
+  DeviceTensor<float> a(std::vector<float>(8, 1.0f)), out(std::vector<float>(8, 0.0f));
+  const aclDataBuffer *in[] = {a.buffer, a.buffer};
+  aclDataBuffer *result[] = {out.buffer};
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(aclopExecWithHandle(handle, 2, in, 1, result, stream), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+  }
+  ASSERT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+  EXPECT_EQ(aclopExecWithHandle(handle, 2, in, 1, result, stream), ACL_ERROR_RT_INVALID_HANDLE);
+  EXPECT_NE(recentError().find("not a live stream"), std::string::npos) << recentError();
+  EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_ERROR_RT_INVALID_HANDLE);
+  // The default stream (NULL) still works.
+  ASSERT_EQ(aclopExecWithHandle(handle, 2, in, 1, result, nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+  EXPECT_EQ(out.read()[0], 2.0f);
+  aclopDestroyHandle(handle);
+}

@@ -1,6 +1,7 @@
 // The scheduler's parts, tested directly: worker pool, progress counter, stream parking and
 // the error a failing task leaves on its stream.
 #include "event.h"
+#include "handle_registry.h"
 #include "spin_wait.h"
 #include "stream.h"
 #include "worker_pool.h"
@@ -183,4 +184,36 @@ TEST(Event, GenerationsCompleteInOrderAndWakeWaiters) {
   EXPECT_TRUE(event->isComplete(generation));
   std::chrono::steady_clock::time_point when;
   EXPECT_TRUE(event->completedTimestamp(when));
+}
+
+// Registry lookups come from per-thread caches (weak for find, strong for borrow) that must
+// never answer for a removed object, nor for an old object at a reused address.
+TEST(HandleRegistry, CachedLookupsFollowRemovals) {
+  aclcpu::HandleRegistry<int> registry;
+  auto first = std::make_shared<int>(1);
+  void *handle = registry.add(first);
+  EXPECT_EQ(registry.find(handle), first);
+  EXPECT_EQ(registry.borrow(handle), first.get());
+  EXPECT_EQ(registry.borrow(handle), first.get()) << "a cached borrow";
+  EXPECT_EQ(registry.remove(handle), first);
+  EXPECT_EQ(registry.find(handle), nullptr);
+  EXPECT_EQ(registry.borrow(handle), nullptr);
+  // The same handle registered again (an address reused) is the new object.
+  auto second = std::make_shared<int>(2);
+  std::shared_ptr<int> sameAddress(second, first.get());  // aliases first's address
+  registry.add(sameAddress);
+  EXPECT_EQ(registry.borrow(handle), first.get());
+  std::shared_ptr<int> found = registry.find(handle);
+  EXPECT_TRUE(!found.owner_before(second) && !second.owner_before(found)) << "not the removed registration";
+  found.reset();
+  // A borrowed object outlives its removal while this thread's cache holds it.
+  std::weak_ptr<int> watch = second;
+  registry.remove(handle);
+  second.reset();
+  sameAddress.reset();
+  EXPECT_FALSE(watch.expired()) << "held by this thread's borrows";
+  EXPECT_EQ(registry.borrow(handle), nullptr);
+  std::vector<std::shared_ptr<int>> others;
+  for (int i = 0; i < 4; ++i) registry.borrow(registry.add(others.emplace_back(std::make_shared<int>(i))));
+  EXPECT_TRUE(watch.expired()) << "four other borrows evict it";
 }

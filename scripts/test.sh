@@ -32,6 +32,6 @@ for sanitizer in address thread; do
   cmake --build "$dir" -j"$jobs" --target "${targets[@]}"
   # halt_on_error: a report fails the test instead of scrolling by.
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/tsan.supp \
     ctest --test-dir "$dir" -j"$jobs" -L "$labels" --output-on-failure
 done

@@ -19,34 +19,30 @@ uint64_t Stream::enqueue(std::unique_ptr<StreamTask> task) {
     queue_.push_back(std::move(task));
     position = enqueued_.load(std::memory_order_relaxed) + 1;
     enqueued_.store(position, std::memory_order_release);
-    if (state_ == State::Idle) {  // the queue was empty: the task is its head
-      state_ = State::Scheduled;
-      post = true;
-    }
+    // seq_cst, then the state: a caller's run stores Idle, then reads this (finishRunOnCaller),
+    // so one of the two sees the other and the task is posted.
+    queued_.store(queue_.size(), std::memory_order_seq_cst);
+    State idle = State::Idle;
+    post = state_.compare_exchange_strong(idle, State::Scheduled, std::memory_order_seq_cst);
   }
   if (post) pool_.post(shared_from_this());
   return position;
 }
 
 bool Stream::claimIdle() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (state_ != State::Idle) return false;
-  state_ = State::Scheduled;
-  resumeRequested_ = false;
-  enqueued_.store(enqueued_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
-  return true;
+  if (queued_.load(std::memory_order_seq_cst) != 0) return false;  // queued tasks go first, on the pool
+  State idle = State::Idle;
+  return state_.compare_exchange_strong(idle, State::Scheduled, std::memory_order_seq_cst);
 }
 
 void Stream::finishRunOnCaller() {
-  completed_.advanceTo(completed_.value() + 1);
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (queue_.empty()) {
-      state_ = State::Idle;
-      return;
-    }
-  }
-  pool_.post(shared_from_this());  // what other threads enqueued meanwhile
+  state_.store(State::Idle, std::memory_order_seq_cst);
+  if (queued_.load(std::memory_order_seq_cst) == 0) return;
+  // Tasks enqueued while the work ran: post them, unless a worker or another caller already
+  // took the stream.
+  State idle = State::Idle;
+  if (state_.compare_exchange_strong(idle, State::Scheduled, std::memory_order_seq_cst))
+    pool_.post(shared_from_this());
 }
 
 uint64_t Stream::enqueuedCount() const { return enqueued_.load(std::memory_order_acquire); }
@@ -73,10 +69,10 @@ void Stream::resume() {
   bool post = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (state_ == State::Parked) {
-      state_ = State::Scheduled;
+    if (state_.load(std::memory_order_relaxed) == State::Parked) {
+      state_.store(State::Scheduled, std::memory_order_relaxed);
       post = true;
-    } else if (state_ == State::Scheduled) {
+    } else if (state_.load(std::memory_order_relaxed) == State::Scheduled) {
       resumeRequested_ = true;  // the running worker retries its blocked task instead of parking
     }
   }
@@ -103,7 +99,7 @@ void Stream::runTasks(int limit) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (queue_.empty()) {
-        state_ = State::Idle;
+        state_.store(State::Idle, std::memory_order_seq_cst);
         return;
       }
       if (limit > 0 && ran >= limit) break;
@@ -116,7 +112,7 @@ void Stream::runTasks(int limit) {
         --ran;  // unblocked while we were deciding to park: try again
         continue;
       }
-      state_ = State::Parked;
+      state_.store(State::Parked, std::memory_order_relaxed);
       return;
     }
     std::unique_ptr<StreamTask> finished;
@@ -124,6 +120,7 @@ void Stream::runTasks(int limit) {
       std::lock_guard<std::mutex> lock(mutex_);
       finished = std::move(queue_.front());
       queue_.pop_front();
+      queued_.store(queue_.size(), std::memory_order_relaxed);
     }
     finished.reset();
     completed_.advanceTo(completed_.value() + 1);

@@ -36,11 +36,14 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   // Appends a task; returns its 1-based position in the stream's history.
   uint64_t enqueue(std::unique_ptr<StreamTask> task);
   // Runs `work(stream)` on the calling thread if the stream is idle (nothing queued or
-  // running), as a task enqueued and run at once would be: later tasks queue behind it, and
-  // synchronize counts it. Returns false, having run nothing, if the stream is busy. `work`
+  // running), as a task enqueued and run at once would be: tasks enqueued meanwhile queue
+  // behind it. Returns false, having run nothing, if the stream is busy. The work is done when
+  // this returns; it is not counted among the enqueued tasks synchronize waits for (a
+  // synchronize that does not happen after this call returns need not wait for it). `work`
   // must not block; it is never queued, so what it uses need live only for the call. For work
   // so short that handing it to a worker and synchronizing on it back (two cross-core
-  // handoffs) would cost more than running it.
+  // handoffs) would cost more than running it. Claiming and releasing the stream are one
+  // compare-and-swap and one store, no lock.
   template <typename Work>
   bool runIfIdle(Work &&work) {
     if (!claimIdle()) return false;
@@ -66,8 +69,8 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   // Runs queued tasks in order until the queue is empty (the stream goes Idle), the head task
   // blocks (Parked), or `limit` tasks have run (> 0: the stream is re-posted to the pool).
   void runTasks(int limit);
-  // runIfIdle's two halves: Idle -> Scheduled, counting one more enqueued task; then that task
-  // complete, and the stream Idle or, if tasks were queued meanwhile, posted to the pool.
+  // runIfIdle's two halves: Idle -> Scheduled if nothing is queued; then Idle again, or, if
+  // tasks were queued meanwhile, posted to the pool.
   bool claimIdle();
   void finishRunOnCaller();
 
@@ -81,7 +84,9 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
 
   mutable std::mutex mutex_;
   RingQueue<std::unique_ptr<StreamTask>> queue_;
-  State state_ = State::Idle;
+  // Changed under mutex_, except by runIfIdle (compare-and-swap from Idle, then back to Idle).
+  std::atomic<State> state_{State::Idle};
+  std::atomic<size_t> queued_{0};  // queue_.size(), for runIfIdle
   bool resumeRequested_ = false;
   // Written under mutex_, read without it: synchronize takes no lock when nothing failed.
   std::atomic<uint64_t> enqueued_{0};

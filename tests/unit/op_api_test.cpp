@@ -959,3 +959,37 @@ TEST_F(OpApiTest, LaunchOnDestroyedStreamIsRefused) {
   EXPECT_EQ(out.read()[0], 2.0f);
   aclopDestroyHandle(handle);
 }
+
+// Threads launching small operators on one stream: each launch runs on its caller when the
+// stream is idle and queues otherwise, but two never run at once and none is lost. Every
+// launch adds one to x in place, so x counts them.
+TEST_F(OpApiTest, ConcurrentSmallLaunchesOnOneStreamRunOneAtATime) {
+  Desc x = desc(ACL_FLOAT, {8192});
+  const aclTensorDesc *inputs[] = {x.get(), x.get()};
+  const aclTensorDesc *outputs[] = {x.get()};
+  aclopHandle *handle = nullptr;
+  ASSERT_EQ(aclopCompile("Add", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
+      << recentError();
+  ASSERT_EQ(aclopCreateHandle("Add", 2, inputs, 1, outputs, nullptr, &handle), ACL_SUCCESS) << recentError();
+  DeviceTensor<float> counts(std::vector<float>(8192, 0.0f)), one(std::vector<float>(8192, 1.0f));
+  const aclDataBuffer *in[] = {counts.buffer, one.buffer};
+  aclDataBuffer *result[] = {counts.buffer};
+  constexpr int kThreads = 2, kLaunches = 5000;
+  std::atomic<int> failures{0};
+  aclrtContext context = nullptr;
+  ASSERT_EQ(aclrtGetCurrentContext(&context), ACL_SUCCESS);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      if (aclrtSetCurrentContext(context) != ACL_SUCCESS) failures.fetch_add(1);
+      for (int i = 0; i < kLaunches; ++i) {
+        if (aclopExecWithHandle(handle, 2, in, 1, result, stream_) != ACL_SUCCESS) failures.fetch_add(1);
+        if ((i + t) % 7 == 0 && aclrtSynchronizeStream(stream_) != ACL_SUCCESS) failures.fetch_add(1);
+      }
+    });
+  for (std::thread &thread : threads) thread.join();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(failures.load(), 0);
+  for (float count : counts.read()) EXPECT_EQ(count, float(kThreads * kLaunches));
+  aclopDestroyHandle(handle);
+}

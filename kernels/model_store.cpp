@@ -306,8 +306,9 @@ aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>>
   // allocates nothing here; the block and the task come from recyclers).
   constexpr size_t kMaxPointers = 16, kMaxDynamicSizes = 256;
   void *pointers[kMaxPointers];
+  DeviceRange ranges[kMaxPointers];  // each buffer's bytes, checked against its allocation
   int64_t dynamicSizes[kMaxDynamicSizes];
-  size_t numPointers = 0, numDynamicSizes = 0;
+  size_t numPointers = 0, numDynamicSizes = 0, numRanges = 0;
   int64_t touched = 0;  // elements of every tensor: how long the launch will take, roughly
   // Each buffer must hold its tensor: no kernel ever writes past a buffer.
   auto add = [&](const aclDataBuffer *buffer, const std::vector<int64_t> &compiled, const std::vector<int64_t> &actual,
@@ -320,11 +321,9 @@ aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>>
     if (bytes > 0 && (buffer->data == nullptr || buffer->size < bytes))
       return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s %zu holds %zu bytes at %p; the tensor needs %zu",
                          what, index, buffer->size, buffer->data, bytes);
-    // Checked mode (ACLCPU_CHECK=1): the bytes must lie inside one device allocation.
-    if (bytes > 0)
-      if (aclError error = checkDeviceRange(buffer->data, bytes, what, index, caller)) return error;
     if (numPointers == kMaxPointers)
       return reportError(ACL_ERROR_INVALID_PARAM, caller, "more than %zu tensors", kMaxPointers);
+    if (bytes > 0) ranges[numRanges++] = DeviceRange{buffer->data, bytes, what, index};
     pointers[numPointers++] = buffer->data;
     for (size_t d = 0; d < compiled.size(); ++d) {
       if (compiled[d] >= 0) continue;
@@ -344,6 +343,8 @@ aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>>
     if (aclError error =
             add(outputs[i], kernel.outputs[i].shape, outputDims[i], request.outputs[i].dataType, "output buffer", i))
       return error;
+  // A buffer inside a device allocation must fit it (checked mode: must lie inside one).
+  if (aclError error = checkDeviceRanges(ranges, numRanges, caller)) return error;
   uint64_t raw[kMaxPointers + kMaxDynamicSizes];
   memcpy(raw, pointers, 8 * numPointers);
   memcpy(raw + numPointers, dynamicSizes, 8 * numDynamicSizes);

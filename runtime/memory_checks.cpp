@@ -57,13 +57,9 @@ aclError checkSide(const void *ptr, size_t size, Side expected, const char *what
   return requireDeviceMemory(ptr, size, what, function);
 }
 
-}  // namespace
-
-aclError checkDeviceRange(const void *ptr, size_t size, const char *what, const char *function) {
-  return checkDeviceRange(ptr, size, what, kNoArgumentIndex, function);
-}
-
-aclError checkDeviceRange(const void *ptr, size_t size, const char *what, size_t index, const char *function) {
+// checkDeviceRange, also saying whether the range lies inside a device allocation.
+aclError checkRange(const void *ptr, size_t size, const char *what, size_t index, const char *function,
+                    bool &inDevice) {
   // The argument's name ("input buffer 2") is formatted only for a message: launches call this
   // for every buffer.
   auto name = [&] {
@@ -72,16 +68,65 @@ aclError checkDeviceRange(const void *ptr, size_t size, const char *what, size_t
     return text;
   };
   Allocation allocation;
-  if (!memoryTable().find(ptr, allocation) || allocation.kind != MemoryKind::Device) {
+  inDevice = memoryTable().find(ptr, allocation) && allocation.kind == MemoryKind::Device;
+  if (!inDevice) {
     if (!Runtime::get().config.checkedMode) return ACL_SUCCESS;
     return reportError(ACL_ERROR_INVALID_PARAM, function,
                        "checked mode: %s %p is not inside any device allocation (aclrtMalloc)", name().c_str(), ptr);
   }
   size_t offset = reinterpret_cast<uintptr_t>(ptr) - allocation.base;
-  if (size > allocation.size - offset)
+  if (size > allocation.size - offset) {
+    inDevice = false;
     return reportError(ACL_ERROR_INVALID_PARAM, function,
                        "%s %p + %zu bytes runs past the end of its device allocation (%zu bytes at %p)",
                        name().c_str(), ptr, size, allocation.size, reinterpret_cast<void *>(allocation.base));
+  }
+  return ACL_SUCCESS;
+}
+
+constexpr size_t kMaxRememberedRanges = 16;
+
+}  // namespace
+
+aclError checkDeviceRange(const void *ptr, size_t size, const char *what, const char *function) {
+  return checkDeviceRange(ptr, size, what, kNoArgumentIndex, function);
+}
+
+aclError checkDeviceRange(const void *ptr, size_t size, const char *what, size_t index, const char *function) {
+  bool inDevice;
+  return checkRange(ptr, size, what, index, function, inDevice);
+}
+
+aclError checkDeviceRanges(const DeviceRange *ranges, size_t count, const char *function) {
+  struct Checked {
+    uint64_t erasures = 0;
+    size_t count = 0;  // 0: nothing remembered
+    const void *ptrs[kMaxRememberedRanges];
+    size_t bytes[kMaxRememberedRanges];
+  };
+  thread_local Checked last;
+  // Read before the lookups: a free during them leaves the list unremembered.
+  uint64_t erasures = MemoryTable::erasureCount();
+  if (count != 0 && count == last.count && erasures == last.erasures) {
+    size_t same = 0;
+    while (same < count && ranges[same].ptr == last.ptrs[same] && ranges[same].bytes == last.bytes[same]) ++same;
+    if (same == count) return ACL_SUCCESS;
+  }
+  bool allInDevice = count <= kMaxRememberedRanges;
+  for (size_t i = 0; i < count; ++i) {
+    bool inDevice;
+    if (aclError error = checkRange(ranges[i].ptr, ranges[i].bytes, ranges[i].what, ranges[i].index, function, inDevice))
+      return error;
+    allInDevice = allInDevice && inDevice;
+  }
+  last.count = 0;
+  if (!allInDevice) return ACL_SUCCESS;  // an unknown pointer passes only outside checked mode: look again
+  for (size_t i = 0; i < count; ++i) {
+    last.ptrs[i] = ranges[i].ptr;
+    last.bytes[i] = ranges[i].bytes;
+  }
+  last.erasures = erasures;
+  last.count = count;
   return ACL_SUCCESS;
 }
 

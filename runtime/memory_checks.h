@@ -22,4 +22,16 @@ aclError checkDeviceRange(const void *ptr, size_t size, const char *what, const 
 constexpr size_t kNoArgumentIndex = static_cast<size_t>(-1);
 aclError checkDeviceRange(const void *ptr, size_t size, const char *what, size_t index, const char *function);
 
+// An operator launch's buffer, for checkDeviceRanges.
+struct DeviceRange {
+  const void *ptr;
+  size_t bytes;
+  const char *what;  // named "<what> <index>" in messages
+  size_t index;
+};
+// checkDeviceRange for each range. The calling thread's last list whose ranges all lay inside
+// device allocations passes again without lookups while nothing has been freed: a handle run
+// on the same buffers looks nothing up.
+aclError checkDeviceRanges(const DeviceRange *ranges, size_t count, const char *function);
+
 }  // namespace aclcpu

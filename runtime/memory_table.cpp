@@ -92,6 +92,8 @@ aclError MemoryTable::release(void *ptr, MemoryKind kind, const char *function) 
   return ACL_SUCCESS;
 }
 
+uint64_t MemoryTable::erasureCount() { return erasures.load(std::memory_order_acquire); }
+
 bool MemoryTable::find(const void *ptr, Allocation &out) const {
   uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
   uint64_t stamp = erasures.load(std::memory_order_acquire);

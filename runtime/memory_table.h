@@ -33,6 +33,8 @@ class MemoryTable {
 
   // The allocation that contains [ptr, ptr+1), if any.
   bool find(const void *ptr, Allocation &out) const;
+  // How many allocations all tables have released: what find found stays valid until it grows.
+  static uint64_t erasureCount();
   size_t deviceBytesInUse(int deviceId) const;
   // Frees everything a device still holds (device reset / aclFinalize).
   void releaseAll(int deviceId, MemoryKind kind);

@@ -571,6 +571,19 @@ TEST(OpApiCheckedMode, OperatorBuffersMustBeDeviceAllocations) {
     EXPECT_EQ(aclopExecWithHandle(handle, 1, goodIn, 1, outBuffers, nullptr), ACL_SUCCESS) << recentError();
     EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
     EXPECT_EQ(result.read(), std::vector<float>(16, 1.0f));
+    // The same buffers pass again without lookups (the thread remembers its last checked list),
+    // until an allocation is freed: then the freed one is refused.
+    void *freed = nullptr;
+    ASSERT_EQ(aclrtMalloc(&freed, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    aclDataBuffer *freedBuffer = aclCreateDataBuffer(freed, 64);
+    const aclDataBuffer *freedIn[] = {freedBuffer};
+    EXPECT_EQ(aclopExecWithHandle(handle, 1, freedIn, 1, outBuffers, nullptr), ACL_SUCCESS) << recentError();
+    EXPECT_EQ(aclopExecWithHandle(handle, 1, freedIn, 1, outBuffers, nullptr), ACL_SUCCESS) << recentError();
+    ASSERT_EQ(aclrtFree(freed), ACL_SUCCESS);
+    EXPECT_EQ(aclopExecWithHandle(handle, 1, freedIn, 1, outBuffers, nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_NE(recentError().find("checked mode: input buffer 0"), std::string::npos) << recentError();
+    EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    aclDestroyDataBuffer(freedBuffer);
     aclDestroyDataBuffer(stray);
     aclopDestroyHandle(handle);
   }

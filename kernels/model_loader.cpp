@@ -67,10 +67,7 @@ aclError loadModelBytes(const std::vector<char> &bytes, const std::string &origi
   std::unique_ptr<CompiledKernel> kernel =
       loadCompiledObject(std::move(file.object), std::move(file.outputs), file.launch, error);
   if (!kernel) return reportError(ACL_ERROR_PARSE_MODEL, caller, "%s: %s", origin.c_str(), error.c_str());
-  auto model = std::make_shared<Model>();
-  model->request = std::move(request);
-  model->kernel = std::move(kernel);
-  out = std::move(model);
+  out = makeModel(std::move(request), std::move(kernel));
   return ACL_SUCCESS;
 }
 

@@ -242,9 +242,7 @@ aclError ModelStore::compile(const ResolvedRequest &request, std::shared_ptr<Mod
     compilations_.fetch_add(1);
     if (!cachePath.empty()) saveToDisk(cachePath, key, *kernel);
   }
-  auto model = std::make_shared<Model>();
-  model->request = request;
-  model->kernel = std::move(kernel);
+  std::shared_ptr<Model> model = makeModel(request, std::move(kernel));
   out = model;
   finish(model);
   return ACL_SUCCESS;
@@ -289,6 +287,27 @@ void ModelStore::clear() {
   generation_.fetch_add(1, std::memory_order_acq_rel);
 }
 
+std::shared_ptr<Model> makeModel(ResolvedRequest request, std::shared_ptr<CompiledKernel> kernel) {
+  auto model = std::make_shared<Model>();
+  model->request = std::move(request);
+  model->kernel = std::move(kernel);
+  const ResolvedRequest &resolved = model->request;
+  std::vector<LaunchSlot> slots;
+  auto add = [&](const TensorSpec &spec, aclDataType type) {
+    if (!spec.isStatic()) return false;
+    int64_t elements = spec.elementCount();
+    slots.push_back(LaunchSlot{elements, static_cast<size_t>(elements) * aclDataTypeSize(type)});
+    return true;
+  };
+  bool isStatic = true;
+  for (size_t k = 0; k < resolved.kernelInputs.size() && isStatic; ++k)
+    isStatic = add(resolved.spec.inputs[k], resolved.inputs[resolved.kernelInputs[k]].dataType);
+  for (size_t i = 0; i < model->kernel->outputs.size() && isStatic; ++i)
+    isStatic = add(model->kernel->outputs[i], resolved.outputs[i].dataType);
+  if (isStatic) model->staticSlots = std::move(slots);
+  return model;
+}
+
 // The most elements (inputs and outputs together) a launch may touch to run on the enqueuing
 // thread (Stream::runIfIdle).
 constexpr int64_t kRunOnCallerElements = 32768;
@@ -311,38 +330,50 @@ aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>>
   size_t numPointers = 0, numDynamicSizes = 0, numRanges = 0;
   int64_t touched = 0;  // elements of every tensor: how long the launch will take, roughly
   // Each buffer must hold its tensor: no kernel ever writes past a buffer.
-  auto add = [&](const aclDataBuffer *buffer, const std::vector<int64_t> &compiled, const std::vector<int64_t> &actual,
-                 aclDataType type, const char *what, size_t index) -> aclError {
-    int64_t count = elementCount(actual);
-    touched += count;
-    size_t bytes = static_cast<size_t>(count) * aclDataTypeSize(type);
+  // Each buffer must hold its tensor: no kernel ever writes past a buffer. `slot` is its
+  // size; `compiled` and `actual` its dims when the model has dynamic ones (else null).
+  auto add = [&](const aclDataBuffer *buffer, LaunchSlot slot, const std::vector<int64_t> *compiled,
+                 const std::vector<int64_t> *actual, const char *what, size_t index) -> aclError {
+    touched += slot.elements;
     if (buffer == nullptr)
       return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s %zu is NULL", what, index);
-    if (bytes > 0 && (buffer->data == nullptr || buffer->size < bytes))
+    if (slot.bytes > 0 && (buffer->data == nullptr || buffer->size < slot.bytes))
       return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s %zu holds %zu bytes at %p; the tensor needs %zu",
-                         what, index, buffer->size, buffer->data, bytes);
+                         what, index, buffer->size, buffer->data, slot.bytes);
     if (numPointers == kMaxPointers)
       return reportError(ACL_ERROR_INVALID_PARAM, caller, "more than %zu tensors", kMaxPointers);
-    if (bytes > 0) ranges[numRanges++] = DeviceRange{buffer->data, bytes, what, index};
+    if (slot.bytes > 0) ranges[numRanges++] = DeviceRange{buffer->data, slot.bytes, what, index};
     pointers[numPointers++] = buffer->data;
-    for (size_t d = 0; d < compiled.size(); ++d) {
-      if (compiled[d] >= 0) continue;
+    for (size_t d = 0; compiled && d < compiled->size(); ++d) {
+      if ((*compiled)[d] >= 0) continue;
       if (numDynamicSizes == kMaxDynamicSizes)
         return reportError(ACL_ERROR_INVALID_PARAM, caller, "more than %zu dynamic dims", kMaxDynamicSizes);
-      dynamicSizes[numDynamicSizes++] = actual[d];
+      dynamicSizes[numDynamicSizes++] = (*actual)[d];
     }
     return ACL_SUCCESS;
   };
-  for (size_t k = 0; k < request.kernelInputs.size(); ++k) {
+  // A dynamic model's sizes come from the launch's dims.
+  auto sized = [](const std::vector<int64_t> &dims, aclDataType type) {
+    int64_t elements = elementCount(dims);
+    return LaunchSlot{elements, static_cast<size_t>(elements) * aclDataTypeSize(type)};
+  };
+  const std::vector<LaunchSlot> &slots = model.staticSlots;
+  bool isStatic = !slots.empty();
+  size_t numInputs = request.kernelInputs.size();
+  for (size_t k = 0; k < numInputs; ++k) {
     int index = request.kernelInputs[k];
-    if (aclError error = add(inputs[index], request.spec.inputs[k].shape,
-                             inputDims[index], request.inputs[index].dataType, "input buffer", index))
-      return error;
+    aclError error =
+        isStatic ? add(inputs[index], slots[k], nullptr, nullptr, "input buffer", index)
+                 : add(inputs[index], sized(inputDims[index], request.inputs[index].dataType),
+                       &request.spec.inputs[k].shape, &inputDims[index], "input buffer", index);
+    if (error) return error;
   }
-  for (size_t i = 0; i < kernel.outputs.size(); ++i)
-    if (aclError error =
-            add(outputs[i], kernel.outputs[i].shape, outputDims[i], request.outputs[i].dataType, "output buffer", i))
-      return error;
+  for (size_t i = 0; i < kernel.outputs.size(); ++i) {
+    aclError error = isStatic ? add(outputs[i], slots[numInputs + i], nullptr, nullptr, "output buffer", i)
+                              : add(outputs[i], sized(outputDims[i], request.outputs[i].dataType),
+                                    &kernel.outputs[i].shape, &outputDims[i], "output buffer", i);
+    if (error) return error;
+  }
   // A buffer inside a device allocation must fit it (checked mode: must lie inside one).
   if (aclError error = checkDeviceRanges(ranges, numRanges, caller)) return error;
   uint64_t raw[kMaxPointers + kMaxDynamicSizes];
@@ -350,7 +381,9 @@ aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>>
   memcpy(raw + numPointers, dynamicSizes, 8 * numDynamicSizes);
   // Blocks split the outer parallel dimension; ~16K output elements a block, at most the
   // recipe's blocks per worker.
-  int64_t work = outputDims.empty() ? 1 : elementCount(outputDims[0]);
+  int64_t work = outputDims.empty()                       ? 1
+                 : isStatic && !kernel.outputs.empty() ? slots[numInputs].elements
+                                                       : elementCount(outputDims[0]);
   int64_t workers = std::max(1u, resolved->pool().numThreads());
   uint32_t numBlocks = kernel.launch.partitioned ? static_cast<uint32_t>(std::clamp<int64_t>(
                                                        work / 16384, 1, kernel.launch.blocksPerWorker * workers))

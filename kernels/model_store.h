@@ -21,9 +21,18 @@
 
 namespace aclcpu {
 
+// One of a kernel's buffers, as a launch checks it.
+struct LaunchSlot {
+  int64_t elements = 0;
+  size_t bytes = 0;
+};
+
 struct Model {
   ResolvedRequest request;
   std::shared_ptr<CompiledKernel> kernel;
+  // With no dynamic dim, each kernel buffer's size (the kernel's inputs in order, then its
+  // outputs), worked out once: a launch reads these instead of walking dims. Else empty.
+  std::vector<LaunchSlot> staticSlots;
   // Set by launches that found the model without the store (request_memo.h): eviction gives
   // such a model a second chance rather than dropping a model in use.
   std::atomic<bool> usedUnseen{false};
@@ -32,6 +41,9 @@ struct Model {
     if (!usedUnseen.load(std::memory_order_relaxed)) usedUnseen.store(true, std::memory_order_relaxed);
   }
 };
+
+// A model of `request` running `kernel`.
+std::shared_ptr<Model> makeModel(ResolvedRequest request, std::shared_ptr<CompiledKernel> kernel);
 
 class ModelStore {
  public:

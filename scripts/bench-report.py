@@ -6,6 +6,7 @@ figure a median of 3 and every comparison made within one process on one core:
   - bf16 and f16 -> f32 GEMM through a handle beside oneDNN's bf16 matmul primitive;
   - fp32 GEMM at other shapes (odd sizes, few rows, transposes) beside OpenBLAS;
   - Add and Casts on 256 MiB beside memcpy of the same traffic and hand-written AVX-512 loops.
+The GEMM comparisons run one size or shape at a time (ours and its anchors back to back).
 With matplotlib, also writes a bar chart of the fp32 GEMM table (PNG).
 
 Usage: scripts/bench-report.py [--build build] [--json op_bench.json] [--elementwise-json e.json]
@@ -14,6 +15,7 @@ Usage: scripts/bench-report.py [--build build] [--json op_bench.json] [--element
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -26,14 +28,40 @@ GEMM_F16 = [("BM_GemmF16Handle", "aclcpu"), ("BM_OneDnnMatmulBf16", "oneDNN bf16
 CAST_TRAFFIC = {"f32->f16": 6, "f16->f32": 6, "f32->bf16": 6, "bf16->f32": 6, "f32->i32": 8, "i32->f32": 8}
 
 
+PRINTED = set()  # what the benchmark programs said before their JSON, once each
+
+
 def run(build, program, benchmark_filter):
     command = [os.path.join(build, "bench", program), f"--benchmark_filter={benchmark_filter}",
                "--benchmark_format=json", "--benchmark_repetitions=3", "--benchmark_report_aggregates_only=true"]
     result = subprocess.run(command, check=True, capture_output=True, text=True)
     start = result.stdout.index("{")  # op_bench prints the OpenBLAS kernel set first
-    if result.stdout[:start].strip():
-        print(result.stdout[:start].strip(), file=sys.stderr)
+    preamble = result.stdout[:start].strip()
+    if preamble and preamble not in PRINTED:
+        print(preamble, file=sys.stderr)
+        PRINTED.add(preamble)
     return json.loads(result.stdout[start:])
+
+
+def run_grouped(build, program, benchmark_filter):
+    """Like run, but each group of benchmarks that share arguments (one size, one shape: ours and
+    its anchors) runs in a process of its own, group after group. Run all at once, every
+    benchmark of ours ran minutes before the anchors', and this VM's speed drifts by several
+    percent within minutes."""
+    listing = subprocess.run([os.path.join(build, "bench", program), f"--benchmark_filter={benchmark_filter}",
+                              "--benchmark_list_tests=true"], check=True, capture_output=True, text=True).stdout
+    groups = {}
+    for name in listing.split():
+        if name.startswith("BM_"):
+            groups.setdefault(name.partition("/")[2], []).append(name)
+    report = None
+    for names in groups.values():
+        part = run(build, program, "^(" + "|".join(re.escape(name) for name in names) + ")$")
+        if report is None:
+            report = part
+        else:
+            report["benchmarks"] += part["benchmarks"]
+    return report
 
 
 def medians(report, counter):
@@ -147,7 +175,7 @@ def main():
     parser.add_argument("--elementwise-json", help="read elementwise_bench JSON output instead of running it")
     parser.add_argument("--png", default="docs/gemm-f32.png")
     args = parser.parse_args()
-    gemm = json.load(open(args.json)) if args.json else run(
+    gemm = json.load(open(args.json)) if args.json else run_grouped(
         args.build, "op_bench", "BM_(GemmF32Handle|OpenBlasSgemm|OneDnnSgemm|GemmS8Handle|OneDnnGemmS8|GemmBf16Handle|GemmF16Handle|"
         "OneDnnMatmulBf16|GemmF32HandleShapes|OpenBlasSgemmShapes)/")
     elementwise = json.load(open(args.elementwise_json)) if args.elementwise_json else run(

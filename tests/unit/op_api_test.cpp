@@ -901,18 +901,26 @@ TEST_F(OpApiTest, SoftmaxDefaultsAndConstAxesInputs) {
   aclopDestroyHandle(handle);
 }
 
+// f32 Add over `n` elements, compiled, with a handle bound to it; null (and the recent error
+// set) on failure.
+aclopHandle *addHandle(int64_t n) {
+  Desc x = desc(ACL_FLOAT, {n});
+  const aclTensorDesc *inputs[] = {x.get(), x.get()};
+  const aclTensorDesc *outputs[] = {x.get()};
+  aclopHandle *handle = nullptr;
+  if (aclopCompile("Add", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr) != ACL_SUCCESS ||
+      aclopCreateHandle("Add", 2, inputs, 1, outputs, nullptr, &handle) != ACL_SUCCESS)
+    return nullptr;
+  return handle;
+}
+
 }  // namespace
 
 // A small launch runs on the enqueuing thread only when its stream is idle: behind an event
 // wait it queues like any other task, and runs once the event is recorded.
 TEST_F(OpApiTest, SmallLaunchesKeepStreamOrder) {
-  Desc x = desc(ACL_FLOAT, {8});
-  const aclTensorDesc *inputs[] = {x.get(), x.get()};
-  const aclTensorDesc *outputs[] = {x.get()};
-  aclopHandle *handle = nullptr;
-  ASSERT_EQ(aclopCompile("Add", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
-      << recentError();
-  ASSERT_EQ(aclopCreateHandle("Add", 2, inputs, 1, outputs, nullptr, &handle), ACL_SUCCESS) << recentError();
+  aclopHandle *handle = addHandle(8);
+  ASSERT_NE(handle, nullptr) << recentError();
   DeviceTensor<float> a(std::vector<float>(8, 1.0f)), out(std::vector<float>(8, 0.0f));
   const aclDataBuffer *in[] = {a.buffer, a.buffer};
   aclDataBuffer *result[] = {out.buffer};
@@ -946,13 +954,8 @@ TEST_F(OpApiTest, SmallLaunchesKeepStreamOrder) {
 // A stream is looked up from a per-thread cache on every launch and synchronize: once
 // destroyed, both refuse it, however often it was used before.
 TEST_F(OpApiTest, LaunchOnDestroyedStreamIsRefused) {
-  Desc x = desc(ACL_FLOAT, {8});
-  const aclTensorDesc *inputs[] = {x.get(), x.get()};
-  const aclTensorDesc *outputs[] = {x.get()};
-  aclopHandle *handle = nullptr;
-  ASSERT_EQ(aclopCompile("Add", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
-      << recentError();
-  ASSERT_EQ(aclopCreateHandle("Add", 2, inputs, 1, outputs, nullptr, &handle), ACL_SUCCESS) << recentError();
+  aclopHandle *handle = addHandle(8);
+  ASSERT_NE(handle, nullptr) << recentError();
   DeviceTensor<float> a(std::vector<float>(8, 1.0f)), out(std::vector<float>(8, 0.0f));
   const aclDataBuffer *in[] = {a.buffer, a.buffer};
   aclDataBuffer *result[] = {out.buffer};
@@ -975,15 +978,11 @@ TEST_F(OpApiTest, LaunchOnDestroyedStreamIsRefused) {
 
 // Threads launching small operators on one stream: each launch runs on its caller when the
 // stream is idle and queues otherwise, but two never run at once and none is lost. Every
-// launch adds one to x in place, so x counts them.
+// launch adds one to x in place (8192 elements: long enough for two runs to overlap if they
+// could), so x counts them.
 TEST_F(OpApiTest, ConcurrentSmallLaunchesOnOneStreamRunOneAtATime) {
-  Desc x = desc(ACL_FLOAT, {8192});
-  const aclTensorDesc *inputs[] = {x.get(), x.get()};
-  const aclTensorDesc *outputs[] = {x.get()};
-  aclopHandle *handle = nullptr;
-  ASSERT_EQ(aclopCompile("Add", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
-      << recentError();
-  ASSERT_EQ(aclopCreateHandle("Add", 2, inputs, 1, outputs, nullptr, &handle), ACL_SUCCESS) << recentError();
+  aclopHandle *handle = addHandle(8192);
+  ASSERT_NE(handle, nullptr) << recentError();
   DeviceTensor<float> counts(std::vector<float>(8192, 0.0f)), one(std::vector<float>(8192, 1.0f));
   const aclDataBuffer *in[] = {counts.buffer, one.buffer};
   aclDataBuffer *result[] = {counts.buffer};

@@ -148,6 +148,11 @@ int64_t elementCount(const std::vector<int64_t> &dims) {
   return count;
 }
 
+// A buffer of `elements` elements of `type`.
+LaunchSlot launchSlot(int64_t elements, aclDataType type) {
+  return LaunchSlot{elements, static_cast<size_t>(elements) * aclDataTypeSize(type)};
+}
+
 }  // namespace
 
 // Never destroyed: compiled kernels must be released while LLVM is alive, which aclFinalize
@@ -295,8 +300,7 @@ std::shared_ptr<Model> makeModel(ResolvedRequest request, std::shared_ptr<Compil
   std::vector<LaunchSlot> slots;
   auto add = [&](const TensorSpec &spec, aclDataType type) {
     if (!spec.isStatic()) return false;
-    int64_t elements = spec.elementCount();
-    slots.push_back(LaunchSlot{elements, static_cast<size_t>(elements) * aclDataTypeSize(type)});
+    slots.push_back(launchSlot(spec.elementCount(), type));
     return true;
   };
   bool isStatic = true;
@@ -329,7 +333,6 @@ aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>>
   int64_t dynamicSizes[kMaxDynamicSizes];
   size_t numPointers = 0, numDynamicSizes = 0, numRanges = 0;
   int64_t touched = 0;  // elements of every tensor: how long the launch will take, roughly
-  // Each buffer must hold its tensor: no kernel ever writes past a buffer.
   // Each buffer must hold its tensor: no kernel ever writes past a buffer. `slot` is its
   // size; `compiled` and `actual` its dims when the model has dynamic ones (else null).
   auto add = [&](const aclDataBuffer *buffer, LaunchSlot slot, const std::vector<int64_t> *compiled,
@@ -352,11 +355,6 @@ aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>>
     }
     return ACL_SUCCESS;
   };
-  // A dynamic model's sizes come from the launch's dims.
-  auto sized = [](const std::vector<int64_t> &dims, aclDataType type) {
-    int64_t elements = elementCount(dims);
-    return LaunchSlot{elements, static_cast<size_t>(elements) * aclDataTypeSize(type)};
-  };
   const std::vector<LaunchSlot> &slots = model.staticSlots;
   bool isStatic = !slots.empty();
   size_t numInputs = request.kernelInputs.size();
@@ -364,13 +362,13 @@ aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>>
     int index = request.kernelInputs[k];
     aclError error =
         isStatic ? add(inputs[index], slots[k], nullptr, nullptr, "input buffer", index)
-                 : add(inputs[index], sized(inputDims[index], request.inputs[index].dataType),
+                 : add(inputs[index], launchSlot(elementCount(inputDims[index]), request.inputs[index].dataType),
                        &request.spec.inputs[k].shape, &inputDims[index], "input buffer", index);
     if (error) return error;
   }
   for (size_t i = 0; i < kernel.outputs.size(); ++i) {
     aclError error = isStatic ? add(outputs[i], slots[numInputs + i], nullptr, nullptr, "output buffer", i)
-                              : add(outputs[i], sized(outputDims[i], request.outputs[i].dataType),
+                              : add(outputs[i], launchSlot(elementCount(outputDims[i]), request.outputs[i].dataType),
                                     &kernel.outputs[i].shape, &outputDims[i], "output buffer", i);
     if (error) return error;
   }

@@ -20,23 +20,17 @@ class HandleRegistry {
     objects_[handle] = std::move(object);
     return handle;
   }
-  // A reference to the object, or null. Served from a per-thread cache of recent finds (weak
-  // references) while nothing has been removed since.
+  // A reference to the object, or null.
   std::shared_ptr<T> find(const void *handle) const {
-    thread_local RecentFinds<std::weak_ptr<T>> recent;
-    uint64_t removals = removals_.load(std::memory_order_acquire);
-    if (const std::weak_ptr<T> *cached = recent.lookup(this, handle, removals))
-      if (std::shared_ptr<T> object = cached->lock()) return object;
-    std::shared_ptr<T> object = findLocked(handle, removals);
-    if (object) recent.add(this, handle, removals, object);
-    return object;
+    uint64_t removals;
+    return findLocked(handle, removals);
   }
   // The object, or null, its reference count untouched (a stream's launch and synchronize
   // look it up on every call): this thread's cache holds a reference, so the pointer is good
   // until this thread's next borrow from this registry. A removed object is freed once the
   // threads that borrowed it have borrowed four others or exited.
   T *borrow(const void *handle) const {
-    thread_local RecentFinds<std::shared_ptr<T>> recent;
+    thread_local RecentBorrows recent;
     uint64_t removals = removals_.load(std::memory_order_acquire);
     if (const std::shared_ptr<T> *cached = recent.lookup(this, handle, removals)) return cached->get();
     std::shared_ptr<T> object = findLocked(handle, removals);
@@ -72,26 +66,25 @@ class HandleRegistry {
  private:
   using Map = std::unordered_map<const void *, std::shared_ptr<T>>;
 
-  // A thread's last few finds, each valid while the registry's removal count is unchanged.
-  template <typename Reference>
-  struct RecentFinds {
+  // A thread's last few borrows, each valid while the registry's removal count is unchanged.
+  struct RecentBorrows {
     struct Entry {
       const HandleRegistry *registry = nullptr;
       const void *handle = nullptr;
       uint64_t removals = 0;
-      Reference object;
+      std::shared_ptr<T> object;
     };
     Entry entries[4];
     unsigned next = 0;
 
-    const Reference *lookup(const HandleRegistry *registry, const void *handle, uint64_t removals) const {
+    const std::shared_ptr<T> *lookup(const HandleRegistry *registry, const void *handle, uint64_t removals) const {
       for (const Entry &entry : entries)
         if (entry.handle == handle && entry.registry == registry && entry.removals == removals) return &entry.object;
       return nullptr;
     }
     void add(const HandleRegistry *registry, const void *handle, uint64_t removals, const std::shared_ptr<T> &object) {
       Entry &entry = entries[next++ % 4];
-      Reference evicted = std::move(entry.object);  // released after the entry is whole again
+      std::shared_ptr<T> evicted = std::move(entry.object);  // released after the entry is whole again
       entry = Entry{registry, handle, removals, object};
     }
   };
@@ -104,7 +97,7 @@ class HandleRegistry {
     removals = removals_.load(std::memory_order_relaxed);
     return it->second;
   }
-  // Under mutex_. Every removal invalidates the finds threads have cached.
+  // Under mutex_. Every removal invalidates what threads have borrowed.
   void erase(typename Map::iterator it) {
     objects_.erase(it);
     removals_.fetch_add(1, std::memory_order_release);

@@ -75,12 +75,10 @@ aclError checkRange(const void *ptr, size_t size, const char *what, size_t index
                        "checked mode: %s %p is not inside any device allocation (aclrtMalloc)", name().c_str(), ptr);
   }
   size_t offset = reinterpret_cast<uintptr_t>(ptr) - allocation.base;
-  if (size > allocation.size - offset) {
-    inDevice = false;
+  if (size > allocation.size - offset)
     return reportError(ACL_ERROR_INVALID_PARAM, function,
                        "%s %p + %zu bytes runs past the end of its device allocation (%zu bytes at %p)",
                        name().c_str(), ptr, size, allocation.size, reinterpret_cast<void *>(allocation.base));
-  }
   return ACL_SUCCESS;
 }
 

@@ -99,15 +99,9 @@ aclError currentContext(std::shared_ptr<Context> &out, const char *function) {
 void setCurrentContext(std::shared_ptr<Context> context) { threadContext = std::move(context); }
 
 aclError resolveStream(aclrtStream handle, std::shared_ptr<Stream> &out, const char *function) {
-  if (handle == nullptr) {
-    std::shared_ptr<Context> context;
-    if (aclError error = currentContext(context, function)) return error;
-    out = context->defaultStream;
-    return ACL_SUCCESS;
-  }
-  out = Runtime::get().streams.find(handle);
-  if (!out)
-    return reportError(ACL_ERROR_RT_INVALID_HANDLE, function, "stream %p is not a live stream (destroyed?)", handle);
+  Stream *borrowed;
+  if (aclError error = borrowStream(handle, borrowed, function)) return error;
+  out = borrowed->shared_from_this();
   return ACL_SUCCESS;
 }
 

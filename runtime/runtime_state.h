@@ -86,7 +86,8 @@ void setCurrentContext(std::shared_ptr<Context> context);
 // A stream handle (NULL = the current context's default stream) to its stream.
 aclError resolveStream(aclrtStream handle, std::shared_ptr<Stream> &out, const char *function);
 // The same stream without a reference of the caller's own: good until this thread's next
-// borrowStream, i.e. for the rest of one API call (a launch, a synchronize).
+// borrowStream or resolveStream (which borrows too), i.e. for the rest of one API call (a
+// launch, a synchronize).
 aclError borrowStream(aclrtStream handle, Stream *&out, const char *function);
 aclError resolveEvent(aclrtEvent handle, std::shared_ptr<Event> &out, const char *function);
 

@@ -47,8 +47,9 @@ struct UkernelSymbol {
 // code's calls against this table.
 const UkernelSymbol *ukernelSymbols(int &count);
 
-// Scratch for packed panels (slots 0, 1) and the few-rows path's sums (2), one per thread, grown on demand and kept: a tile's packing must
-// not allocate on every call. Returns 64-byte-aligned memory of at least `bytes`.
+// Scratch for packed panels (slots 0, 1) and slot 2 (the f32 few-rows path's sums, the s8 panels'
+// bias corrections), one per thread, grown on demand and kept: a tile's packing must not allocate
+// on every call. Returns 64-byte-aligned memory of at least `bytes`.
 uint8_t *ukernelScratch(int slot, int64_t bytes);
 
 // This core's L2 cache in bytes (0 if the system does not say), for the ukernels' blocking:

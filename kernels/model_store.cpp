@@ -117,10 +117,6 @@ void saveToDisk(const std::string &path, const std::string &signature, const Com
 // a request that would is refused, or the kernel would read past the smaller operand.
 aclError checkNoDynamicBroadcast(const ResolvedRequest &request, const std::vector<std::vector<int64_t>> &inputDims,
                                  const std::vector<int64_t> &outputDims, const char *caller) {
-  if (std::none_of(request.spec.inputs.begin(), request.spec.inputs.end(), [](const TensorSpec &input) {
-        return std::any_of(input.shape.begin(), input.shape.end(), [](int64_t d) { return d < 0; });
-      }))
-    return ACL_SUCCESS;  // no dynamic dims (most models; the name lookup below was 5% of a launch)
   static const char *const broadcasting[] = {"add", "sub", "mul", "div", "maximum", "minimum", "pow", "batch_matmul"};
   if (std::find_if(std::begin(broadcasting), std::end(broadcasting),
                    [&](const char *op) { return request.spec.op == op; }) == std::end(broadcasting))
@@ -323,7 +319,11 @@ aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>>
   const CompiledKernel &kernel = *model.kernel;
   Stream *resolved;
   if (aclError error = borrowStream(stream, resolved, caller)) return error;
-  if (!outputDims.empty())
+  // A static model (its buffers' sizes worked out by makeModel) has no dynamic dim to check:
+  // the broadcast check, its op-name lookup included, was 5% of a launch.
+  const std::vector<LaunchSlot> &slots = model.staticSlots;
+  bool isStatic = !slots.empty();
+  if (!isStatic && !outputDims.empty())
     if (aclError error = checkNoDynamicBroadcast(request, inputDims, outputDims[0], caller)) return error;
   // The argument block: pointers, then dynamic sizes, built on the stack (a handle's launch
   // allocates nothing here; the block and the task come from recyclers).
@@ -355,8 +355,6 @@ aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>>
     }
     return ACL_SUCCESS;
   };
-  const std::vector<LaunchSlot> &slots = model.staticSlots;
-  bool isStatic = !slots.empty();
   size_t numInputs = request.kernelInputs.size();
   for (size_t k = 0; k < numInputs; ++k) {
     int index = request.kernelInputs[k];

@@ -211,18 +211,30 @@ int64_t transposeRows(const T *a, int64_t rowStride, int64_t depth, float *out) 
 
 // A[rows x depth] -> 12-row micro-panels [block][k][12], so that a register tile's twelve
 // broadcasts at one k read one 48-byte run; rows past `rows` are zero.
+//
+// Transposed A (rowStride 1: the rows of a k are adjacent) packs its whole micro-panels a few
+// depth steps at a time across all of them, so those steps' lines are read once, in order, and
+// stay in L1 (a micro-panel at a time read one line per step, 2 KiB apart at 512 rows, all in
+// two L1 sets): TN 512^3 +1-3%, 1024^3 and 2048^3 +1.4%, TT 512^3 +1.8% (paired batches).
+constexpr int64_t kTransposedSteps = 8;
 template <class T>
 void packA(const T *a, int64_t rowStride, int64_t depthStride, int64_t rows, int64_t depth, float *packed) {
-  for (int64_t row0 = 0; row0 < rows; row0 += kRows) {
+  int64_t row0 = 0;
+  if (rowStride == 1) {
+    static_assert(kRows == 12, "load12 packs twelve rows");
+    const int64_t wholeRows = rows / kRows * kRows;
+    for (int64_t k0 = 0; k0 < depth; k0 += kTransposedSteps) {
+      const int64_t kEnd = depth - k0 < kTransposedSteps ? depth : k0 + kTransposedSteps;
+      for (int64_t panel0 = 0; panel0 < wholeRows; panel0 += kRows)
+        for (int64_t k = k0; k < kEnd; ++k)
+          _mm512_mask_storeu_ps(packed + panel0 * depth + k * kRows, 0x0fff, load12(a + panel0 + k * depthStride));
+    }
+    row0 = wholeRows;
+  }
+  for (; row0 < rows; row0 += kRows) {
     float *out = packed + row0 * depth;
     const T *rowsOfA = a + row0 * rowStride;
     const int64_t height = rows - row0 < kRows ? rows - row0 : kRows;
-    if (rowStride == 1 && height == kRows) {  // transposed: the twelve rows of a k are adjacent
-      static_assert(kRows == 12, "load12 packs twelve rows");
-      for (int64_t k = 0; k < depth; ++k)
-        _mm512_mask_storeu_ps(out + k * kRows, 0x0fff, load12(rowsOfA + k * depthStride));
-      continue;
-    }
     const int64_t done = depthStride == 1 && height == kRows ? transposeRows(rowsOfA, rowStride, depth, out) : 0;
     if (gatherRows(rowsOfA + done * depthStride, rowStride, depthStride, height, depth - done, out + done * kRows))
       continue;

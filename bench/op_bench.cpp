@@ -34,6 +34,7 @@ extern "C" char *openblas_get_corename(void);
 
 namespace {
 
+using aclcpu_bench::AlignedHostArray;
 using aclcpu_bench::runHandle;
 using aclcpu_bench::runSynchronized;
 using aclcpu_bench::Runtime;
@@ -213,7 +214,7 @@ BENCHMARK(BM_GemmF32Handle)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->
 void BM_OpenBlasSgemm(benchmark::State &state) {
   openblas_set_num_threads(1);
   int n = static_cast<int>(state.range(0));
-  std::vector<float> a(size_t(n) * n, 0.5f), b(size_t(n) * n, 0.25f), c(size_t(n) * n, 0);
+  AlignedHostArray<float> a(size_t(n) * n, 0.5f), b(size_t(n) * n, 0.25f), c(size_t(n) * n, 0);
   for (auto _ : state) {
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
     benchmark::ClobberMemory();
@@ -245,7 +246,7 @@ void BM_OpenBlasSgemmShapes(benchmark::State &state) {
   openblas_set_num_threads(1);
   int m = static_cast<int>(state.range(0)), n = static_cast<int>(state.range(1)), k = static_cast<int>(state.range(2));
   bool ta = state.range(3) != 0, tb = state.range(4) != 0;
-  std::vector<float> a(size_t(m) * k, 0.5f), b(size_t(k) * n, 0.25f), c(size_t(m) * n, 0);
+  AlignedHostArray<float> a(size_t(m) * k, 0.5f), b(size_t(k) * n, 0.25f), c(size_t(m) * n, 0);
   for (auto _ : state) {
     cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a.data(),
                 ta ? m : k, b.data(), tb ? k : n, 0.0f, c.data(), n);
@@ -300,8 +301,8 @@ BENCHMARK(BM_OneDnnMatmulBf16)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048
 // oneDNN's s8 x s8 -> s32 gemm (row-major, no offsets), one thread.
 void BM_OneDnnGemmS8(benchmark::State &state) {
   int64_t n = state.range(0);
-  std::vector<int8_t> a(size_t(n) * n, 3), b(size_t(n) * n, -2);
-  std::vector<int32_t> c(size_t(n) * n, 0);
+  AlignedHostArray<int8_t> a(size_t(n) * n, 3), b(size_t(n) * n, -2);
+  AlignedHostArray<int32_t> c(size_t(n) * n, 0);
   const int32_t offsetC = 0;
   for (auto _ : state) {
     if (dnnl_gemm_s8s8s32('N', 'N', 'F', n, n, n, 1.0f, a.data(), n, 0, b.data(), n, 0, 0.0f, c.data(), n, &offsetC) !=
@@ -317,7 +318,7 @@ BENCHMARK(BM_OneDnnGemmS8)->Arg(64)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->U
 // oneDNN's sgemm (row-major), one OpenMP thread (OMP_NUM_THREADS=1 is set before it loads).
 void BM_OneDnnSgemm(benchmark::State &state) {
   int64_t n = state.range(0);
-  std::vector<float> a(size_t(n) * n, 0.5f), b(size_t(n) * n, 0.25f), c(size_t(n) * n, 0);
+  AlignedHostArray<float> a(size_t(n) * n, 0.5f), b(size_t(n) * n, 0.25f), c(size_t(n) * n, 0);
   for (auto _ : state) {
     if (dnnl_sgemm('N', 'N', n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n) != dnnl_success)
       return state.SkipWithError("dnnl_sgemm failed");

@@ -144,9 +144,81 @@ int64_t elementCount(const std::vector<int64_t> &dims) {
   return count;
 }
 
+// One of a kernel's buffers, as a launch checks it.
+struct LaunchSlot {
+  int64_t elements = 0;
+  size_t bytes = 0;
+};
+
 // A buffer of `elements` elements of `type`.
 LaunchSlot launchSlot(int64_t elements, aclDataType type) {
   return LaunchSlot{elements, static_cast<size_t>(elements) * aclDataTypeSize(type)};
+}
+
+// Each buffer must hold its tensor (`bytes`): no kernel ever writes past a buffer.
+aclError checkBuffer(const aclDataBuffer *buffer, size_t bytes, const char *what, size_t index, const char *caller) {
+  if (buffer == nullptr) return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s %zu is NULL", what, index);
+  if (bytes > 0 && (buffer->data == nullptr || buffer->size < bytes))
+    return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s %zu holds %zu bytes at %p; the tensor needs %zu", what,
+                       index, buffer->size, buffer->data, bytes);
+  return ACL_SUCCESS;
+}
+
+// Blocks split the outer parallel dimension (`work` elements): ~16K output elements a block,
+// at most the recipe's blocks per worker.
+uint32_t blockCount(bool partitioned, uint32_t blocksPerWorker, int64_t work, const Stream &stream) {
+  if (!partitioned) return 1;
+  int64_t workers = std::max(1u, stream.pool().numThreads());
+  return static_cast<uint32_t>(std::clamp<int64_t>(work / 16384, 1, blocksPerWorker * workers));
+}
+
+// The most elements (inputs and outputs together) a launch may touch to run on the enqueuing
+// thread (Stream::runIfIdle).
+constexpr int64_t kRunOnCallerElements = 32768;
+
+// Runs `model`'s kernel over the argument block `raw` (`words` 8-byte words): a launch over at
+// most 32K elements (a 64^3 GEMM, a small element-wise op) runs on the enqueuing thread when it
+// is one block and its stream is idle: handing it to a worker and back cost more than the
+// kernel (1-element Add, enqueue + synchronize: 1.6 -> 0.45 µs). It runs from the caller's
+// frame: the arguments are `raw`, and the caller holds the model, so nothing is copied or
+// reference-counted. Anything else is copied into a task and enqueued.
+aclError runOrEnqueue(const Model &model, aclcpuKernelEntry entry, uint32_t numBlocks, int64_t touched,
+                      Stream &stream, const uint64_t *raw, size_t words, const char *caller) {
+  if (touched <= kRunOnCallerElements && numBlocks == 1) {
+    KernelCall call{entry, raw, 1, 0, model.request.opType.c_str()};
+    if (stream.runIfIdle([&](Stream &idle) { runKernelCall(idle, call); })) return ACL_SUCCESS;
+  }
+  ArgBlock args;
+  if (aclError error = copyRawArgs(raw, 8 * words, args, caller)) return error;
+  KernelLaunch launch;
+  launch.entry = entry;
+  launch.kernelName = model.request.opType;
+  launch.keepAlive = model.kernel;
+  launch.args = std::move(args);
+  launch.numBlocks = numBlocks;
+  launch.scratchBytes = 0;
+  stream.enqueue(makeKernelLaunchTask(std::move(launch)));
+  return ACL_SUCCESS;
+}
+
+// launchModel for a model with a StaticLaunch: its buffers' pointers are the whole argument
+// block. The same checks and messages as the general path, reading only `plan`.
+aclError launchStatic(const Model &model, const StaticLaunch &plan, const aclDataBuffer *const inputs[],
+                      aclDataBuffer *const outputs[], Stream &stream, const char *caller) {
+  uint64_t raw[StaticLaunch::kMaxBuffers];
+  DeviceRange ranges[StaticLaunch::kMaxBuffers];  // each buffer's bytes, checked against its allocation
+  size_t numRanges = 0;
+  for (uint32_t i = 0; i < plan.numBuffers; ++i) {
+    const bool isInput = i < plan.numInputs;
+    const aclDataBuffer *buffer = isInput ? inputs[plan.index[i]] : outputs[plan.index[i]];
+    const char *what = isInput ? "input buffer" : "output buffer";
+    if (aclError error = checkBuffer(buffer, plan.bytes[i], what, plan.index[i], caller)) return error;
+    if (plan.bytes[i] > 0) ranges[numRanges++] = DeviceRange{buffer->data, plan.bytes[i], what, size_t(plan.index[i])};
+    raw[i] = reinterpret_cast<uintptr_t>(buffer->data);
+  }
+  if (aclError error = checkDeviceRanges(ranges, numRanges, caller)) return error;
+  return runOrEnqueue(model, plan.entry, blockCount(plan.partitioned, plan.blocksPerWorker, plan.work, stream),
+                      plan.touched, stream, raw, plan.numBuffers, caller);
 }
 
 }  // namespace
@@ -293,117 +365,98 @@ std::shared_ptr<Model> makeModel(ResolvedRequest request, std::shared_ptr<Compil
   model->request = std::move(request);
   model->kernel = std::move(kernel);
   const ResolvedRequest &resolved = model->request;
-  std::vector<LaunchSlot> slots;
-  auto add = [&](const TensorSpec &spec, aclDataType type) {
-    if (!spec.isStatic()) return false;
-    slots.push_back(launchSlot(spec.elementCount(), type));
+  const CompiledKernel &compiled = *model->kernel;
+  StaticLaunch plan;
+  plan.entry = compiled.entry;
+  plan.partitioned = compiled.launch.partitioned;
+  plan.blocksPerWorker = compiled.launch.blocksPerWorker;
+  plan.numInputs = static_cast<uint32_t>(resolved.kernelInputs.size());
+  auto add = [&](const TensorSpec &spec, aclDataType type, int32_t index) {
+    if (!spec.isStatic() || plan.numBuffers == StaticLaunch::kMaxBuffers) return false;
+    LaunchSlot slot = launchSlot(spec.elementCount(), type);
+    plan.touched += slot.elements;
+    plan.index[plan.numBuffers] = index;
+    plan.bytes[plan.numBuffers++] = slot.bytes;
     return true;
   };
   bool isStatic = true;
-  for (size_t k = 0; k < resolved.kernelInputs.size() && isStatic; ++k)
-    isStatic = add(resolved.spec.inputs[k], resolved.inputs[resolved.kernelInputs[k]].dataType);
-  for (size_t i = 0; i < model->kernel->outputs.size() && isStatic; ++i)
-    isStatic = add(model->kernel->outputs[i], resolved.outputs[i].dataType);
-  if (isStatic) model->staticSlots = std::move(slots);
+  for (size_t k = 0; k < resolved.kernelInputs.size() && isStatic; ++k) {
+    int index = resolved.kernelInputs[k];
+    isStatic = add(resolved.spec.inputs[k], resolved.inputs[index].dataType, index);
+  }
+  for (size_t i = 0; i < compiled.outputs.size() && isStatic; ++i)
+    isStatic = add(compiled.outputs[i], resolved.outputs[i].dataType, static_cast<int32_t>(i));
+  if (!compiled.outputs.empty() && isStatic) plan.work = compiled.outputs[0].elementCount();
+  if (isStatic) model->staticLaunch = plan;
   return model;
 }
 
-// The most elements (inputs and outputs together) a launch may touch to run on the enqueuing
-// thread (Stream::runIfIdle).
-constexpr int64_t kRunOnCallerElements = 32768;
+namespace {
 
-aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>> &inputDims,
-                     const std::vector<std::vector<int64_t>> &outputDims, const aclDataBuffer *const inputs[],
-                     aclDataBuffer *const outputs[], aclrtStream stream, const char *caller) {
+// launchModel for a model with dynamic dims. Out of line: its argument block (dynamic sizes
+// included) takes a 5 KiB frame, which the static path need not touch.
+__attribute__((noinline)) aclError launchDynamic(const Model &model, const std::vector<std::vector<int64_t>> &inputDims,
+                                                 const std::vector<std::vector<int64_t>> &outputDims,
+                                                 const aclDataBuffer *const inputs[], aclDataBuffer *const outputs[],
+                                                 Stream *resolved, const char *caller) {
   const ResolvedRequest &request = model.request;
   const CompiledKernel &kernel = *model.kernel;
-  Stream *resolved;
-  if (aclError error = borrowStream(stream, resolved, caller)) return error;
-  // A static model (its buffers' sizes worked out by makeModel) has no dynamic dim to check:
-  // the broadcast check, its op-name lookup included, was 5% of a launch.
-  const std::vector<LaunchSlot> &slots = model.staticSlots;
-  bool isStatic = !slots.empty();
-  if (!isStatic && !outputDims.empty())
+  if (!outputDims.empty())
     if (aclError error = checkNoDynamicBroadcast(request, inputDims, outputDims[0], caller)) return error;
-  // The argument block: pointers, then dynamic sizes, built on the stack (a handle's launch
-  // allocates nothing here; the block and the task come from recyclers).
+  // The argument block: pointers, then dynamic sizes, built on the stack (the block and the
+  // task come from recyclers).
   constexpr size_t kMaxPointers = 16, kMaxDynamicSizes = 256;
-  void *pointers[kMaxPointers];
+  uint64_t raw[kMaxPointers + kMaxDynamicSizes];
   DeviceRange ranges[kMaxPointers];  // each buffer's bytes, checked against its allocation
   int64_t dynamicSizes[kMaxDynamicSizes];
   size_t numPointers = 0, numDynamicSizes = 0, numRanges = 0;
   int64_t touched = 0;  // elements of every tensor: how long the launch will take, roughly
-  // Each buffer must hold its tensor: no kernel ever writes past a buffer. `slot` is its
-  // size; `compiled` and `actual` its dims when the model has dynamic ones (else null).
-  auto add = [&](const aclDataBuffer *buffer, LaunchSlot slot, const std::vector<int64_t> *compiled,
-                 const std::vector<int64_t> *actual, const char *what, size_t index) -> aclError {
+  // A buffer (`slot` its size) and the values of its dynamic dims (`compiled`: its dims as
+  // compiled, `actual`: as given).
+  auto add = [&](const aclDataBuffer *buffer, LaunchSlot slot, const std::vector<int64_t> &compiled,
+                 const std::vector<int64_t> &actual, const char *what, size_t index) -> aclError {
     touched += slot.elements;
-    if (buffer == nullptr)
-      return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s %zu is NULL", what, index);
-    if (slot.bytes > 0 && (buffer->data == nullptr || buffer->size < slot.bytes))
-      return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s %zu holds %zu bytes at %p; the tensor needs %zu",
-                         what, index, buffer->size, buffer->data, slot.bytes);
+    if (aclError error = checkBuffer(buffer, slot.bytes, what, index, caller)) return error;
     if (numPointers == kMaxPointers)
       return reportError(ACL_ERROR_INVALID_PARAM, caller, "more than %zu tensors", kMaxPointers);
     if (slot.bytes > 0) ranges[numRanges++] = DeviceRange{buffer->data, slot.bytes, what, index};
-    pointers[numPointers++] = buffer->data;
-    for (size_t d = 0; compiled && d < compiled->size(); ++d) {
-      if ((*compiled)[d] >= 0) continue;
+    raw[numPointers++] = reinterpret_cast<uintptr_t>(buffer->data);
+    for (size_t d = 0; d < compiled.size(); ++d) {
+      if (compiled[d] >= 0) continue;
       if (numDynamicSizes == kMaxDynamicSizes)
         return reportError(ACL_ERROR_INVALID_PARAM, caller, "more than %zu dynamic dims", kMaxDynamicSizes);
-      dynamicSizes[numDynamicSizes++] = (*actual)[d];
+      dynamicSizes[numDynamicSizes++] = actual[d];
     }
     return ACL_SUCCESS;
   };
-  size_t numInputs = request.kernelInputs.size();
-  for (size_t k = 0; k < numInputs; ++k) {
+  for (size_t k = 0; k < request.kernelInputs.size(); ++k) {
     int index = request.kernelInputs[k];
-    aclError error =
-        isStatic ? add(inputs[index], slots[k], nullptr, nullptr, "input buffer", index)
-                 : add(inputs[index], launchSlot(elementCount(inputDims[index]), request.inputs[index].dataType),
-                       &request.spec.inputs[k].shape, &inputDims[index], "input buffer", index);
-    if (error) return error;
+    if (aclError error = add(inputs[index], launchSlot(elementCount(inputDims[index]), request.inputs[index].dataType),
+                             request.spec.inputs[k].shape, inputDims[index], "input buffer", index))
+      return error;
   }
-  for (size_t i = 0; i < kernel.outputs.size(); ++i) {
-    aclError error = isStatic ? add(outputs[i], slots[numInputs + i], nullptr, nullptr, "output buffer", i)
-                              : add(outputs[i], launchSlot(elementCount(outputDims[i]), request.outputs[i].dataType),
-                                    &kernel.outputs[i].shape, &outputDims[i], "output buffer", i);
-    if (error) return error;
-  }
+  for (size_t i = 0; i < kernel.outputs.size(); ++i)
+    if (aclError error = add(outputs[i], launchSlot(elementCount(outputDims[i]), request.outputs[i].dataType),
+                             kernel.outputs[i].shape, outputDims[i], "output buffer", i))
+      return error;
   // A buffer inside a device allocation must fit it (checked mode: must lie inside one).
   if (aclError error = checkDeviceRanges(ranges, numRanges, caller)) return error;
-  uint64_t raw[kMaxPointers + kMaxDynamicSizes];
-  memcpy(raw, pointers, 8 * numPointers);
   memcpy(raw + numPointers, dynamicSizes, 8 * numDynamicSizes);
-  // Blocks split the outer parallel dimension; ~16K output elements a block, at most the
-  // recipe's blocks per worker.
-  int64_t work = outputDims.empty()                       ? 1
-                 : isStatic && !kernel.outputs.empty() ? slots[numInputs].elements
-                                                       : elementCount(outputDims[0]);
-  int64_t workers = std::max(1u, resolved->pool().numThreads());
-  uint32_t numBlocks = kernel.launch.partitioned ? static_cast<uint32_t>(std::clamp<int64_t>(
-                                                       work / 16384, 1, kernel.launch.blocksPerWorker * workers))
-                                                 : 1;
-  // A launch over at most 32K elements (a 64^3 GEMM, a small element-wise op) runs on the
-  // enqueuing thread when it is one block and its stream is idle: handing it to a worker and
-  // back cost more than the kernel (1-element Add, enqueue + synchronize: 1.6 -> 0.45 µs). It
-  // runs from this frame: the arguments are `raw`, and the caller holds the model, so nothing
-  // is copied or reference-counted.
-  if (touched <= kRunOnCallerElements && numBlocks == 1) {
-    KernelCall call{kernel.entry, raw, 1, 0, request.opType.c_str()};
-    if (resolved->runIfIdle([&](Stream &idle) { runKernelCall(idle, call); })) return ACL_SUCCESS;
-  }
-  ArgBlock args;
-  if (aclError error = copyRawArgs(raw, 8 * (numPointers + numDynamicSizes), args, caller)) return error;
-  KernelLaunch launch;
-  launch.entry = kernel.entry;
-  launch.kernelName = request.opType;
-  launch.keepAlive = model.kernel;
-  launch.args = std::move(args);
-  launch.numBlocks = numBlocks;
-  launch.scratchBytes = 0;
-  resolved->enqueue(makeKernelLaunchTask(std::move(launch)));
-  return ACL_SUCCESS;
+  int64_t work = outputDims.empty() ? 1 : elementCount(outputDims[0]);
+  return runOrEnqueue(model, kernel.entry,
+                      blockCount(kernel.launch.partitioned, kernel.launch.blocksPerWorker, work, *resolved), touched,
+                      *resolved, raw, numPointers + numDynamicSizes, caller);
+}
+
+}  // namespace
+
+aclError launchModel(const Model &model, const std::vector<std::vector<int64_t>> &inputDims,
+                     const std::vector<std::vector<int64_t>> &outputDims, const aclDataBuffer *const inputs[],
+                     aclDataBuffer *const outputs[], aclrtStream stream, const char *caller) {
+  Stream *resolved;
+  if (aclError error = borrowStream(stream, resolved, caller)) return error;
+  if (model.staticLaunch) return launchStatic(model, *model.staticLaunch, inputs, outputs, *resolved, caller);
+  return launchDynamic(model, inputDims, outputDims, inputs, outputs, resolved, caller);
 }
 
 }  // namespace aclcpu

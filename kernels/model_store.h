@@ -18,21 +18,31 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 
 namespace aclcpu {
 
-// One of a kernel's buffers, as a launch checks it.
-struct LaunchSlot {
-  int64_t elements = 0;
-  size_t bytes = 0;
+// What a launch of a model with no dynamic dim needs, worked out once by makeModel and kept
+// together: a launch right after a kernel that filled L1 (a 64^3 GEMM's operands are 48 KiB)
+// reads every line it touches from L2, and these facts were spread over the request, the
+// kernel and a vector of sizes.
+struct StaticLaunch {
+  static constexpr size_t kMaxBuffers = 16;  // a kernel's arguments, inputs and outputs
+  aclcpuKernelEntry entry = nullptr;
+  bool partitioned = false;                  // the kernel's LaunchRecipe
+  uint32_t blocksPerWorker = 1;
+  uint32_t numInputs = 0, numBuffers = 0;    // the kernel's inputs, then its outputs
+  int64_t touched = 0;                       // elements of every buffer
+  int64_t work = 1;                          // elements of the first output (1 if none)
+  int32_t index[kMaxBuffers] = {};           // the request's input index, or the output's
+  size_t bytes[kMaxBuffers] = {};            // each buffer's size
 };
 
 struct Model {
   ResolvedRequest request;
   std::shared_ptr<CompiledKernel> kernel;
-  // With no dynamic dim, each kernel buffer's size (the kernel's inputs in order, then its
-  // outputs), worked out once: a launch reads these instead of walking dims. Else empty.
-  std::vector<LaunchSlot> staticSlots;
+  // Set when the model has no dynamic dim and at most StaticLaunch::kMaxBuffers buffers.
+  std::optional<StaticLaunch> staticLaunch;
   // Set by launches that found the model without the store (request_memo.h): eviction gives
   // such a model a second chance rather than dropping a model in use.
   std::atomic<bool> usedUnseen{false};

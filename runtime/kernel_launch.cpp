@@ -39,7 +39,7 @@ aclcpuBlockCtx blockContext(uint32_t numBlocks, uint32_t workerNum, size_t scrat
   ctx.blockNum = numBlocks;
   ctx.workerIdx = worker >= 0 ? static_cast<uint32_t>(worker) : workerNum - 1;
   ctx.workerNum = workerNum;
-  ctx.scratch = threadScratch(scratchBytes);
+  ctx.scratch = scratchBytes == 0 ? nullptr : threadScratch(scratchBytes);  // no TLS lookup for none
   ctx.scratchSize = ctx.scratch ? scratchBytes : 0;
   return ctx;
 }

@@ -95,21 +95,24 @@ aclError checkDeviceRange(const void *ptr, size_t size, const char *what, size_t
   return checkRange(ptr, size, what, index, function, inDevice);
 }
 
-aclError checkDeviceRanges(const DeviceRange *ranges, size_t count, const char *function) {
-  struct Checked {
-    uint64_t erasures = 0;
-    size_t count = 0;  // 0: nothing remembered
-    const void *ptrs[kMaxRememberedRanges];
-    size_t bytes[kMaxRememberedRanges];
-  };
-  thread_local Checked last;
-  // Read before the lookups: a free during them leaves the list unremembered.
-  uint64_t erasures = MemoryTable::erasureCount();
-  if (count != 0 && count == last.count && erasures == last.erasures) {
-    size_t same = 0;
-    while (same < count && ranges[same].ptr == last.ptrs[same] && ranges[same].bytes == last.bytes[same]) ++same;
-    if (same == count) return ACL_SUCCESS;
-  }
+namespace {
+
+// The calling thread's last list of ranges that all lay inside device allocations, valid while
+// the erasure count is unchanged. Constant-initialized, so reading it costs one TLS lookup and
+// no guard.
+struct RememberedRanges {
+  uint64_t erasures = 0;
+  size_t count = 0;  // 0: nothing remembered
+  const void *ptrs[kMaxRememberedRanges] = {};
+  size_t bytes[kMaxRememberedRanges] = {};
+};
+thread_local RememberedRanges rememberedRanges;
+
+// checkDeviceRanges when the list is not the remembered one: looks each range up, and
+// remembers the list if every range lay inside a device allocation. Kept out of line: the
+// lookups and messages would give the fast path a large frame.
+__attribute__((noinline)) aclError lookUpRanges(const DeviceRange *ranges, size_t count, uint64_t erasures,
+                                                RememberedRanges &last, const char *function) {
   bool allInDevice = count <= kMaxRememberedRanges;
   for (size_t i = 0; i < count; ++i) {
     bool inDevice;
@@ -126,6 +129,20 @@ aclError checkDeviceRanges(const DeviceRange *ranges, size_t count, const char *
   last.erasures = erasures;
   last.count = count;
   return ACL_SUCCESS;
+}
+
+}  // namespace
+
+aclError checkDeviceRanges(const DeviceRange *ranges, size_t count, const char *function) {
+  RememberedRanges &last = rememberedRanges;
+  // Read before the lookups: a free during them leaves the list unremembered.
+  uint64_t erasures = MemoryTable::erasureCount();
+  if (count != 0 && count == last.count && erasures == last.erasures) {
+    size_t same = 0;
+    while (same < count && ranges[same].ptr == last.ptrs[same] && ranges[same].bytes == last.bytes[same]) ++same;
+    if (same == count) return ACL_SUCCESS;
+  }
+  return lookUpRanges(ranges, count, erasures, last, function);
 }
 
 aclError validateCopy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,

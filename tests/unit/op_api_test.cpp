@@ -136,6 +136,11 @@ TEST_F(OpApiTest, HandlesRunOnSeveralStreams) {
   aclDataBuffer *tooSmall[] = {small.buffer};
   EXPECT_EQ(aclopExecWithHandle(handle, 1, in, 1, tooSmall, stream_), ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(recentError().find("output buffer 0 holds 40 bytes"), std::string::npos) << recentError();
+  const aclDataBuffer *smallInput[] = {small.buffer}, *nullInput[] = {nullptr};
+  EXPECT_EQ(aclopExecWithHandle(handle, 1, smallInput, 1, out1, stream_), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recentError().find("input buffer 0 holds 40 bytes"), std::string::npos) << recentError();
+  EXPECT_EQ(aclopExecWithHandle(handle, 1, nullInput, 1, out1, stream_), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recentError().find("input buffer 0 is NULL"), std::string::npos) << recentError();
   aclopDestroyHandle(handle);
   aclopDestroyHandle(nullptr);
   EXPECT_EQ(aclrtDestroyStream(other), ACL_SUCCESS);

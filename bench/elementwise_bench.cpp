@@ -1,8 +1,10 @@
 // Memory-bound operators on one core, 64M elements (256 MiB of f32): Add f32 and Casts
-// through handles, beside memcpy moving the same number of bytes and a hand-written AVX-512
-// loop per conversion (streaming stores, the same rounding as the operator) on the same
-// buffers. Every figure is GB/s of traffic: bytes read plus bytes written.
+// through handles, alone (BM_CastHandle, BM_AddF32Handle) and side by side in one process
+// (BM_PairedCast, BM_PairedAdd: paired_runs.h) with memcpy moving the same number of bytes and
+// a hand-written AVX-512 loop per conversion (streaming stores, the same rounding as the
+// operator). Every figure is GB/s of traffic: bytes read plus bytes written.
 #include "bench_support.h"
+#include "paired_runs.h"
 
 #include "acl/acl_op.h"
 
@@ -11,9 +13,12 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <vector>
 
 namespace {
 
+using aclcpu_bench::Contender;
 using aclcpu_bench::runHandle;
 using aclcpu_bench::Runtime;
 using aclcpu_bench::Tensor;
@@ -150,6 +155,106 @@ void BM_HandWrittenCast(benchmark::State &state) {
 }
 BENCHMARK(BM_HandWrittenCast)->DenseRange(0, 5)->Unit(benchmark::kMillisecond)->UseRealTime();
 #endif
+
+// A handle over `inputs` (the tensors of `descs`) writing `out`, synchronized.
+class HandleRun : public Contender {
+ public:
+  HandleRun(const Runtime &runtime, aclopHandle *handle, std::vector<const aclDataBuffer *> inputs,
+            aclDataBuffer *output)
+      : Contender("aclcpu"), runtime_(runtime), handle_(handle), inputs_(std::move(inputs)), output_(output) {
+    if (handle_ == nullptr) fail(aclGetRecentErrMsg());
+  }
+  ~HandleRun() override { aclopDestroyHandle(handle_); }
+  bool call() override {
+    if (handle_ == nullptr) return false;
+    aclDataBuffer *outputs[] = {output_};
+    if (aclopExecWithHandle(handle_, static_cast<int>(inputs_.size()), inputs_.data(), 1, outputs, runtime_.stream) !=
+            ACL_SUCCESS ||
+        aclrtSynchronizeStream(runtime_.stream) != ACL_SUCCESS)
+      return fail(aclGetRecentErrMsg());
+    return true;
+  }
+
+ private:
+  const Runtime &runtime_;
+  aclopHandle *handle_;
+  std::vector<const aclDataBuffer *> inputs_;
+  aclDataBuffer *output_;
+};
+
+// memcpy of `bytes` (traffic: twice that).
+class MemcpyRun : public Contender {
+ public:
+  explicit MemcpyRun(size_t bytes)
+      : Contender("memcpy"), bytes_(bytes), from_(ACL_UINT8, {int64_t(bytes)}, 1), to_(ACL_UINT8, {int64_t(bytes)}, 1) {}
+  bool call() override {
+    memcpy(to_.device, from_.device, bytes_);
+    benchmark::ClobberMemory();
+    return true;
+  }
+
+ private:
+  size_t bytes_;
+  Tensor from_, to_;
+};
+
+#if defined(__x86_64__)
+class HandWrittenCastRun : public Contender {
+ public:
+  explicit HandWrittenCastRun(int which)
+      : Contender("hand-written"), which_(which), in_(kCasts[which].from, {kElements}, kCasts[which].fromBytes),
+        out_(kCasts[which].to, {kElements}, kCasts[which].toBytes) {}
+  bool call() override {
+    handCast(which_, in_.device, static_cast<int64_t>(kCasts[which_].fromBytes), out_.device, kElements);
+    benchmark::ClobberMemory();
+    return true;
+  }
+
+ private:
+  int which_;
+  Tensor in_, out_;
+};
+#endif
+
+constexpr int kPairedRounds = 15;
+
+// A cast beside memcpy of the same traffic and the hand-written loop; ours is labelled with the cast.
+void BM_PairedCast(benchmark::State &state) {
+  const CastCase &c = kCasts[state.range(0)];
+  Runtime runtime;
+  Tensor in(c.from, {kElements}, c.fromBytes), out(c.to, {kElements}, c.toBytes);
+  aclopHandle *handle = nullptr;
+  aclopCreateHandleForCast(in.desc, out.desc, 0, &handle);
+  std::vector<std::unique_ptr<Contender>> contenders;
+  contenders.push_back(std::make_unique<HandleRun>(runtime, handle, std::vector<const aclDataBuffer *>{in.buffer},
+                                                   out.buffer));
+  contenders.back()->label = c.name;
+  const size_t traffic = size_t(kElements) * (c.fromBytes + c.toBytes);
+  contenders.push_back(std::make_unique<MemcpyRun>(traffic / 2));
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"))
+    contenders.push_back(std::make_unique<HandWrittenCastRun>(static_cast<int>(state.range(0))));
+#endif
+  aclcpu_bench::runPaired(state, contenders, double(traffic), "GB/s");
+}
+BENCHMARK(BM_PairedCast)->DenseRange(0, 5)->Iterations(kPairedRounds)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_PairedAdd(benchmark::State &state) {
+  Runtime runtime;
+  Tensor a(ACL_FLOAT, {kElements}, 4), b(ACL_FLOAT, {kElements}, 4), out(ACL_FLOAT, {kElements}, 4);
+  const aclTensorDesc *descs[] = {a.desc, b.desc};
+  const aclTensorDesc *outDescs[] = {out.desc};
+  aclopHandle *handle = nullptr;
+  if (aclopCompile("Add", 2, descs, 1, outDescs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr) == ACL_SUCCESS)
+    aclopCreateHandle("Add", 2, descs, 1, outDescs, nullptr, &handle);
+  std::vector<std::unique_ptr<Contender>> contenders;
+  contenders.push_back(std::make_unique<HandleRun>(runtime, handle,
+                                                   std::vector<const aclDataBuffer *>{a.buffer, b.buffer}, out.buffer));
+  contenders.push_back(std::make_unique<MemcpyRun>(size_t(kElements) * 6));
+  aclcpu_bench::runPaired(state, contenders, double(kElements) * 12, "GB/s");
+}
+BENCHMARK(BM_PairedAdd)->Iterations(kPairedRounds)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

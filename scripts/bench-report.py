@@ -6,27 +6,22 @@ comparison made on one core:
   - bf16 and f16 -> f32 GEMM through a handle beside oneDNN's bf16 matmul primitive;
   - fp32 GEMM at other shapes (odd sizes, few rows, transposes) beside OpenBLAS;
   - Add and Casts on 256 MiB beside memcpy of the same traffic and hand-written AVX-512 loops.
-GEMMs are measured side by side in one process (op_bench's BM_PairedGemm*, bench/paired_runs.h):
-15 rounds in which ours and each anchor run ~20 ms batches, in rotated order. A ratio is the
-median of the rounds' ratios; the report runs that --rounds times, in separate processes, and
-prints the median of the processes' medians with the widest quartiles among them. The
-element-wise set runs in paired rounds of separate processes, ours and its anchors close
-together and their order reversed every other round (a figure is the median over the rounds,
-a ratio the median of the rounds' ratios, with their range).
+Each comparison runs side by side in one process (op_bench's BM_PairedGemm*, elementwise_bench's
+BM_Paired*; bench/paired_runs.h): 15 rounds in which ours and each anchor run a batch of calls
+(~20 ms, at least one call) in rotated order; a ratio is the median of the rounds' ratios. The
+report runs each benchmark in --rounds separate processes and prints the median of the
+processes' medians, with the lowest first and highest third quartile among them.
 With matplotlib, also writes a bar chart of the fp32 GEMM table (PNG).
 
-Usage: scripts/bench-report.py [--build build] [--rounds 3] [--elementwise-rounds 5]
-                               [--json op_bench.json] [--save-json op_bench.json]
-                               [--elementwise-json e.json] [--png docs/gemm-f32.png]
+Usage: scripts/bench-report.py [--build build] [--rounds 3] [--json saved.json]
+                               [--save-json saved.json] [--png docs/gemm-f32.png]
 """
 import argparse
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
-from collections import namedtuple
 
 # The paired GEMM families: (benchmark, table title, counter unit, unit as printed).
 GEMM_FAMILIES = [("BM_PairedGemmF32", "n³ fp32 GEMM", "GFLOP/s", "GF/s"),
@@ -35,8 +30,6 @@ GEMM_FAMILIES = [("BM_PairedGemmF32", "n³ fp32 GEMM", "GFLOP/s", "GF/s"),
                  ("BM_PairedGemmBf16", "n³ bf16 GEMM", "GFLOP/s", "GF/s"),
                  ("BM_PairedGemmF16", "n³ f16 GEMM", "GFLOP/s", "GF/s")]
 GEMM_SHAPES = "BM_PairedGemmF32Shapes"
-# Traffic per element of each operator, to pick the memcpy of the same traffic.
-CAST_TRAFFIC = {"f32->f16": 6, "f16->f32": 6, "f32->bf16": 6, "bf16->f32": 6, "f32->i32": 8, "i32->f32": 8}
 
 
 PRINTED = set()  # what the benchmark programs said before their JSON, once each
@@ -52,67 +45,6 @@ def run(build, program, benchmark_filter):
         print(preamble, file=sys.stderr)
         PRINTED.add(preamble)
     return json.loads(result.stdout[start:])
-
-
-COUNTERS = ("GFLOP/s", "GOP/s", "GB/s")
-
-
-def run_rounds(build, program, benchmark_filter, rounds):
-    """Runs the benchmarks `benchmark_filter` selects `rounds` times, one process per benchmark
-    and round, their order reversed every other round, and returns one entry per benchmark
-    whose counters are the medians over the rounds, with the rounds' values under "rounds".
-    This VM's speed drifts by several percent within minutes (and moves between two levels for
-    seconds at a time): compared round by round, both sides of a ratio ran close together,
-    neither always first."""
-    listing = subprocess.run([os.path.join(build, "bench", program), f"--benchmark_filter={benchmark_filter}",
-                              "--benchmark_list_tests=true"], check=True, capture_output=True, text=True).stdout
-    groups = {"": [name for name in listing.split() if name.startswith("BM_")]}
-    report, merged = None, {}
-    for names in groups.values():
-        for round_index in range(rounds):
-            for name in names if round_index % 2 == 0 else reversed(names):
-                part = run(build, program, f"^{re.escape(name)}$")
-                if report is None:
-                    report = dict(part, benchmarks=[])
-                for entry in part["benchmarks"]:
-                    if entry["run_name"] not in merged:
-                        merged[entry["run_name"]] = dict(entry, rounds={})
-                        report["benchmarks"].append(merged[entry["run_name"]])
-                    for counter in COUNTERS:
-                        if counter in entry:
-                            merged[entry["run_name"]]["rounds"].setdefault(counter, []).append(entry[counter])
-    for entry in merged.values():
-        for counter, values in entry["rounds"].items():
-            entry[counter] = statistics.median(values)
-    return report
-
-
-# A median counter value (in G/s), the benchmark's label, and its values round by round (if any).
-Measure = namedtuple("Measure", "value label rounds")
-
-
-def measure(entry, counter):
-    return Measure(entry[counter] / 1e9, entry.get("label", ""),
-                   [v / 1e9 for v in entry.get("rounds", {}).get(counter, [])])
-
-
-def medians(report, counter):
-    """{(family, argument): Measure}"""
-    values = {}
-    for entry in report["benchmarks"]:
-        if entry.get("aggregate_name", "median") != "median" or counter not in entry:
-            continue
-        family, argument = (entry["run_name"].split("/") + ["", ""])[:2]
-        values[(family, argument)] = measure(entry, counter)
-    return values
-
-
-def ratio(ours, anchor):
-    """ours / anchor: the median of the rounds' ratios with their range when both ran in rounds."""
-    if ours.rounds and len(ours.rounds) == len(anchor.rounds):
-        ratios = sorted(o / a for o, a in zip(ours.rounds, anchor.rounds))
-        return f"{statistics.median(ratios):.2f}× ({ratios[0]:.2f}–{ratios[-1]:.2f})"
-    return f"{ours.value / anchor.value:.2f}×"
 
 
 def run_processes(build, program, benchmark_filter, processes):
@@ -200,23 +132,21 @@ def print_table(header, rows):
     print()
 
 
-def elementwise_table(values):
-    ours = {m.label: m for (family, _), m in values.items() if family == "BM_CastHandle"}
-    hand = {m.label: m for (family, _), m in values.items() if family == "BM_HandWrittenCast"}
-    memcpy = {int(argument): m for (family, argument), m in values.items() if family == "BM_MemcpySameTraffic"}
-    add = next((m for (family, _), m in values.items() if family == "BM_AddF32Handle"), None)
+def elementwise_table(entries_by_name):
+    """Add and the Casts beside memcpy of the same traffic and the hand-written loops."""
     rows = []
-    for name, traffic in CAST_TRAFFIC.items():
-        if name not in ours:
+    for run_name, entries in entries_by_name.items():
+        name = run_name.partition("/")[0]
+        if name not in ("BM_PairedCast", "BM_PairedAdd"):
             continue
-        copy = memcpy.get(traffic)
-        rows.append([f"Cast {name}", f"{ours[name].value:.1f}", f"{copy.value:.1f}" if copy else "–",
-                     f"{hand[name].value:.1f}" if name in hand else "–", ratio(ours[name], copy) if copy else "–",
-                     ratio(ours[name], hand[name]) if name in hand else "–"])
-    if add and 12 in memcpy:
-        rows.append(["Add f32", f"{add.value:.1f}", f"{memcpy[12].value:.1f}", "–", ratio(add, memcpy[12]), "–"])
-    print_table(["256 MiB, 1 thread (GB/s of traffic)", "aclcpu", "memcpy", "hand-written AVX-512",
-                 "vs memcpy", "vs hand-written"], rows)
+        title = f"Cast {entries[0]['label']}" if name == "BM_PairedCast" else "Add f32"
+        hand = paired_rate(entries, "hand-written", "GB/s")
+        rows.append([title, f"{paired_rate(entries, 'aclcpu', 'GB/s'):.1f}",
+                     f"{paired_rate(entries, 'memcpy', 'GB/s'):.1f}", f"{hand:.1f}" if hand else "–",
+                     paired_ratio(entries, "memcpy"), paired_ratio(entries, "hand-written")])
+    if rows:
+        print_table(["256 MiB, 1 thread (GB/s of traffic)", "aclcpu", "memcpy", "hand-written AVX-512",
+                     "vs memcpy", "vs hand-written"], rows)
 
 
 def plot(table, path):
@@ -247,25 +177,22 @@ def plot(table, path):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", default="build")
-    parser.add_argument("--rounds", type=int, default=3, help="processes of the paired GEMM benchmarks")
-    parser.add_argument("--elementwise-rounds", type=int, default=5, help="rounds of the element-wise benchmarks")
-    parser.add_argument("--json", help="read the paired GEMM JSON (--save-json) instead of running op_bench")
-    parser.add_argument("--save-json", help="write the paired GEMM processes' JSON here (for --json)")
-    parser.add_argument("--elementwise-json", help="read elementwise_bench JSON output instead of running it")
+    parser.add_argument("--rounds", type=int, default=3, help="processes each paired benchmark runs in")
+    parser.add_argument("--json", help="read what --save-json wrote instead of running the benchmarks")
+    parser.add_argument("--save-json", help="write every process's JSON output here (for --json)")
     parser.add_argument("--png", default="docs/gemm-f32.png")
     args = parser.parse_args()
-    reports = json.load(open(args.json))["processes"] if args.json else run_processes(
-        args.build, "op_bench", "BM_PairedGemm", args.rounds)
+    saved = json.load(open(args.json)) if args.json else {
+        "gemm": run_processes(args.build, "op_bench", "BM_PairedGemm", args.rounds),
+        "elementwise": run_processes(args.build, "elementwise_bench", "BM_Paired", args.rounds)}
     if args.save_json:
         with open(args.save_json, "w") as out:
-            json.dump({"processes": reports}, out, indent=1)
-    elementwise = json.load(open(args.elementwise_json)) if args.elementwise_json else run_rounds(
-        args.build, "elementwise_bench", ".", args.elementwise_rounds)
-    entries = paired(reports)
+            json.dump(saved, out, indent=1)
+    entries = paired(saved["gemm"])
     tables = {family: paired_gemm_table(entries, family, title, unit, shown)
               for family, title, unit, shown in GEMM_FAMILIES}
     paired_shapes_table(entries)
-    elementwise_table(medians(elementwise, "GB/s"))
+    elementwise_table(paired(saved["elementwise"]))
     if tables["BM_PairedGemmF32"]:
         plot(tables["BM_PairedGemmF32"], args.png)
 

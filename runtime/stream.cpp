@@ -1,7 +1,9 @@
-// Stream scheduling: Idle -> Scheduled (posted or running) -> Parked (head task blocked).
+// Stream scheduling: Idle -> Scheduled (posted or running) -> Parked (head task blocked), and
+// Idle -> RunningOnCaller -> Idle for runIfIdle.
 #include "stream.h"
 
 #include "diagnostics.h"
+#include "spin_wait.h"
 
 #include <thread>
 
@@ -12,37 +14,54 @@ Stream::Stream(WorkerPool &pool, int deviceId, std::chrono::nanoseconds spin)
       synchronizeWaits_(pool.numThreads() < std::thread::hardware_concurrency()) {}
 
 uint64_t Stream::enqueue(std::unique_ptr<StreamTask> task) {
-  bool post = false;
+  bool post = false, callerRunning = false;
   uint64_t position;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     queue_.push_back(std::move(task));
     position = enqueued_.load(std::memory_order_relaxed) + 1;
     enqueued_.store(position, std::memory_order_release);
-    // seq_cst, then the state: a caller's run stores Idle, then reads this (finishRunOnCaller),
-    // so one of the two sees the other and the task is posted.
+    // From here on claimIdle refuses the stream (seq_cst: a claim reads this before it swaps).
     queued_.store(queue_.size(), std::memory_order_seq_cst);
-    State idle = State::Idle;
-    post = state_.compare_exchange_strong(idle, State::Scheduled, std::memory_order_seq_cst);
+    State seen = State::Idle;
+    post = state_.compare_exchange_strong(seen, State::Scheduled, std::memory_order_seq_cst);
+    callerRunning = seen == State::RunningOnCaller;
   }
+  // Outside the lock: the caller's work may take it (recordError).
+  if (callerRunning) post = postAfterCallerRun();
   if (post) pool_.post(shared_from_this());
   return position;
+}
+
+bool Stream::postAfterCallerRun() {
+  // The run is one small launch (at most a few tens of microseconds); yield now and then in case
+  // it shares this core.
+  for (unsigned spins = 1;; ++spins) {
+    State seen = state_.load(std::memory_order_acquire);
+    if (seen == State::RunningOnCaller) {
+      cpuRelax();
+      if ((spins & 1023) == 0) std::this_thread::yield();
+      continue;
+    }
+    // Scheduled or Parked: a worker (posted by a later enqueue) has the stream and the task.
+    if (seen != State::Idle) return false;
+    if (state_.compare_exchange_strong(seen, State::Scheduled, std::memory_order_seq_cst)) return true;
+    // Lost to another caller's claim (which read the queue empty before this task came) or to
+    // another enqueue's post: look again.
+  }
 }
 
 bool Stream::claimIdle() {
   if (queued_.load(std::memory_order_seq_cst) != 0) return false;  // queued tasks go first, on the pool
   State idle = State::Idle;
-  return state_.compare_exchange_strong(idle, State::Scheduled, std::memory_order_seq_cst);
+  return state_.compare_exchange_strong(idle, State::RunningOnCaller, std::memory_order_seq_cst);
 }
 
 void Stream::finishRunOnCaller() {
-  state_.store(State::Idle, std::memory_order_seq_cst);
-  if (queued_.load(std::memory_order_seq_cst) == 0) return;
-  // Tasks enqueued while the work ran: post them, unless a worker or another caller already
-  // took the stream.
-  State idle = State::Idle;
-  if (state_.compare_exchange_strong(idle, State::Scheduled, std::memory_order_seq_cst))
-    pool_.post(shared_from_this());
+  // A plain store: an enqueue that saw the run waits for this and posts its task itself
+  // (postAfterCallerRun), so the run need not look at the queue. Before, this store was seq_cst
+  // and followed by a read of the queue's length: one locked instruction more per small launch.
+  state_.store(State::Idle, std::memory_order_release);
 }
 
 uint64_t Stream::enqueuedCount() const { return enqueued_.load(std::memory_order_acquire); }

@@ -43,7 +43,8 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   // must not block; it is never queued, so what it uses need live only for the call. For work
   // so short that handing it to a worker and synchronizing on it back (two cross-core
   // handoffs) would cost more than running it. Claiming and releasing the stream are one
-  // compare-and-swap and one store, no lock.
+  // compare-and-swap and one plain store, no lock; an enqueue from another thread during the
+  // run waits for its end (postAfterCallerRun).
   template <typename Work>
   bool runIfIdle(Work &&work) {
     if (!claimIdle()) return false;
@@ -69,12 +70,14 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   // Runs queued tasks in order until the queue is empty (the stream goes Idle), the head task
   // blocks (Parked), or `limit` tasks have run (> 0: the stream is re-posted to the pool).
   void runTasks(int limit);
-  // runIfIdle's two halves: Idle -> Scheduled if nothing is queued; then Idle again, or, if
-  // tasks were queued meanwhile, posted to the pool.
+  // runIfIdle's two halves: Idle -> RunningOnCaller if nothing is queued; then Idle again.
   bool claimIdle();
   void finishRunOnCaller();
+  // For an enqueue that found a caller's run in progress: waits for its end, then posts the
+  // stream if it is idle. True if the caller must post it.
+  bool postAfterCallerRun();
 
-  enum class State { Idle, Scheduled, Parked };
+  enum class State { Idle, Scheduled, Parked, RunningOnCaller };
   static constexpr int kTasksPerTurn = 64;  // then the stream yields its worker to other streams
 
   WorkerPool &pool_;
@@ -84,7 +87,8 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
 
   mutable std::mutex mutex_;
   RingQueue<std::unique_ptr<StreamTask>> queue_;
-  // Changed under mutex_, except by runIfIdle (compare-and-swap from Idle, then back to Idle).
+  // Changed under mutex_, except by runIfIdle (compare-and-swap from Idle to RunningOnCaller,
+  // then a store of Idle) and postAfterCallerRun (compare-and-swap from Idle).
   std::atomic<State> state_{State::Idle};
   std::atomic<size_t> queued_{0};  // queue_.size(), for runIfIdle
   bool resumeRequested_ = false;

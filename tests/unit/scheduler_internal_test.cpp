@@ -160,6 +160,30 @@ TEST(Stream, BlockedTaskParksAndResumes) {
   }
 }
 
+// A task enqueued from another thread while a caller's run (runIfIdle) holds the stream must
+// still be posted once the run ends, with nothing enqueued after it to post the stream instead.
+TEST(Stream, TaskEnqueuedDuringACallersRunIsPosted) {
+  WorkerPool pool(1, 20us, false);
+  auto stream = std::make_shared<Stream>(pool, 0, 20us);
+  std::atomic<bool> running{false};
+  std::atomic<int> ran{0};
+  std::thread caller([&] {
+    EXPECT_TRUE(stream->runIfIdle([&](Stream &) {
+      running = true;
+      // Hold the stream until the other thread has queued its task and looked at the state.
+      while (stream->enqueuedCount() == 0) cpuRelax();
+      std::this_thread::sleep_for(2ms);
+    }));
+  });
+  while (!running) cpuRelax();
+  EXPECT_FALSE(stream->runIfIdle([](Stream &) {})) << "the stream is held";
+  stream->enqueue(task([&] { ++ran; }));
+  caller.join();
+  EXPECT_TRUE(spinUntil([&] { return ran.load() == 1; }, 5s)) << "the task was never posted";
+  stream->enqueue(task([] {}));  // posts a stream left idle with a task, so the test can end
+  stream->synchronize();
+}
+
 TEST(Event, GenerationsCompleteInOrderAndWakeWaiters) {
   WorkerPool pool(2, 20us, false);
   auto recorder = std::make_shared<Stream>(pool, 0, 20us);

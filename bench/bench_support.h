@@ -2,6 +2,8 @@
 // (zero-filled) with their descriptions and data buffers.
 #pragma once
 
+#include "paired_runs.h"
+
 #include "acl/acl.h"
 #include "acl/acl_op.h"
 
@@ -65,6 +67,37 @@ class AlignedHostArray {
 
  private:
   T *data_;
+};
+
+// Ours as a Contender: an operator handle whose call executes it on the runtime's stream and
+// synchronizes. Subclasses own the tensors and create the handle, then bind it.
+class HandleContender : public Contender {
+ public:
+  explicit HandleContender(const Runtime &runtime) : Contender("aclcpu"), runtime_(runtime) {}
+  ~HandleContender() override { aclopDestroyHandle(handle_); }
+  bool call() override {
+    if (handle_ == nullptr) return false;
+    if (aclopExecWithHandle(handle_, static_cast<int>(inputs_.size()), inputs_.data(), 1, &output_,
+                            runtime_.stream) != ACL_SUCCESS ||
+        aclrtSynchronizeStream(runtime_.stream) != ACL_SUCCESS)
+      return fail(aclGetRecentErrMsg());
+    return true;
+  }
+
+ protected:
+  // `handle` null: its creation failed, and the recent error says why.
+  void bind(aclopHandle *handle, std::vector<const aclDataBuffer *> inputs, aclDataBuffer *output) {
+    handle_ = handle;
+    inputs_ = std::move(inputs);
+    output_ = output;
+    if (handle_ == nullptr) fail(aclGetRecentErrMsg());
+  }
+
+ private:
+  const Runtime &runtime_;
+  aclopHandle *handle_ = nullptr;
+  std::vector<const aclDataBuffer *> inputs_;
+  aclDataBuffer *output_ = nullptr;
 };
 
 // Each benchmark iteration calls `enqueue` (returning an aclError) and synchronizes `stream`:

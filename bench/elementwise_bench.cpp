@@ -4,7 +4,6 @@
 // a hand-written AVX-512 loop per conversion (streaming stores, the same rounding as the
 // operator). Every figure is GB/s of traffic: bytes read plus bytes written.
 #include "bench_support.h"
-#include "paired_runs.h"
 
 #include "acl/acl_op.h"
 
@@ -19,16 +18,18 @@
 namespace {
 
 using aclcpu_bench::Contender;
-using aclcpu_bench::runHandle;
+using aclcpu_bench::HandleContender;
 using aclcpu_bench::Runtime;
 using aclcpu_bench::Tensor;
 
 constexpr int64_t kElements = int64_t(64) << 20;
+constexpr int kPairedRounds = 15;
 
 struct CastCase {
   const char *name;
   aclDataType from, to;
   size_t fromBytes, toBytes;
+  double traffic() const { return double(kElements) * double(fromBytes + toBytes); }
 };
 const CastCase kCasts[] = {
     {"f32->f16", ACL_FLOAT, ACL_FLOAT16, 4, 2}, {"f16->f32", ACL_FLOAT16, ACL_FLOAT, 2, 4},
@@ -36,52 +37,55 @@ const CastCase kCasts[] = {
     {"f32->i32", ACL_FLOAT, ACL_INT32, 4, 4},   {"i32->f32", ACL_INT32, ACL_FLOAT, 4, 4},
 };
 
-void setTraffic(benchmark::State &state, double bytesPerIteration) {
-  state.counters["GB/s"] = benchmark::Counter(bytesPerIteration * state.iterations(), benchmark::Counter::kIsRate,
-                                              benchmark::Counter::kIs1000);
-}
-
-void BM_CastHandle(benchmark::State &state) {
-  const CastCase &c = kCasts[state.range(0)];
-  Runtime runtime;
-  Tensor in(c.from, {kElements}, c.fromBytes), out(c.to, {kElements}, c.toBytes);
-  aclopHandle *handle = nullptr;
-  if (aclopCreateHandleForCast(in.desc, out.desc, 0, &handle)) return state.SkipWithError(aclGetRecentErrMsg());
-  const aclDataBuffer *inputs[] = {in.buffer};
-  runHandle(state, runtime, handle, inputs, out.buffer);
-  state.SetLabel(c.name);
-  setTraffic(state, double(kElements) * (c.fromBytes + c.toBytes));
-}
-BENCHMARK(BM_CastHandle)->DenseRange(0, 5)->Unit(benchmark::kMillisecond)->UseRealTime();
-
-void BM_AddF32Handle(benchmark::State &state) {
-  Runtime runtime;
-  Tensor a(ACL_FLOAT, {kElements}, 4), b(ACL_FLOAT, {kElements}, 4), out(ACL_FLOAT, {kElements}, 4);
-  const aclTensorDesc *descs[] = {a.desc, b.desc};
-  const aclTensorDesc *outDescs[] = {out.desc};
-  if (aclopCompile("Add", 2, descs, 1, outDescs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr))
-    return state.SkipWithError(aclGetRecentErrMsg());
-  aclopHandle *handle = nullptr;
-  if (aclopCreateHandle("Add", 2, descs, 1, outDescs, nullptr, &handle)) return state.SkipWithError(aclGetRecentErrMsg());
-  const aclDataBuffer *inputs[] = {a.buffer, b.buffer};
-  runHandle(state, runtime, handle, inputs, out.buffer);
-  setTraffic(state, double(kElements) * 12);
-}
-BENCHMARK(BM_AddF32Handle)->Unit(benchmark::kMillisecond)->UseRealTime();
-
-// memcpy of half the traffic (it reads and writes each byte once): 6, 8 and 12 bytes of
-// traffic per element match the 16-to-32-bit casts, the 32-to-32-bit casts and Add.
-void BM_MemcpySameTraffic(benchmark::State &state) {
-  size_t bytes = size_t(kElements) * state.range(0) / 2;
-  Runtime runtime;
-  Tensor from(ACL_UINT8, {int64_t(bytes)}, 1), to(ACL_UINT8, {int64_t(bytes)}, 1);
-  for (auto _ : state) {
-    memcpy(to.device, from.device, bytes);
-    benchmark::ClobberMemory();
+// A Cast through a handle, labelled with the conversion.
+class CastRun : public HandleContender {
+ public:
+  CastRun(const Runtime &runtime, const CastCase &c)
+      : HandleContender(runtime), in_(c.from, {kElements}, c.fromBytes), out_(c.to, {kElements}, c.toBytes) {
+    aclopHandle *handle = nullptr;
+    if (aclopCreateHandleForCast(in_.desc, out_.desc, 0, &handle) != ACL_SUCCESS) handle = nullptr;
+    bind(handle, {in_.buffer}, out_.buffer);
+    label = c.name;
   }
-  setTraffic(state, 2.0 * bytes);
-}
-BENCHMARK(BM_MemcpySameTraffic)->Arg(6)->Arg(8)->Arg(12)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+ private:
+  Tensor in_, out_;
+};
+
+// Add f32 through a handle.
+class AddRun : public HandleContender {
+ public:
+  explicit AddRun(const Runtime &runtime)
+      : HandleContender(runtime), a_(ACL_FLOAT, {kElements}, 4), b_(ACL_FLOAT, {kElements}, 4),
+        out_(ACL_FLOAT, {kElements}, 4) {
+    const aclTensorDesc *descs[] = {a_.desc, b_.desc};
+    const aclTensorDesc *outDescs[] = {out_.desc};
+    aclopHandle *handle = nullptr;
+    if (aclopCompile("Add", 2, descs, 1, outDescs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr) != ACL_SUCCESS ||
+        aclopCreateHandle("Add", 2, descs, 1, outDescs, nullptr, &handle) != ACL_SUCCESS)
+      handle = nullptr;
+    bind(handle, {a_.buffer, b_.buffer}, out_.buffer);
+  }
+
+ private:
+  Tensor a_, b_, out_;
+};
+
+// memcpy of `bytes` between device buffers (traffic: twice that).
+class MemcpyRun : public Contender {
+ public:
+  explicit MemcpyRun(size_t bytes)
+      : Contender("memcpy"), bytes_(bytes), from_(ACL_UINT8, {int64_t(bytes)}, 1), to_(ACL_UINT8, {int64_t(bytes)}, 1) {}
+  bool call() override {
+    memcpy(to_.device, from_.device, bytes_);
+    benchmark::ClobberMemory();
+    return true;
+  }
+
+ private:
+  size_t bytes_;
+  Tensor from_, to_;
+};
 
 #if defined(__x86_64__)
 #define ACLCPU_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,f16c")))
@@ -139,66 +143,7 @@ ACLCPU_AVX512 void handCast(int which, const void *in, int64_t inBytes, void *ou
   _mm_sfence();
 }
 
-void BM_HandWrittenCast(benchmark::State &state) {
-  __builtin_cpu_init();
-  if (!__builtin_cpu_supports("avx512f") || !__builtin_cpu_supports("avx512bw"))
-    return state.SkipWithError("needs AVX-512");
-  const CastCase &c = kCasts[state.range(0)];
-  Runtime runtime;
-  Tensor in(c.from, {kElements}, c.fromBytes), out(c.to, {kElements}, c.toBytes);
-  for (auto _ : state) {
-    handCast(static_cast<int>(state.range(0)), in.device, static_cast<int64_t>(c.fromBytes), out.device, kElements);
-    benchmark::ClobberMemory();
-  }
-  state.SetLabel(c.name);
-  setTraffic(state, double(kElements) * (c.fromBytes + c.toBytes));
-}
-BENCHMARK(BM_HandWrittenCast)->DenseRange(0, 5)->Unit(benchmark::kMillisecond)->UseRealTime();
-#endif
-
-// A handle over `inputs` (the tensors of `descs`) writing `out`, synchronized.
-class HandleRun : public Contender {
- public:
-  HandleRun(const Runtime &runtime, aclopHandle *handle, std::vector<const aclDataBuffer *> inputs,
-            aclDataBuffer *output)
-      : Contender("aclcpu"), runtime_(runtime), handle_(handle), inputs_(std::move(inputs)), output_(output) {
-    if (handle_ == nullptr) fail(aclGetRecentErrMsg());
-  }
-  ~HandleRun() override { aclopDestroyHandle(handle_); }
-  bool call() override {
-    if (handle_ == nullptr) return false;
-    aclDataBuffer *outputs[] = {output_};
-    if (aclopExecWithHandle(handle_, static_cast<int>(inputs_.size()), inputs_.data(), 1, outputs, runtime_.stream) !=
-            ACL_SUCCESS ||
-        aclrtSynchronizeStream(runtime_.stream) != ACL_SUCCESS)
-      return fail(aclGetRecentErrMsg());
-    return true;
-  }
-
- private:
-  const Runtime &runtime_;
-  aclopHandle *handle_;
-  std::vector<const aclDataBuffer *> inputs_;
-  aclDataBuffer *output_;
-};
-
-// memcpy of `bytes` (traffic: twice that).
-class MemcpyRun : public Contender {
- public:
-  explicit MemcpyRun(size_t bytes)
-      : Contender("memcpy"), bytes_(bytes), from_(ACL_UINT8, {int64_t(bytes)}, 1), to_(ACL_UINT8, {int64_t(bytes)}, 1) {}
-  bool call() override {
-    memcpy(to_.device, from_.device, bytes_);
-    benchmark::ClobberMemory();
-    return true;
-  }
-
- private:
-  size_t bytes_;
-  Tensor from_, to_;
-};
-
-#if defined(__x86_64__)
+// The hand-written loop of kCasts[which], on device buffers.
 class HandWrittenCastRun : public Contender {
  public:
   explicit HandWrittenCastRun(int which)
@@ -214,43 +159,69 @@ class HandWrittenCastRun : public Contender {
   int which_;
   Tensor in_, out_;
 };
+
+bool hasAvx512() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+}
 #endif
 
-constexpr int kPairedRounds = 15;
+// Alone: ours, memcpy and the hand-written loops, each in a benchmark of its own.
+void BM_CastHandle(benchmark::State &state) {
+  const CastCase &c = kCasts[state.range(0)];
+  Runtime runtime;
+  CastRun cast(runtime, c);
+  aclcpu_bench::runAlone(state, cast, c.traffic(), "GB/s");
+}
+BENCHMARK(BM_CastHandle)->DenseRange(0, 5)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-// A cast beside memcpy of the same traffic and the hand-written loop; ours is labelled with the cast.
+void BM_AddF32Handle(benchmark::State &state) {
+  Runtime runtime;
+  AddRun add(runtime);
+  aclcpu_bench::runAlone(state, add, double(kElements) * 12, "GB/s");
+}
+BENCHMARK(BM_AddF32Handle)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// memcpy of half the traffic (it reads and writes each byte once): 6, 8 and 12 bytes of
+// traffic per element match the 16-to-32-bit casts, the 32-to-32-bit casts and Add.
+void BM_MemcpySameTraffic(benchmark::State &state) {
+  size_t bytes = size_t(kElements) * state.range(0) / 2;
+  Runtime runtime;
+  MemcpyRun copy(bytes);
+  aclcpu_bench::runAlone(state, copy, 2.0 * double(bytes), "GB/s");
+}
+BENCHMARK(BM_MemcpySameTraffic)->Arg(6)->Arg(8)->Arg(12)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+#if defined(__x86_64__)
+void BM_HandWrittenCast(benchmark::State &state) {
+  if (!hasAvx512()) return state.SkipWithError("needs AVX-512");
+  Runtime runtime;
+  HandWrittenCastRun cast(static_cast<int>(state.range(0)));
+  cast.label = kCasts[state.range(0)].name;
+  aclcpu_bench::runAlone(state, cast, kCasts[state.range(0)].traffic(), "GB/s");
+}
+BENCHMARK(BM_HandWrittenCast)->DenseRange(0, 5)->Unit(benchmark::kMillisecond)->UseRealTime();
+#endif
+
+// Side by side (paired_runs.h): a cast beside memcpy of the same traffic and the hand-written
+// loop (labelled by ours, with the cast's name), Add beside memcpy.
 void BM_PairedCast(benchmark::State &state) {
   const CastCase &c = kCasts[state.range(0)];
   Runtime runtime;
-  Tensor in(c.from, {kElements}, c.fromBytes), out(c.to, {kElements}, c.toBytes);
-  aclopHandle *handle = nullptr;
-  aclopCreateHandleForCast(in.desc, out.desc, 0, &handle);
   std::vector<std::unique_ptr<Contender>> contenders;
-  contenders.push_back(std::make_unique<HandleRun>(runtime, handle, std::vector<const aclDataBuffer *>{in.buffer},
-                                                   out.buffer));
-  contenders.back()->label = c.name;
-  const size_t traffic = size_t(kElements) * (c.fromBytes + c.toBytes);
-  contenders.push_back(std::make_unique<MemcpyRun>(traffic / 2));
+  contenders.push_back(std::make_unique<CastRun>(runtime, c));
+  contenders.push_back(std::make_unique<MemcpyRun>(size_t(c.traffic()) / 2));
 #if defined(__x86_64__)
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw"))
-    contenders.push_back(std::make_unique<HandWrittenCastRun>(static_cast<int>(state.range(0))));
+  if (hasAvx512()) contenders.push_back(std::make_unique<HandWrittenCastRun>(static_cast<int>(state.range(0))));
 #endif
-  aclcpu_bench::runPaired(state, contenders, double(traffic), "GB/s");
+  aclcpu_bench::runPaired(state, contenders, c.traffic(), "GB/s");
 }
 BENCHMARK(BM_PairedCast)->DenseRange(0, 5)->Iterations(kPairedRounds)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 void BM_PairedAdd(benchmark::State &state) {
   Runtime runtime;
-  Tensor a(ACL_FLOAT, {kElements}, 4), b(ACL_FLOAT, {kElements}, 4), out(ACL_FLOAT, {kElements}, 4);
-  const aclTensorDesc *descs[] = {a.desc, b.desc};
-  const aclTensorDesc *outDescs[] = {out.desc};
-  aclopHandle *handle = nullptr;
-  if (aclopCompile("Add", 2, descs, 1, outDescs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr) == ACL_SUCCESS)
-    aclopCreateHandle("Add", 2, descs, 1, outDescs, nullptr, &handle);
   std::vector<std::unique_ptr<Contender>> contenders;
-  contenders.push_back(std::make_unique<HandleRun>(runtime, handle,
-                                                   std::vector<const aclDataBuffer *>{a.buffer, b.buffer}, out.buffer));
+  contenders.push_back(std::make_unique<AddRun>(runtime));
   contenders.push_back(std::make_unique<MemcpyRun>(size_t(kElements) * 6));
   aclcpu_bench::runPaired(state, contenders, double(kElements) * 12, "GB/s");
 }

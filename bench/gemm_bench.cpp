@@ -4,7 +4,6 @@
 // GEMM on CPU). Everything on one core: ACLCPU_NUM_THREADS=1, openblas_set_num_threads(1), and
 // OMP_NUM_THREADS=1 for oneDNN (op_bench.cpp's main). Part of op_bench.
 #include "bench_support.h"
-#include "paired_runs.h"
 
 #include "acl/acl.h"
 #include "acl/ops/acl_cblas.h"
@@ -35,38 +34,26 @@ using aclcpu_bench::Tensor;
 constexpr int kPairedRounds = 15;
 
 // C = 1 * op(A) op(B) + 0 * C (m x n x k, row-major) through an aclblasGemmEx handle on device
-// tensors, synchronized; a zero alpha would be a different GEMM.
-class HandleGemm : public Contender {
+// tensors; a zero alpha would be a different GEMM.
+class HandleGemm : public aclcpu_bench::HandleContender {
  public:
   HandleGemm(const Runtime &runtime, aclDataType in, size_t inBytes, aclDataType out, int64_t m, int64_t n, int64_t k,
              bool ta, bool tb)
-      : Contender("aclcpu"), runtime_(runtime), a_(in, {m, k}, inBytes), b_(in, {k, n}, inBytes), c_(out, {m, n}, 4),
+      : HandleContender(runtime), a_(in, {m, k}, inBytes), b_(in, {k, n}, inBytes), c_(out, {m, n}, 4),
         alpha_(out, {}, 4), beta_(out, {}, 4) {
-    if (aclblasCreateHandleForGemmEx(ta ? ACL_TRANS_T : ACL_TRANS_N, tb ? ACL_TRANS_T : ACL_TRANS_N, ACL_TRANS_N, m, n,
-                                     k, in, in, out, ACL_COMPUTE_HIGH_PRECISION, &handle_) != ACL_SUCCESS) {
-      fail(aclGetRecentErrMsg());
-      handle_ = nullptr;
-    }
     float oneF32 = 1;
     int32_t oneS32 = 1;
     aclrtMemcpy(alpha_.device, 4, out == ACL_INT32 ? static_cast<const void *>(&oneS32) : &oneF32, 4,
                 ACL_MEMCPY_HOST_TO_DEVICE);
-  }
-  ~HandleGemm() override { aclopDestroyHandle(handle_); }
-  bool call() override {
-    if (handle_ == nullptr) return false;
-    const aclDataBuffer *inputs[] = {a_.buffer, b_.buffer, c_.buffer, alpha_.buffer, beta_.buffer};
-    aclDataBuffer *outputs[] = {c_.buffer};
-    if (aclopExecWithHandle(handle_, 5, inputs, 1, outputs, runtime_.stream) != ACL_SUCCESS ||
-        aclrtSynchronizeStream(runtime_.stream) != ACL_SUCCESS)
-      return fail(aclGetRecentErrMsg());
-    return true;
+    aclopHandle *handle = nullptr;
+    if (aclblasCreateHandleForGemmEx(ta ? ACL_TRANS_T : ACL_TRANS_N, tb ? ACL_TRANS_T : ACL_TRANS_N, ACL_TRANS_N, m, n,
+                                     k, in, in, out, ACL_COMPUTE_HIGH_PRECISION, &handle) != ACL_SUCCESS)
+      handle = nullptr;
+    bind(handle, {a_.buffer, b_.buffer, c_.buffer, alpha_.buffer, beta_.buffer}, c_.buffer);
   }
 
  private:
-  const Runtime &runtime_;
   Tensor a_, b_, c_, alpha_, beta_;
-  aclopHandle *handle_ = nullptr;
 };
 
 class OpenBlasSgemm : public Contender {

@@ -32,13 +32,19 @@ GEMM_FAMILIES = [("BM_PairedGemmF32", "n³ fp32 GEMM", "GFLOP/s", "GF/s"),
 GEMM_SHAPES = "BM_PairedGemmF32Shapes"
 
 
+# The environment for the benchmarks: this machine's sets OPENBLAS_CORETYPE (forcing OpenBLAS
+# onto its AVX2 kernels) and OPENBLAS_L2_SIZE; the anchors run on the kernels OpenBLAS picks for
+# the CPU (op_bench prints which).
+OPENBLAS_DEFAULTS = {key: value for key, value in os.environ.items()
+                     if key not in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE")}
+
 PRINTED = set()  # what the benchmark programs said before their JSON, once each
 
 
 def run(build, program, benchmark_filter):
     """One run of the benchmarks `benchmark_filter` selects (their JSON)."""
     command = [os.path.join(build, "bench", program), f"--benchmark_filter={benchmark_filter}", "--benchmark_format=json"]
-    result = subprocess.run(command, check=True, capture_output=True, text=True)
+    result = subprocess.run(command, check=True, capture_output=True, text=True, env=OPENBLAS_DEFAULTS)
     start = result.stdout.index("{")  # op_bench prints the OpenBLAS kernel set first
     preamble = result.stdout[:start].strip()
     if preamble and preamble not in PRINTED:

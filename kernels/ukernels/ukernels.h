@@ -55,6 +55,6 @@ uint8_t *ukernelScratch(int slot, int64_t bytes);
 // This core's L2 cache in bytes (0 if the system does not say), for the ukernels' blocking:
 // from kLargeL2Bytes on, they take deeper chunks (gemm_f32_avx512.cpp's Blocking).
 int64_t ukernelL2Bytes();
-constexpr int64_t kLargeL2Bytes = int64_t{2} << 20;
+constexpr int64_t kLargeL2Bytes = int64_t{1} << 20;
 
 }  // namespace aclcpu

@@ -1,5 +1,6 @@
 // The f32-accumulating GEMM tile on AVX-512, for f32, f16 and bf16 operands (the narrow ones
-// widen as they are packed). Like the VNNI file, this one is compiled with AVX-512 flags and
+// widen as they are packed; bf16 on AVX512-BF16 instead packs both operands as pairs along k for
+// vdpbf16ps, PackedPairs, in the same scheme). Like the VNNI file, this one is compiled with AVX-512 flags and
 // must stay free of inline library code; see gemm_s8s8s32_vnni.cpp.
 //
 // GotoBLAS's scheme within one call, which covers a tile of rows across every column and the
@@ -250,6 +251,107 @@ void packA(const T *a, int64_t rowStride, int64_t depthStride, int64_t rows, int
   }
 }
 
+// bf16 on AVX512-BF16: both operands packed as depth pairs, one 32-bit element holding an
+// operand's values at k = 2 step (low half) and 2 step + 1, and zero past the depth and past
+// the rows or columns (unused lanes must not hold NaN: 0 x NaN would reach the sums).
+int64_t pairSteps(int64_t depth) { return (depth + 1) / 2; }
+
+// The pair of b[k][column] and b[k + 1][column] (zero where k + t >= depth or column >= width).
+uint32_t pairAt(const uint16_t *bits, int64_t depthStride, int64_t columnStride, int64_t k, int64_t column,
+                int64_t depth, int64_t width) {
+  uint32_t pair = 0;
+  for (int64_t t = 0; t < 2; ++t)
+    if (k + t < depth && column < width)
+      pair |= static_cast<uint32_t>(bits[(k + t) * depthStride + column * columnStride]) << (16 * t);
+  return pair;
+}
+
+// B[depth x columns] -> 32-column micro-panels of pairs [block][step][32].
+void packBPairs(const BFloat *b, int64_t depthStride, int64_t columnStride, int64_t depth, int64_t columns,
+                uint32_t *packed) {
+  const auto *bits = reinterpret_cast<const uint16_t *>(b);
+  const int64_t steps = pairSteps(depth), blocks = (columns + kColumns - 1) / kColumns;
+  int64_t block = 0;
+  if (columnStride == 1) {
+    // Rows k and k + 1 interleaved word by word, 32 columns at a time (two vpermt2w).
+    uint16_t order[2][32];
+    for (int i = 0; i < 32; ++i)
+      for (int half = 0; half < 2; ++half) order[half][i] = static_cast<uint16_t>((i & 1) * 32 + 16 * half + i / 2);
+    const __m512i lowColumns = _mm512_loadu_si512(order[0]), highColumns = _mm512_loadu_si512(order[1]);
+    const int64_t wholeBlocks = columns / kColumns;
+    for (int64_t step = 0; step < steps; ++step) {
+      const uint16_t *first = bits + 2 * step * depthStride, *second = first + depthStride;
+      const bool pair = 2 * step + 1 < depth;
+      for (int64_t whole = 0; whole < wholeBlocks; ++whole) {
+        const __m512i r0 = _mm512_loadu_si512(first + whole * kColumns);
+        const __m512i r1 = pair ? _mm512_loadu_si512(second + whole * kColumns) : _mm512_setzero_si512();
+        uint32_t *out = packed + (whole * steps + step) * kColumns;
+        _mm512_storeu_si512(out, _mm512_permutex2var_epi16(r0, lowColumns, r1));
+        _mm512_storeu_si512(out + 16, _mm512_permutex2var_epi16(r0, highColumns, r1));
+      }
+    }
+    block = wholeBlocks;
+  }
+  for (; block < blocks; ++block) {
+    uint32_t *out = packed + block * steps * kColumns;
+    const int64_t column0 = block * kColumns;
+    const int64_t width = columns - column0 < kColumns ? columns - column0 : kColumns;
+    // Transposed (k contiguous, so a pair is one 32-bit word of a column): sixteen columns of
+    // words at a time, as f32 columns are; ragged blocks and what is left, pair by pair.
+    int64_t done = 0;
+    if (depthStride == 1 && width == kColumns && columnStride % 2 == 0) {
+      const auto *words = reinterpret_cast<const float *>(bits + column0 * columnStride);
+      auto *outWords = reinterpret_cast<float *>(out);
+      done = transposeColumns(words, columnStride / 2, depth / 2, outWords);
+      transposeColumns(words + 8 * columnStride, columnStride / 2, depth / 2, outWords + 16);
+    }
+    for (int64_t step = done; step < steps; ++step)
+      for (int64_t j = 0; j < kColumns; ++j)
+        out[step * kColumns + j] =
+            pairAt(bits + column0 * columnStride, depthStride, columnStride, 2 * step, j, depth, width);
+  }
+}
+
+// A[rows x depth] -> 12-row micro-panels of pairs [block][step][12].
+void packAPairs(const BFloat *a, int64_t rowStride, int64_t depthStride, int64_t rows, int64_t depth,
+                uint32_t *packed) {
+  const auto *bits = reinterpret_cast<const uint16_t *>(a);
+  const int64_t steps = pairSteps(depth);
+  int64_t row0 = 0;
+  if (rowStride == 1) {
+    // Transposed A: rows k and k + 1 widened and merged, a few steps across all micro-panels at a
+    // time (as packA does).
+    const int64_t wholeRows = rows / kRows * kRows;
+    for (int64_t s0 = 0; s0 < steps; s0 += kTransposedSteps / 2) {
+      const int64_t sEnd = steps - s0 < kTransposedSteps / 2 ? steps : s0 + kTransposedSteps / 2;
+      for (int64_t panel0 = 0; panel0 < wholeRows; panel0 += kRows)
+        for (int64_t step = s0; step < sEnd; ++step) {
+          const uint16_t *first = bits + panel0 + 2 * step * depthStride;
+          const __m512i low = _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(0x0fff, first));
+          const __m512i high = 2 * step + 1 < depth
+                                   ? _mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(0x0fff, first + depthStride))
+                                   : _mm512_setzero_si512();
+          _mm512_mask_storeu_epi32(packed + panel0 * steps + step * kRows, 0x0fff,
+                                   _mm512_or_si512(low, _mm512_slli_epi32(high, 16)));
+        }
+    }
+    row0 = wholeRows;
+  }
+  for (; row0 < rows; row0 += kRows) {
+    uint32_t *out = packed + row0 * steps;
+    const uint16_t *rowsOfA = bits + row0 * rowStride;
+    const int64_t height = rows - row0 < kRows ? rows - row0 : kRows;
+    // Rows along k: a pair is one 32-bit word of a row, transposed as f32 rows are.
+    int64_t done = 0;
+    if (depthStride == 1 && height == kRows && rowStride % 2 == 0)
+      done = transposeRows(reinterpret_cast<const float *>(rowsOfA), rowStride / 2, depth / 2,
+                           reinterpret_cast<float *>(out));
+    for (int64_t step = done; step < steps; ++step)
+      for (int64_t r = 0; r < kRows; ++r)
+        out[step * kRows + r] = pairAt(rowsOfA, depthStride, rowStride, 2 * step, r, depth, height);
+  }
+}
+
 // Where a register tile reads its operands. A packed micro-panel of B ([k][32]); each depth
 // step also sends one line of the next micro-panel of B towards L2, from `next` on by
 // `nextStride` bytes a step: that panel was packed ahead and may sit in L3. The first two row
@@ -268,7 +370,28 @@ struct PackedB {
 // ... with a packed micro-panel of A ([k][12]),
 struct PackedPanels : PackedB {
   const float *a;
-  float aAt(int64_t k, int r) const { return a[k * kRows + r]; }
+  __m512 aAt(int64_t k, int r) const { return _mm512_set1_ps(a[k * kRows + r]); }
+  static __m512 multiplyAdd(__m512 a, __m512 b, __m512 sum) { return _mm512_fmadd_ps(a, b, sum); }
+};
+
+// vdpbf16ps through inline assembly, as vpdpbusd in the VNNI file: the instruction needs no
+// compiler flag then (this file also runs where AVX512-BF16 is absent; the caller checks), and
+// the accumulator may sit in any of the 32 registers. Each f32 lane of `sum` gets the products of
+// the two bf16 pairs in its lanes of `a` and `b`.
+inline __m512 dotPairs(__m512 sum, __m512 a, __m512 b) {
+  asm("vdpbf16ps %2, %1, %0" : "+v"(sum) : "v"(a), "v"(b));
+  return sum;
+}
+
+// ... or, for bf16 on AVX512-BF16, panels of depth pairs: a step of B's micro-panel ([step][32]
+// of 32-bit pairs, k = 2 step and 2 step + 1) and of A's ([step][12] pairs), one vdpbf16ps a row
+// and half-tile.
+struct PackedPairs : PackedB {
+  const uint32_t *a;
+  __m512 aAt(int64_t step, int r) const {
+    return _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int>(a[step * kRows + r])));
+  }
+  static __m512 multiplyAdd(__m512 a, __m512 b, __m512 sum) { return dotPairs(sum, a, b); }
 };
 
 // ... or with f32 A where it lies when its rows are contiguous along k: the twelve broadcasts
@@ -279,7 +402,8 @@ struct PackedPanels : PackedB {
 struct RowsInPlace : PackedB {
   const float *a;
   int64_t aRowStride;
-  float aAt(int64_t k, int r) const { return a[r * aRowStride + k]; }
+  __m512 aAt(int64_t k, int r) const { return _mm512_set1_ps(a[r * aRowStride + k]); }
+  static __m512 multiplyAdd(__m512 a, __m512 b, __m512 sum) { return _mm512_fmadd_ps(a, b, sum); }
 };
 
 // Or f32 A and B where they lie (B's rows contiguous), the columns past B's width not read.
@@ -288,15 +412,16 @@ struct InPlaceOperands {
   int64_t aRowStride, aDepthStride;
   const float *b;
   int64_t bDepthStride;
-  float aAt(int64_t k, int r) const { return a[r * aRowStride + k * aDepthStride]; }
+  __m512 aAt(int64_t k, int r) const { return _mm512_set1_ps(a[r * aRowStride + k * aDepthStride]); }
+  static __m512 multiplyAdd(__m512 a, __m512 b, __m512 sum) { return _mm512_fmadd_ps(a, b, sum); }
   __m512 bAt(int64_t k, int half, __mmask16 mask) const {
     return _mm512_maskz_loadu_ps(mask, b + k * bDepthStride + 16 * half);
   }
   void prefetchNext(int64_t) const {}
 };
 
-// Rows (<= 12) x 16 * Halves columns of A x B over `depth`, to `out`; the columns past B's
-// width are masked off. Never inlined: inlined into a loop over tiles, GCC keeps the
+// Rows (<= 12) x 16 * Halves columns of A x B over `depth` steps (k, or pairs of k), to `out`;
+// the columns past B's width are masked off. Never inlined: inlined into a loop over tiles, GCC keeps the
 // accumulators in memory (the 64^3 in-place product ran at half speed).
 template <int Rows, int Halves, class Operands>
 __attribute__((noinline)) void registerTile(const Operands &operands, int64_t depth, const Destination<float> &out,
@@ -310,8 +435,8 @@ __attribute__((noinline)) void registerTile(const Operands &operands, int64_t de
     for (int h = 0; h < Halves; ++h) b[h] = operands.bAt(k, h, h == 0 ? low : high);
 #pragma GCC unroll 12
     for (int r = 0; r < Rows; ++r) {
-      __m512 av = _mm512_set1_ps(operands.aAt(k, r));
-      for (int h = 0; h < Halves; ++h) acc[r][h] = _mm512_fmadd_ps(av, b[h], acc[r][h]);
+      __m512 av = operands.aAt(k, r);
+      for (int h = 0; h < Halves; ++h) acc[r][h] = Operands::multiplyAdd(av, b[h], acc[r][h]);
     }
   }
 #pragma GCC unroll 12
@@ -397,7 +522,7 @@ void fewRows(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, i
   }
 }
 
-template <class T>
+template <class T, bool Pairs = false>
 void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int64_t bDepthStride,
           int64_t bColumnStride, float *c, int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth,
           const Epilogue<float> &epilogue) {
@@ -423,7 +548,9 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   const int64_t panelDepth = depth < depthChunk ? depth : depthChunk;
   const int64_t chunkRows = (rows < kRowChunk ? rows : kRowChunk) + kRows;  // + a partial micro-panel
   const int64_t panelBlocks = (panelColumns + kColumns - 1) / kColumns;
-  const int64_t panelFloats = panelBlocks * panelDepth * kColumns;  // one depth chunk of a column panel
+  // Depth steps of a panel: k, or pairs of k for vdpbf16ps.
+  auto stepsOf = [](int64_t slice) { return Pairs ? pairSteps(slice) : slice; };
+  const int64_t panelFloats = panelBlocks * stepsOf(panelDepth) * kColumns;  // one depth chunk of a column panel
   const int64_t depthChunks = (depth + depthChunk - 1) / depthChunk;
   // Several bands reuse a column panel: its whole depth is packed ahead, once. One band packs
   // each depth chunk just before it uses it, while it is in L2.
@@ -432,43 +559,56 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   // f32 A with its rows along k is read in place (RowsInPlace), anything else packed.
   const bool aInPlace = !kWidens<T> && aDepthStride == 1;
   const float *aFloats = reinterpret_cast<const float *>(a);  // used only when it is f32
-  auto *packedA = aInPlace ? nullptr : reinterpret_cast<float *>(aclcpu::ukernelScratch(1, chunkRows * panelDepth * 4));
+  auto *packedA =
+      aInPlace ? nullptr : reinterpret_cast<float *>(aclcpu::ukernelScratch(1, chunkRows * stepsOf(panelDepth) * 4));
+  auto packPanelOfB = [&](int64_t k0, int64_t j0, int64_t slice, int64_t width, float *to) {
+    if constexpr (Pairs)
+      packBPairs(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride, slice, width,
+                 reinterpret_cast<uint32_t *>(to));
+    else
+      packB(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride, slice, width, to);
+  };
   for (int64_t j0 = 0; j0 < columns; j0 += columnChunk) {
     const int64_t width = columns - j0 < columnChunk ? columns - j0 : columnChunk;
     const int64_t blocks = (width + kColumns - 1) / kColumns;
     for (int64_t k0 = 0; packAhead && k0 < depth; k0 += depthChunk)
-      packB(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride,
-            depth - k0 < depthChunk ? depth - k0 : depthChunk, width, packedB + k0 / depthChunk * panelFloats);
+      packPanelOfB(k0, j0, depth - k0 < depthChunk ? depth - k0 : depthChunk, width,
+                   packedB + k0 / depthChunk * panelFloats);
     // Bands of rows, each through the whole depth: the band's C panel stays in L2 meanwhile.
     for (int64_t band0 = 0; band0 < rows; band0 += rowBand) {
       const int64_t bandEnd = rows - band0 < rowBand ? rows : band0 + rowBand;
       for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
-        const int64_t slice = depth - k0 < depthChunk ? depth - k0 : depthChunk;
+        const int64_t slice = depth - k0 < depthChunk ? depth - k0 : depthChunk, steps = stepsOf(slice);
         const Destination<float> out = epilogue.chunk(k0 == 0, c, cRowStride, j0);
         const float *packedPanel = packAhead ? packedB + k0 / depthChunk * panelFloats : packedB;
-        if (!packAhead)
-          packB(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride, slice, width, packedB);
+        if (!packAhead) packPanelOfB(k0, j0, slice, width, packedB);
         for (int64_t row0 = band0; row0 < bandEnd; row0 += kRowChunk) {
           const int64_t chunk = bandEnd - row0 < kRowChunk ? bandEnd - row0 : kRowChunk;
-          if (!aInPlace)
-            packA(a + row0 * aRowStride + k0 * aDepthStride, aRowStride, aDepthStride, chunk, slice, packedA);
+          const T *chunkOfA = a + row0 * aRowStride + k0 * aDepthStride;
+          if constexpr (Pairs)
+            packAPairs(chunkOfA, aRowStride, aDepthStride, chunk, slice, reinterpret_cast<uint32_t *>(packedA));
+          else if (!aInPlace)
+            packA(chunkOfA, aRowStride, aDepthStride, chunk, slice, packedA);
           // Micro-panels outside, rows inside: a micro-panel stays in L1 while the chunk's rows
           // pass, and the first two fetch the next one (PackedB).
           for (int64_t block = 0; block < blocks; ++block) {
             const int64_t left = width - block * kColumns;
             const __mmask16 low = firstLanes(left), high = firstLanes(left - 16);
-            const float *panel = packedPanel + block * slice * kColumns;
-            const char *nextPanel = reinterpret_cast<const char *>(panel + slice * kColumns);
+            const float *panel = packedPanel + block * steps * kColumns;
+            const char *nextPanel = reinterpret_cast<const char *>(panel + steps * kColumns);
             const bool alone = chunk <= kRows;  // one tile: every other line (L2 pairs them)
             for (int64_t r = 0; r < chunk; r += kRows) {
               PackedB panelB{panel, reinterpret_cast<const char *>(panel), 0};
               if (block + 1 < blocks && r < 2 * kRows) {
-                panelB.next = nextPanel + (r == 0 ? 0 : slice * 64);
+                panelB.next = nextPanel + (r == 0 ? 0 : steps * 64);
                 panelB.nextStride = alone ? 128 : 64;
               }
               const int64_t height = chunk - r < kRows ? chunk - r : kRows;
               const Destination<float> tile = out.at(row0 + r, block * kColumns);
-              if (aInPlace)
+              if constexpr (Pairs)
+                registerTileRows(height, PackedPairs{panelB, reinterpret_cast<const uint32_t *>(packedA) + r * steps},
+                                 steps, tile, low, high);
+              else if (aInPlace)
                 registerTileRows(height, RowsInPlace{panelB, aFloats + (row0 + r) * aRowStride + k0, aRowStride}, slice,
                                  tile, low, high);
               else
@@ -483,15 +623,17 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
 
 }  // namespace
 
-#define ACLCPU_GEMM_UKERNEL(name, T)                                                                                  \
+// `Pairs`: bf16 through vdpbf16ps (the caller checks the CPU has AVX512-BF16).
+#define ACLCPU_GEMM_UKERNEL(name, T, Pairs)                                                                       \
   extern "C" void name(const void *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride, const void *b,     \
                        int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride, float *c, int64_t cOffset,     \
                        int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth, const float *alpha,        \
                        const float *beta, const float *cIn, int64_t cInOffset, int64_t cInRowStride) {              \
-    gemm(static_cast<const T *>(a) + aOffset, aRowStride, aDepthStride, static_cast<const T *>(b) + bOffset,        \
-         bDepthStride, bColumnStride, c + cOffset, cRowStride, rows, columns, depth,                                \
-         Epilogue<float>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride});                              \
+    gemm<T, Pairs>(static_cast<const T *>(a) + aOffset, aRowStride, aDepthStride, static_cast<const T *>(b) + bOffset, \
+                   bDepthStride, bColumnStride, c + cOffset, cRowStride, rows, columns, depth,                      \
+                   Epilogue<float>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride});                    \
   }
-ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_f32f32f32, float)
-ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_f16f16f32, Half)
-ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_bf16bf16f32, BFloat)
+ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_f32f32f32, float, false)
+ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_f16f16f32, Half, false)
+ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_bf16bf16f32, BFloat, false)
+ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_bf16bf16f32_dpbf16, BFloat, true)

@@ -93,10 +93,17 @@ bool f32RegisterTilesWin(linalg::LinalgOp op) {
 // f32 products take the ukernel unless generated tiles win (f32RegisterTilesWin); f16 and bf16
 // take generated tiles whenever they are whole (with widened panels they were within 5% either
 // way or better generated from 512^3 to 2048^3 and at M=128, but 255^3 90/37 GF/s, 1000^3
-// 126/100 on the ukernel).
+// 126/100 on the ukernel). Where the target multiplies bf16 pairs (vdpbf16ps), bf16 products
+// take that ukernel whatever their shape: it does twice the products a cycle of the f32 FMA the
+// generated tiles use (Zen 5, 1 thread: 1024^3 188 -> 393-407 GF/s,
+// 64^3 165 -> 302).
 StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
   Type a = elementType(op.getDpsInputs()[0]), b = elementType(op.getDpsInputs()[1]);
   Type c = elementType(op.getDpsInits()[0]);
+  constexpr StringLiteral kBf16Pairs = "aclcpu_ukernel_gemm_bf16bf16f32_dpbf16";
+  if (a.isBF16() && b.isBF16() && c.isF32() && llvm::is_contained(available, kBf16Pairs) &&
+      isMultiplyAccumulate<arith::AddFOp, arith::MulFOp, arith::ExtFOp>(op, false))
+    return kBf16Pairs;
   StringRef symbol;
   // i8 tensors carry no signedness: a u8 product zero-extends, and is not what the ukernel does.
   if (a.isInteger(8) && b.isInteger(8) && c.isInteger(32) &&

@@ -120,3 +120,19 @@ func.func @gemm_products(%a: tensor<256x256xf32>, %c: tensor<256x256xf32>, %d: t
   return %0, %1, %2, %3, %4, %5, %6 : tensor<256x256xf32>, tensor<256x256xf32>, tensor<512x640xf32>, tensor<256x256xf32>, tensor<512x512xf32>,
          tensor<256x256xf32>, tensor<512x512xf32>
 }
+
+// Where the target multiplies bf16 pairs (vdpbf16ps), bf16 x bf16 -> f32 products take that
+// ukernel whatever their shape, whole register tiles (64 x 128 x 96) included; f16 does not.
+// RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy='vector-bits=512 ukernels=aclcpu_ukernel_gemm_f16f16f32,aclcpu_ukernel_gemm_bf16bf16f32,aclcpu_ukernel_gemm_bf16bf16f32_dpbf16' | FileCheck %s --check-prefix=PAIRS
+// PAIRS-LABEL: func @bf16_pairs
+// PAIRS: ukernel = "aclcpu_ukernel_gemm_bf16bf16f32_dpbf16"
+// PAIRS: ukernel = "aclcpu_ukernel_gemm_bf16bf16f32_dpbf16"
+// PAIRS-NOT: ukernel
+func.func @bf16_pairs(%a: tensor<64x128xbf16>, %b: tensor<128x96xbf16>, %j: tensor<7x33xbf16>, %l: tensor<33x5xbf16>,
+                      %f: tensor<64x128xf16>, %g: tensor<128x96xf16>)
+    -> (tensor<64x96xf32>, tensor<7x5xf32>, tensor<64x96xf32>) {
+  %0 = aclop.matmul %a, %b {result_type = f32} : (tensor<64x128xbf16>, tensor<128x96xbf16>) -> tensor<64x96xf32>
+  %1 = aclop.matmul %j, %l {result_type = f32} : (tensor<7x33xbf16>, tensor<33x5xbf16>) -> tensor<7x5xf32>
+  %2 = aclop.matmul %f, %g {result_type = f32} : (tensor<64x128xf16>, tensor<128x96xf16>) -> tensor<64x96xf32>
+  return %0, %1, %2 : tensor<64x96xf32>, tensor<7x5xf32>, tensor<64x96xf32>
+}

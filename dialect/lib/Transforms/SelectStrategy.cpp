@@ -80,13 +80,18 @@ bool isMultiplyAccumulate(linalg::LinalgOp op, bool mustExtend) {
 // 64^3 150/132, 256^3 172/162, 512^3 ~equal; TN 64^3 152/138, 256^3 165/155, 384^3 145/142,
 // 512^3 124/158; TT 64^3 116/111, 256^3 158/157, 320^3 134/144, 512^3 127/150; NT (strips that
 // transpose B) 64^3 112/125, 256^3 160/170, 640^3 104/163; cache tiles (no epilogue to take in,
-// or B past the sweep limit) NN 640^3 138/161.
+// or B past the sweep limit) NN 640^3 138/161. NN tiles stop where B reaches 1 MiB: each 8-row
+// strip sweeps all of B, and on a 1 MiB L2 (Zen 5) that sweep runs from L3 (op-bench, 1 thread,
+// generated/ukernel: 448^3 217-221/212-214, 384x512x384 215-219/208-209, but 512^3 187-203/
+// 198-199 and 512x640x512 193-207/200, varying from process to process; 2 MiB L2: 512^3 equal).
+constexpr int64_t kMaxGeneratedBElements = 256 * 1024;
 bool f32RegisterTilesWin(linalg::LinalgOp op) {
   if (!fitsFusedRegisterTiles(op)) return false;
   bool transposedA = storesATransposed(op), transposedB = storesBTransposed(op);
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (llvm::all_of(ranges, [](int64_t range) { return range <= 256; })) return transposedA || !transposedB;
-  return !transposedA && !transposedB;
+  unsigned loops = ranges.size();
+  return !transposedA && !transposedB && ranges[loops - 2] * ranges[loops - 1] < kMaxGeneratedBElements;
 }
 
 // The ukernel (of those the target provides) that computes this product's cache tiles, or "".

@@ -136,3 +136,15 @@ func.func @bf16_pairs(%a: tensor<64x128xbf16>, %b: tensor<128x96xbf16>, %j: tens
   %2 = aclop.matmul %f, %g {result_type = f32} : (tensor<64x128xf16>, tensor<128x96xf16>) -> tensor<64x96xf32>
   return %0, %1, %2 : tensor<64x96xf32>, tensor<7x5xf32>, tensor<64x96xf32>
 }
+
+// f32 NN GEMMs keep generated register tiles while B is under 1 MiB (448 x 448 here); from
+// 1 MiB on (512 x 512) each 8-row strip's sweep of B leaves a 1 MiB L2, and the ukernel packs.
+// UKERNEL-LABEL: func @gemm_b_size
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 128, 512>, vector_size = 16 : i64}}
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: {{[0-9]+}}, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
+func.func @gemm_b_size(%a: tensor<448x448xf32>, %d: tensor<512x512xf32>, %s: tensor<f32>)
+    -> (tensor<448x448xf32>, tensor<512x512xf32>) {
+  %0 = aclop.gemm %a, %a, %a, %s, %s : (tensor<448x448xf32>, tensor<448x448xf32>, tensor<448x448xf32>, tensor<f32>, tensor<f32>) -> tensor<448x448xf32>
+  %1 = aclop.gemm %d, %d, %d, %s, %s : (tensor<512x512xf32>, tensor<512x512xf32>, tensor<512x512xf32>, tensor<f32>, tensor<f32>) -> tensor<512x512xf32>
+  return %0, %1 : tensor<448x448xf32>, tensor<512x512xf32>
+}

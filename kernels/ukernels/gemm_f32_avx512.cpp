@@ -394,6 +394,20 @@ struct PackedPairs : PackedB {
   static __m512 multiplyAdd(__m512 a, __m512 b, __m512 sum) { return dotPairs(sum, a, b); }
 };
 
+// ... or bf16 A where it lies, its rows along k and the depth even: a pair is then a 32-bit
+// word of a row, broadcast from where it is, as RowsInPlace does for f32 (packing it cost ~1.4%
+// of 256^3).
+struct PairsInPlace : PackedB {
+  const uint16_t *a;
+  int64_t aRowStride;
+  __m512 aAt(int64_t step, int r) const {
+    uint32_t pair;
+    __builtin_memcpy(&pair, a + r * aRowStride + 2 * step, sizeof(pair));
+    return _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int>(pair)));
+  }
+  static __m512 multiplyAdd(__m512 a, __m512 b, __m512 sum) { return dotPairs(sum, a, b); }
+};
+
 // ... or with f32 A where it lies when its rows are contiguous along k: the twelve broadcasts
 // of a depth step then read twelve streams, each line serving sixteen steps, and the chunk of
 // A stays in L2 across the column blocks as its packed copy did. Packing it cost 3-4% of
@@ -556,8 +570,9 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   // each depth chunk just before it uses it, while it is in L2.
   const bool packAhead = rows > rowBand;
   auto *packedB = reinterpret_cast<float *>(aclcpu::ukernelScratch(0, (packAhead ? depthChunks : 1) * panelFloats * 4));
-  // f32 A with its rows along k is read in place (RowsInPlace), anything else packed.
-  const bool aInPlace = !kWidens<T> && aDepthStride == 1;
+  // f32 A with its rows along k is read in place (RowsInPlace), bf16 pairs too with an even
+  // depth (PairsInPlace; every chunk but the last is a multiple of 16 deep), anything else packed.
+  const bool aInPlace = (!kWidens<T> || (Pairs && depth % 2 == 0)) && aDepthStride == 1;
   const float *aFloats = reinterpret_cast<const float *>(a);  // used only when it is f32
   auto *packedA =
       aInPlace ? nullptr : reinterpret_cast<float *>(aclcpu::ukernelScratch(1, chunkRows * stepsOf(panelDepth) * 4));
@@ -585,8 +600,10 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
         for (int64_t row0 = band0; row0 < bandEnd; row0 += kRowChunk) {
           const int64_t chunk = bandEnd - row0 < kRowChunk ? bandEnd - row0 : kRowChunk;
           const T *chunkOfA = a + row0 * aRowStride + k0 * aDepthStride;
-          if constexpr (Pairs)
-            packAPairs(chunkOfA, aRowStride, aDepthStride, chunk, slice, reinterpret_cast<uint32_t *>(packedA));
+          if constexpr (Pairs) {
+            if (!aInPlace)
+              packAPairs(chunkOfA, aRowStride, aDepthStride, chunk, slice, reinterpret_cast<uint32_t *>(packedA));
+          }
           else if (!aInPlace)
             packA(chunkOfA, aRowStride, aDepthStride, chunk, slice, packedA);
           // Micro-panels outside, rows inside: a micro-panel stays in L1 while the chunk's rows
@@ -605,9 +622,17 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
               }
               const int64_t height = chunk - r < kRows ? chunk - r : kRows;
               const Destination<float> tile = out.at(row0 + r, block * kColumns);
-              if constexpr (Pairs)
-                registerTileRows(height, PackedPairs{panelB, reinterpret_cast<const uint32_t *>(packedA) + r * steps},
-                                 steps, tile, low, high);
+              if constexpr (Pairs) {
+                if (aInPlace)
+                  registerTileRows(height,
+                                   PairsInPlace{panelB, reinterpret_cast<const uint16_t *>(a) +
+                                                            (row0 + r) * aRowStride + k0, aRowStride},
+                                   steps, tile, low, high);
+                else
+                  registerTileRows(height,
+                                   PackedPairs{panelB, reinterpret_cast<const uint32_t *>(packedA) + r * steps},
+                                   steps, tile, low, high);
+              }
               else if (aInPlace)
                 registerTileRows(height, RowsInPlace{panelB, aFloats + (row0 + r) * aRowStride + k0, aRowStride}, slice,
                                  tile, low, high);

@@ -557,7 +557,11 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   if (inPlace(a, aRowStride, aDepthStride, b, bDepthStride, bColumnStride, c, cRowStride, rows, columns, depth,
               epilogue))
     return;
-  const auto [depthChunk, columnChunk, rowBand] = blocking(rows, depth);
+  // Pairs pack two depth steps into one f32's bytes: sized by pair steps, their chunks hold the
+  // same bytes as f32's.
+  const Blocking sizes = blocking(rows, Pairs ? pairSteps(depth) : depth);
+  const int64_t depthChunk = Pairs ? 2 * sizes.depthChunk : sizes.depthChunk;
+  const int64_t columnChunk = sizes.columnChunk, rowBand = sizes.rowBand;
   const int64_t panelColumns = columns < columnChunk ? columns : columnChunk;
   const int64_t panelDepth = depth < depthChunk ? depth : depthChunk;
   const int64_t chunkRows = (rows < kRowChunk ? rows : kRowChunk) + kRows;  // + a partial micro-panel

@@ -269,6 +269,11 @@ uint32_t pairAt(const uint16_t *bits, int64_t depthStride, int64_t columnStride,
 // B[depth x columns] -> 32-column micro-panels of pairs [block][step][32].
 void packBPairs(const BFloat *b, int64_t depthStride, int64_t columnStride, int64_t depth, int64_t columns,
                 uint32_t *packed) {
+  // Transposed (k contiguous) with an even depth and column stride: a pair is one 32-bit word
+  // of a column, and B a (steps x columns) matrix of words, packed as f32 is.
+  if (depthStride == 1 && columnStride % 2 == 0 && depth % 2 == 0)
+    return packB(reinterpret_cast<const float *>(b), 1, columnStride / 2, depth / 2, columns,
+                 reinterpret_cast<float *>(packed));
   const auto *bits = reinterpret_cast<const uint16_t *>(b);
   const int64_t steps = pairSteps(depth), blocks = (columns + kColumns - 1) / kColumns;
   int64_t block = 0;
@@ -292,22 +297,13 @@ void packBPairs(const BFloat *b, int64_t depthStride, int64_t columnStride, int6
     }
     block = wholeBlocks;
   }
+  // Ragged blocks and other layouts, pair by pair.
   for (; block < blocks; ++block) {
-    uint32_t *out = packed + block * steps * kColumns;
     const int64_t column0 = block * kColumns;
     const int64_t width = columns - column0 < kColumns ? columns - column0 : kColumns;
-    // Transposed (k contiguous, so a pair is one 32-bit word of a column): sixteen columns of
-    // words at a time, as f32 columns are; ragged blocks and what is left, pair by pair.
-    int64_t done = 0;
-    if (depthStride == 1 && width == kColumns && columnStride % 2 == 0) {
-      const auto *words = reinterpret_cast<const float *>(bits + column0 * columnStride);
-      auto *outWords = reinterpret_cast<float *>(out);
-      done = transposeColumns(words, columnStride / 2, depth / 2, outWords);
-      transposeColumns(words + 8 * columnStride, columnStride / 2, depth / 2, outWords + 16);
-    }
-    for (int64_t step = done; step < steps; ++step)
+    for (int64_t step = 0; step < steps; ++step)
       for (int64_t j = 0; j < kColumns; ++j)
-        out[step * kColumns + j] =
+        packed[(block * steps + step) * kColumns + j] =
             pairAt(bits + column0 * columnStride, depthStride, columnStride, 2 * step, j, depth, width);
   }
 }

@@ -431,8 +431,8 @@ struct InPlaceOperands {
 };
 
 // Rows (<= 12) x 16 * Halves columns of A x B over `depth` steps (k, or pairs of k), to `out`;
-// the columns past B's width are masked off. Never inlined: inlined into a loop over tiles, GCC keeps the
-// accumulators in memory (the 64^3 in-place product ran at half speed).
+// the columns past B's width are masked off. Never inlined: inlined into a loop over tiles, GCC
+// keeps the accumulators in memory (the 64^3 in-place product ran at half speed).
 template <int Rows, int Halves, class Operands>
 __attribute__((noinline)) void registerTile(const Operands &operands, int64_t depth, const Destination<float> &out,
                                             __mmask16 low, __mmask16 high) {

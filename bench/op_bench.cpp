@@ -194,6 +194,7 @@ int main(int argc, char **argv) {
   if (getenv("OPENBLAS_CORETYPE") == nullptr && *preferred && core != preferred &&
       (core == "Prescott" || core == "Core2" || core == "Nehalem" || core == "Sandybridge")) {
     setenv("OPENBLAS_CORETYPE", preferred, 1);
+    setenv("ACLCPU_BENCH_SET_CORETYPE", "1", 1);  // ours, not the caller's (below)
     restart = true;
   }
 #ifdef ACLCPU_HAVE_ONEDNN
@@ -203,7 +204,15 @@ int main(int argc, char **argv) {
   }
 #endif
   if (restart) execv("/proc/self/exe", argv);
-  printf("OpenBLAS kernels: %s\n", openblas_get_corename());
+  // A kernel set the environment forced is kept (the run asked for it), but said: some machines
+  // set OPENBLAS_CORETYPE to an AVX2 set, which halves OpenBLAS on an AVX-512 CPU
+  // (scripts/bench-report.py runs without it).
+  const char *forced = getenv("OPENBLAS_CORETYPE");
+  if (forced != nullptr && getenv("ACLCPU_BENCH_SET_CORETYPE") == nullptr)
+    printf("OpenBLAS kernels: %s (forced by OPENBLAS_CORETYPE=%s; unset it to let OpenBLAS choose)\n",
+           openblas_get_corename(), forced);
+  else
+    printf("OpenBLAS kernels: %s\n", openblas_get_corename());
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -1,7 +1,7 @@
 // The f32-accumulating GEMM tile on AVX-512, for f32, f16 and bf16 operands (the narrow ones
 // widen as they are packed; bf16 on AVX512-BF16 instead packs both operands as pairs along k for
-// vdpbf16ps, PackedPairs, in the same scheme). Like the VNNI file, this one is compiled with AVX-512 flags and
-// must stay free of inline library code; see gemm_s8s8s32_vnni.cpp.
+// vdpbf16ps, PackedPairs, in the same scheme). Like the VNNI file, this one is compiled with
+// AVX-512 flags and must stay free of inline library code; see gemm_s8s8s32_vnni.cpp.
 //
 // GotoBLAS's scheme within one call, which covers a tile of rows across every column and the
 // whole depth (sizes: Blocking): for each column panel, B is packed once, in depth chunks, into
@@ -348,6 +348,23 @@ void packAPairs(const BFloat *a, int64_t rowStride, int64_t depthStride, int64_t
   }
 }
 
+// How a register tile multiplies a broadcast of A by a vector of B into its sums: f32 FMAs, or
+// bf16 pairs (PairProducts).
+struct F32Products {
+  static __m512 multiplyAdd(__m512 a, __m512 b, __m512 sum) { return _mm512_fmadd_ps(a, b, sum); }
+};
+
+// vdpbf16ps through inline assembly, as vpdpbusd in the VNNI file: the instruction needs no
+// compiler flag then (this file also runs where AVX512-BF16 is absent; the caller checks), and
+// the accumulator may sit in any of the 32 registers. Each f32 lane of `sum` gets the products
+// of the two bf16 pairs in its lanes of `a` and `b`.
+struct PairProducts {
+  static __m512 multiplyAdd(__m512 a, __m512 b, __m512 sum) {
+    asm("vdpbf16ps %2, %1, %0" : "+v"(sum) : "v"(a), "v"(b));
+    return sum;
+  }
+};
+
 // Where a register tile reads its operands. A packed micro-panel of B ([k][32]); each depth
 // step also sends one line of the next micro-panel of B towards L2, from `next` on by
 // `nextStride` bytes a step: that panel was packed ahead and may sit in L3. The first two row
@@ -365,35 +382,27 @@ struct PackedB {
 
 // ... with a packed micro-panel of A ([k][12]),
 struct PackedPanels : PackedB {
+  using Products = F32Products;
   const float *a;
   __m512 aAt(int64_t k, int r) const { return _mm512_set1_ps(a[k * kRows + r]); }
-  static __m512 multiplyAdd(__m512 a, __m512 b, __m512 sum) { return _mm512_fmadd_ps(a, b, sum); }
 };
-
-// vdpbf16ps through inline assembly, as vpdpbusd in the VNNI file: the instruction needs no
-// compiler flag then (this file also runs where AVX512-BF16 is absent; the caller checks), and
-// the accumulator may sit in any of the 32 registers. Each f32 lane of `sum` gets the products of
-// the two bf16 pairs in its lanes of `a` and `b`.
-inline __m512 dotPairs(__m512 sum, __m512 a, __m512 b) {
-  asm("vdpbf16ps %2, %1, %0" : "+v"(sum) : "v"(a), "v"(b));
-  return sum;
-}
 
 // ... or, for bf16 on AVX512-BF16, panels of depth pairs: a step of B's micro-panel ([step][32]
 // of 32-bit pairs, k = 2 step and 2 step + 1) and of A's ([step][12] pairs), one vdpbf16ps a row
 // and half-tile.
 struct PackedPairs : PackedB {
+  using Products = PairProducts;
   const uint32_t *a;
   __m512 aAt(int64_t step, int r) const {
     return _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int>(a[step * kRows + r])));
   }
-  static __m512 multiplyAdd(__m512 a, __m512 b, __m512 sum) { return dotPairs(sum, a, b); }
 };
 
 // ... or bf16 A where it lies, its rows along k and the depth even: a pair is then a 32-bit
 // word of a row, broadcast from where it is, as RowsInPlace does for f32 (packing it cost ~1.4%
 // of 256^3).
 struct PairsInPlace : PackedB {
+  using Products = PairProducts;
   const uint16_t *a;
   int64_t aRowStride;
   __m512 aAt(int64_t step, int r) const {
@@ -401,7 +410,6 @@ struct PairsInPlace : PackedB {
     __builtin_memcpy(&pair, a + r * aRowStride + 2 * step, sizeof(pair));
     return _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int>(pair)));
   }
-  static __m512 multiplyAdd(__m512 a, __m512 b, __m512 sum) { return dotPairs(sum, a, b); }
 };
 
 // ... or with f32 A where it lies when its rows are contiguous along k: the twelve broadcasts
@@ -410,20 +418,20 @@ struct PairsInPlace : PackedB {
 // 1000^3 (the 4 x 4 transposes run at ~0.2 ns an element even from L2). Rows along k read in
 // place were 2x slower (TN 1024^3: every depth step a new page), so those are still packed.
 struct RowsInPlace : PackedB {
+  using Products = F32Products;
   const float *a;
   int64_t aRowStride;
   __m512 aAt(int64_t k, int r) const { return _mm512_set1_ps(a[r * aRowStride + k]); }
-  static __m512 multiplyAdd(__m512 a, __m512 b, __m512 sum) { return _mm512_fmadd_ps(a, b, sum); }
 };
 
 // Or f32 A and B where they lie (B's rows contiguous), the columns past B's width not read.
 struct InPlaceOperands {
+  using Products = F32Products;
   const float *a;
   int64_t aRowStride, aDepthStride;
   const float *b;
   int64_t bDepthStride;
   __m512 aAt(int64_t k, int r) const { return _mm512_set1_ps(a[r * aRowStride + k * aDepthStride]); }
-  static __m512 multiplyAdd(__m512 a, __m512 b, __m512 sum) { return _mm512_fmadd_ps(a, b, sum); }
   __m512 bAt(int64_t k, int half, __mmask16 mask) const {
     return _mm512_maskz_loadu_ps(mask, b + k * bDepthStride + 16 * half);
   }
@@ -446,7 +454,7 @@ __attribute__((noinline)) void registerTile(const Operands &operands, int64_t de
 #pragma GCC unroll 12
     for (int r = 0; r < Rows; ++r) {
       __m512 av = operands.aAt(k, r);
-      for (int h = 0; h < Halves; ++h) acc[r][h] = Operands::multiplyAdd(av, b[h], acc[r][h]);
+      for (int h = 0; h < Halves; ++h) acc[r][h] = Operands::Products::multiplyAdd(av, b[h], acc[r][h]);
     }
   }
 #pragma GCC unroll 12

@@ -34,13 +34,13 @@ const HostTarget &hostTarget() {
     if (x86 && !(enabled && std::string(enabled) == "0")) {
       if (has("avx512f") && has("avx512bw") && has("avx512vnni"))
         host.ukernels.push_back("aclcpu_ukernel_gemm_s8s8s32_vnni");
-      if (has("avx512f") && has("avx512bw") && has("avx512vl") && has("f16c") && has("fma"))
+      if (has("avx512f") && has("avx512bw") && has("avx512vl") && has("f16c") && has("fma")) {
         for (const char *name : {"aclcpu_ukernel_gemm_f32f32f32", "aclcpu_ukernel_gemm_f16f16f32",
                                  "aclcpu_ukernel_gemm_bf16bf16f32"})
           host.ukernels.push_back(name);
-      // bf16 products multiply pairs with vdpbf16ps (twice the f32 FMA's products a cycle).
-      if (has("avx512f") && has("avx512bw") && has("avx512vl") && has("f16c") && has("fma") && has("avx512bf16"))
-        host.ukernels.push_back("aclcpu_ukernel_gemm_bf16bf16f32_dpbf16");
+        // bf16 products multiply pairs with vdpbf16ps (twice the f32 FMA's products a cycle).
+        if (has("avx512bf16")) host.ukernels.push_back("aclcpu_ukernel_gemm_bf16bf16f32_dpbf16");
+      }
     }
     return host;
   }();

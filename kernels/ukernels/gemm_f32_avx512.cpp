@@ -561,17 +561,17 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   if (inPlace(a, aRowStride, aDepthStride, b, bDepthStride, bColumnStride, c, cRowStride, rows, columns, depth,
               epilogue))
     return;
+  // Depth steps of a panel: k, or pairs of k for vdpbf16ps.
+  auto stepsOf = [](int64_t slice) { return Pairs ? pairSteps(slice) : slice; };
   // Pairs pack two depth steps into one f32's bytes: sized by pair steps, their chunks hold the
   // same bytes as f32's.
-  const Blocking sizes = blocking(rows, Pairs ? pairSteps(depth) : depth);
+  const Blocking sizes = blocking(rows, stepsOf(depth));
   const int64_t depthChunk = Pairs ? 2 * sizes.depthChunk : sizes.depthChunk;
   const int64_t columnChunk = sizes.columnChunk, rowBand = sizes.rowBand;
   const int64_t panelColumns = columns < columnChunk ? columns : columnChunk;
   const int64_t panelDepth = depth < depthChunk ? depth : depthChunk;
   const int64_t chunkRows = (rows < kRowChunk ? rows : kRowChunk) + kRows;  // + a partial micro-panel
   const int64_t panelBlocks = (panelColumns + kColumns - 1) / kColumns;
-  // Depth steps of a panel: k, or pairs of k for vdpbf16ps.
-  auto stepsOf = [](int64_t slice) { return Pairs ? pairSteps(slice) : slice; };
   const int64_t panelFloats = panelBlocks * stepsOf(panelDepth) * kColumns;  // one depth chunk of a column panel
   const int64_t depthChunks = (depth + depthChunk - 1) / depthChunk;
   // Several bands reuse a column panel: its whole depth is packed ahead, once. One band packs
@@ -591,6 +591,13 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
     else
       packB(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride, slice, width, to);
   };
+  auto packChunkOfA = [&](int64_t row0, int64_t k0, int64_t chunk, int64_t slice) {
+    const T *from = a + row0 * aRowStride + k0 * aDepthStride;
+    if constexpr (Pairs)
+      packAPairs(from, aRowStride, aDepthStride, chunk, slice, reinterpret_cast<uint32_t *>(packedA));
+    else
+      packA(from, aRowStride, aDepthStride, chunk, slice, packedA);
+  };
   for (int64_t j0 = 0; j0 < columns; j0 += columnChunk) {
     const int64_t width = columns - j0 < columnChunk ? columns - j0 : columnChunk;
     const int64_t blocks = (width + kColumns - 1) / kColumns;
@@ -607,13 +614,7 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
         if (!packAhead) packPanelOfB(k0, j0, slice, width, packedB);
         for (int64_t row0 = band0; row0 < bandEnd; row0 += kRowChunk) {
           const int64_t chunk = bandEnd - row0 < kRowChunk ? bandEnd - row0 : kRowChunk;
-          const T *chunkOfA = a + row0 * aRowStride + k0 * aDepthStride;
-          if constexpr (Pairs) {
-            if (!aInPlace)
-              packAPairs(chunkOfA, aRowStride, aDepthStride, chunk, slice, reinterpret_cast<uint32_t *>(packedA));
-          }
-          else if (!aInPlace)
-            packA(chunkOfA, aRowStride, aDepthStride, chunk, slice, packedA);
+          if (!aInPlace) packChunkOfA(row0, k0, chunk, slice);
           // Micro-panels outside, rows inside: a micro-panel stays in L1 while the chunk's rows
           // pass, and the first two fetch the next one (PackedB).
           for (int64_t block = 0; block < blocks; ++block) {

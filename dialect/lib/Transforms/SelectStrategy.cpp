@@ -100,22 +100,21 @@ bool f32RegisterTilesWin(linalg::LinalgOp op) {
 // way or better generated from 512^3 to 2048^3 and at M=128, but 255^3 90/37 GF/s, 1000^3
 // 126/100 on the ukernel). Where the target multiplies bf16 pairs (vdpbf16ps), bf16 products
 // take that ukernel whatever their shape: it does twice the products a cycle of the f32 FMA the
-// generated tiles use (Zen 5, 1 thread: 1024^3 188 -> 393-407 GF/s,
-// 64^3 165 -> 302).
+// generated tiles use (Zen 5, 1 thread: 1024^3 188 -> 393-407 GF/s, 64^3 165 -> 302).
 StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
   Type a = elementType(op.getDpsInputs()[0]), b = elementType(op.getDpsInputs()[1]);
   Type c = elementType(op.getDpsInits()[0]);
   constexpr StringLiteral kBf16Pairs = "aclcpu_ukernel_gemm_bf16bf16f32_dpbf16";
-  if (a.isBF16() && b.isBF16() && c.isF32() && llvm::is_contained(available, kBf16Pairs) &&
-      isMultiplyAccumulate<arith::AddFOp, arith::MulFOp, arith::ExtFOp>(op, false))
-    return kBf16Pairs;
+  const bool floatProduct =
+      a == b && c.isF32() && isMultiplyAccumulate<arith::AddFOp, arith::MulFOp, arith::ExtFOp>(op, false);
   StringRef symbol;
   // i8 tensors carry no signedness: a u8 product zero-extends, and is not what the ukernel does.
   if (a.isInteger(8) && b.isInteger(8) && c.isInteger(32) &&
       isMultiplyAccumulate<arith::AddIOp, arith::MulIOp, arith::ExtSIOp>(op, /*mustExtend=*/true))
     symbol = "aclcpu_ukernel_gemm_s8s8s32_vnni";
-  else if (a == b && c.isF32() && isMultiplyAccumulate<arith::AddFOp, arith::MulFOp, arith::ExtFOp>(op, false) &&
-           !(a.isF32() ? f32RegisterTilesWin(op) : isWholeRegisterTiles(op)))
+  else if (floatProduct && a.isBF16() && llvm::is_contained(available, kBf16Pairs))
+    symbol = kBf16Pairs;
+  else if (floatProduct && !(a.isF32() ? f32RegisterTilesWin(op) : isWholeRegisterTiles(op)))
     symbol = a.isF32() ? "aclcpu_ukernel_gemm_f32f32f32"
              : a.isF16() ? "aclcpu_ukernel_gemm_f16f16f32"
              : a.isBF16() ? "aclcpu_ukernel_gemm_bf16bf16f32" : "";

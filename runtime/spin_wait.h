@@ -34,9 +34,11 @@ bool spinUntil(Predicate ready, std::chrono::nanoseconds budget) {
 
 // How long a synchronizing thread spins before it parks: the configured spin, unless a core is
 // spare for it (fewer workers than hardware threads) and the recent waits it recorded were
-// short. Then it spins through a typical wait: parking costs a ~25 us futex wake, which doubled
-// a 256^3 s8 GEMM (60 us of work), and is noise beside a wait of milliseconds, so waits
-// longer than 1 ms are left to park.
+// short. Then it spins through a typical wait, as CUDA's default schedule spins while cores are
+// spare: parking costs a ~25 us futex wake, which doubled a 256^3 s8 GEMM (60 us of work), and
+// parked waits of milliseconds still lost more than the wake (1 thread, Zen 5 VM, up to 1 ms
+// spun before: f32 512^3 (1.4 ms) 195 -> 209 GF/s, 1024^3 (10 ms) 200 -> 209). Waits longer
+// than 25 ms park: there the wake is noise, and a spare core is not held for long.
 class WaitPredictor {
  public:
   explicit WaitPredictor(bool spareCore) : spareCore_(spareCore) {}
@@ -54,7 +56,7 @@ class WaitPredictor {
   }
 
  private:
-  static constexpr int64_t kLongestSpinNs = 1000000;
+  static constexpr int64_t kLongestSpinNs = 25000000;  // 25 ms
   const bool spareCore_;
   std::atomic<int64_t> typicalNs_{0};
 };

@@ -25,19 +25,22 @@ constexpr int64_t kRowChunk = 132;  // rows of A packed at a time (L2; Blocking)
 constexpr int64_t kFewRows = 4;        // up to this many rows, B is not packed
 constexpr int64_t kInPlaceElements = 16384;  // products this small read A and B unpacked (inPlace)
 
-// How a call divides the product. With an L2 of 1 MiB or more: depth chunks of up to 1024
+// How a call divides the product. With an L2 of 1 MiB or more: depth chunks of up to 4096
 // (split evenly, in multiples of 16), column panels as wide as 4M packed floats of B allow
 // (at least 512), 132-row bands. Each depth chunk costs a read-modify-write of C per register
 // tile, and with 256-deep chunks those cost ~7% at 1024^3 (writing C without reading it was
 // 6-8% faster); a 1024-deep micro-panel of B (128 KiB) no longer fits L1 but streams from L2,
-// with the next one prefetched (PackedPanels), and a chunk of packed A (132 x 1024, 528 KiB)
-// stays in L2. Wider panels pack A fewer times. A/B against 256-deep chunks and 1024-column
-// panels, 1 thread, 2 MiB L2: 1024^3 149 -> 156 GF/s, 2048^3 151 -> 163, 1000^3 147 -> 152,
-// 1023x777x513 142 -> 150, NT/TN 1024^3 +4-5%. On a Zen 5 core (1 MiB L2, 48 KiB L1), against
-// the layout below: 1024^3 199 -> 207, 2048^3 164 -> 191, 1000^3 +4%, 1023x777x513 +7%,
-// 1024^3 NT/TN/TT +7-10%. Smaller L2s keep the layout the sizes were first chosen for: 256
-// deep (a micro-panel of B, 32 KiB, in L1), 512 columns, 264-row bands (B's chunk 512 KiB, the
-// band's C panel 528 KiB, A's chunk 132 KiB).
+// with the next one prefetched (PackedPanels). Wider panels pack A fewer times. 1024 deep
+// against 256-deep chunks and 1024-column panels, 1 thread, 2 MiB L2: 1024^3 149 -> 156 GF/s,
+// 2048^3 151 -> 163, 1000^3 147 -> 152, 1023x777x513 142 -> 150, NT/TN 1024^3 +4-5%; on a
+// Zen 5 core (1 MiB L2, 48 KiB L1): 1024^3 199 -> 207, 2048^3 164 -> 191, 1000^3 +4%,
+// 1023x777x513 +7%, 1024^3 NT/TN/TT +7-10%. Deeper still, A's chunk (132 x depth) leaves L2
+// for L3, whose twelve row streams the prefetchers keep up with, while the band's C panel is
+// no longer read back from L3 once a chunk (1 MiB at 2048 columns): 4096 against 1024 deep,
+// Zen 5, paired calls: 2048^3 +2.8%, 3072^3 +3.8%, 4096^3 +2.8%, 1024^3 and below the same.
+// Smaller L2s keep the layout the sizes were first chosen for: 256 deep (a micro-panel of B,
+// 32 KiB, in L1), 512 columns, 264-row bands (B's chunk 512 KiB, the band's C panel 528 KiB,
+// A's chunk 132 KiB).
 // Products of one band (rows <= 132) pack each depth chunk of B just before the tiles read it:
 // their panels are 256 columns, and their chunks at most half the L2 deep (1024 with 2 MiB,
 // 512 with 1 MiB), so that chunk is still in L2 when read (4M-float panels left it in L3:
@@ -45,7 +48,8 @@ constexpr int64_t kInPlaceElements = 16384;  // products this small read A and B
 struct Blocking {
   int64_t depthChunk, columnChunk, rowBand;
 };
-constexpr int64_t kDeepChunk = 1024;
+constexpr int64_t kDeepChunk = 4096;
+constexpr int64_t kJustInTimeDeepChunk = 1024;
 constexpr int64_t kPackedBFloats = int64_t{4} << 20;
 constexpr int64_t kJustInTimeColumns = 256;
 Blocking blocking(int64_t rows, int64_t depth) {  // depth > 0
@@ -53,7 +57,8 @@ Blocking blocking(int64_t rows, int64_t depth) {  // depth > 0
   if (l2Bytes < aclcpu::kLargeL2Bytes) return Blocking{256, 512, 2 * kRowChunk};
   const bool justInTime = rows <= kRowChunk;
   const int64_t justInTimeDepth = l2Bytes / 2 / (kJustInTimeColumns * int64_t{sizeof(float)});
-  const int64_t deepest = justInTime && justInTimeDepth < kDeepChunk ? justInTimeDepth : kDeepChunk;
+  const int64_t deepest =
+      !justInTime ? kDeepChunk : justInTimeDepth < kJustInTimeDeepChunk ? justInTimeDepth : kJustInTimeDeepChunk;
   const int64_t chunks = (depth + deepest - 1) / deepest;
   const int64_t depthChunk = ((depth + chunks - 1) / chunks + 15) / 16 * 16;
   if (justInTime) return Blocking{depthChunk, kJustInTimeColumns, kRowChunk};

@@ -485,8 +485,8 @@ TEST_F(Conformance, GemmAgainstEigen) {
     // 1000x100 runs on several blocks whose row boundaries are not multiples of the row tile;
     // 140x530x300 crosses each of the float ukernel's panels where L2 is under 2 MiB (132-row
     // chunks, 512 columns, 256 deep); where L2 is larger, 5x1100x4000 crosses a column panel (1024
-    // of 4M packed floats, four depth chunks, B packed chunk by chunk) and 140x40x1100 has two
-    // depth chunks (560 and 540 deep, B packed ahead for two bands: C scaled by the first chunk,
+    // of 4M packed floats, four depth chunks, B packed chunk by chunk) and 140x40x4200 has two
+    // depth chunks (2100 deep each, B packed ahead for two bands: C scaled by the first chunk,
     // added to by the second); 704x64x48 takes the f32 ukernel for whole register tiles past 640,
     // 3x37x50 its few-rows path (B unpacked, 16-column vectors then a scalar tail, depth in fours),
     // and 45x70x33 its in-place path (A and B unpacked, ragged rows and columns); f32 64x64x64,
@@ -494,7 +494,7 @@ TEST_F(Conformance, GemmAgainstEigen) {
     // split off, three blocks) take generated register tiles with the epilogue fused in when B is
     // (k, n).
     for (Size size : {Size{1, 1, 1}, Size{64, 64, 64}, Size{127, 65, 300}, Size{256, 192, 256}, Size{1000, 100, 70},
-                      Size{140, 530, 300}, Size{5, 1100, 4000}, Size{140, 40, 1100},
+                      Size{140, 530, 300}, Size{5, 1100, 4000}, Size{140, 40, 4200},
                       Size{704, 64, 48}, Size{3, 37, 50}, Size{45, 70, 33}, Size{264, 128, 72},
                       Size{520, 96, 400}})
       for (bool ta : {false, true})

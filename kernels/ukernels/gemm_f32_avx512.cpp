@@ -83,14 +83,16 @@ __m512 widen(__m256i bits, const BFloat *) {
   return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(bits), 16));
 }
 
-// Sixteen consecutive elements, and the first twelve of sixteen (masked: nothing past them is
-// touched), as f32.
+// Sixteen consecutive elements, or those of the lanes in a mask (zero elsewhere; nothing past
+// them is touched), as f32.
 __m512 load16(const float *p) { return _mm512_loadu_ps(p); }
 template <class T>
 __m512 load16(const T *p) { return widen(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)), p); }
-__m512 load12(const float *p) { return _mm512_maskz_loadu_ps(0x0fff, p); }
+__m512 loadLanes(const float *p, __mmask16 lanes) { return _mm512_maskz_loadu_ps(lanes, p); }
 template <class T>
-__m512 load12(const T *p) { return widen(_mm256_maskz_loadu_epi16(0x0fff, p), p); }
+__m512 loadLanes(const T *p, __mmask16 lanes) { return widen(_mm256_maskz_loadu_epi16(lanes, p), p); }
+template <class T>
+__m512 load12(const T *p) { return loadLanes(p, 0x0fff); }
 float load1(const float *p) { return *p; }
 float load1(const Half *p) { return _cvtsh_ss(p->bits); }
 float load1(const BFloat *p) {
@@ -142,13 +144,13 @@ int64_t transposeColumns(const T *b, int64_t columnStride, int64_t depth, float 
 // B[depth x columns] -> 32-column micro-panels [block][k][32], zero-padded past `columns`.
 template <class T>
 void packB(const T *b, int64_t depthStride, int64_t columnStride, int64_t depth, int64_t columns, float *packed) {
-  const int64_t blocks = (columns + kColumns - 1) / kColumns;
-  int64_t block = 0;
   if (columnStride == 1) {
-    // Whole blocks row by row: B's rows are read in order, one stream the prefetchers follow
-    // (a block at a time read 128 bytes from each of `depth` rows, a page apart): 1024^3 spent
-    // 2.8% of its time here, 2.5% now.
-    const int64_t wholeBlocks = columns / kColumns;
+    // Row by row: B's rows are read in order, one stream the prefetchers follow (a block at a
+    // time read 128 bytes from each of `depth` rows, a page apart): 1024^3 spent 2.8% of its
+    // time here, 2.5% now. The ragged last block by masked loads (element by element it made
+    // 13x77x1029 1.9x slower, 100x200x300 8%, 255^3 2%: paired calls).
+    const int64_t wholeBlocks = columns / kColumns, rest = columns - wholeBlocks * kColumns;
+    const __mmask16 low = firstLanes(rest), high = firstLanes(rest - 16);
     for (int64_t k = 0; k < depth; ++k) {
       const T *row = b + k * depthStride;
       for (int64_t whole = 0; whole < wholeBlocks; ++whole) {
@@ -156,15 +158,21 @@ void packB(const T *b, int64_t depthStride, int64_t columnStride, int64_t depth,
         _mm512_storeu_ps(out, load16(row + whole * kColumns));
         _mm512_storeu_ps(out + 16, load16(row + whole * kColumns + 16));
       }
+      if (rest > 0) {
+        float *out = packed + (wholeBlocks * depth + k) * kColumns;
+        _mm512_storeu_ps(out, loadLanes(row + wholeBlocks * kColumns, low));
+        _mm512_storeu_ps(out + 16, loadLanes(row + wholeBlocks * kColumns + 16, high));
+      }
     }
-    block = wholeBlocks;
+    return;
   }
-  for (; block < blocks; ++block) {
+  const int64_t blocks = (columns + kColumns - 1) / kColumns;
+  for (int64_t block = 0; block < blocks; ++block) {
     float *out = packed + block * depth * kColumns;
     const int64_t column0 = block * kColumns;
     const int64_t width = columns - column0 < kColumns ? columns - column0 : kColumns;
-    // Transposed (k contiguous): sixteen columns at a time; ragged blocks and what is left,
-    // column by column.
+    // Other layouts; transposed (k contiguous) sixteen columns at a time. Ragged blocks and
+    // what is left, column by column.
     int64_t done = 0;
     if (depthStride == 1 && width == kColumns) {
       done = transposeColumns(b + column0 * columnStride, columnStride, depth, out);

@@ -289,29 +289,31 @@ void packBPairs(const BFloat *b, int64_t depthStride, int64_t columnStride, int6
                  reinterpret_cast<float *>(packed));
   const auto *bits = reinterpret_cast<const uint16_t *>(b);
   const int64_t steps = pairSteps(depth), blocks = (columns + kColumns - 1) / kColumns;
-  int64_t block = 0;
   if (columnStride == 1) {
-    // Rows k and k + 1 interleaved word by word, 32 columns at a time (two vpermt2w).
+    // Rows k and k + 1 interleaved word by word, 32 columns at a time (two vpermt2w); the
+    // ragged last block from masked loads, as packB does.
     uint16_t order[2][32];
     for (int i = 0; i < 32; ++i)
       for (int half = 0; half < 2; ++half) order[half][i] = static_cast<uint16_t>((i & 1) * 32 + 16 * half + i / 2);
     const __m512i lowColumns = _mm512_loadu_si512(order[0]), highColumns = _mm512_loadu_si512(order[1]);
-    const int64_t wholeBlocks = columns / kColumns;
+    const int64_t wholeBlocks = columns / kColumns, rest = columns - wholeBlocks * kColumns;
+    const auto restLanes = static_cast<__mmask32>((uint64_t{1} << rest) - 1);
     for (int64_t step = 0; step < steps; ++step) {
       const uint16_t *first = bits + 2 * step * depthStride, *second = first + depthStride;
       const bool pair = 2 * step + 1 < depth;
-      for (int64_t whole = 0; whole < wholeBlocks; ++whole) {
-        const __m512i r0 = _mm512_loadu_si512(first + whole * kColumns);
-        const __m512i r1 = pair ? _mm512_loadu_si512(second + whole * kColumns) : _mm512_setzero_si512();
-        uint32_t *out = packed + (whole * steps + step) * kColumns;
+      for (int64_t block = 0; block < blocks; ++block) {
+        const __mmask32 lanes = block < wholeBlocks ? ~__mmask32{0} : restLanes;
+        const __m512i r0 = _mm512_maskz_loadu_epi16(lanes, first + block * kColumns);
+        const __m512i r1 = pair ? _mm512_maskz_loadu_epi16(lanes, second + block * kColumns) : _mm512_setzero_si512();
+        uint32_t *out = packed + (block * steps + step) * kColumns;
         _mm512_storeu_si512(out, _mm512_permutex2var_epi16(r0, lowColumns, r1));
         _mm512_storeu_si512(out + 16, _mm512_permutex2var_epi16(r0, highColumns, r1));
       }
     }
-    block = wholeBlocks;
+    return;
   }
-  // Ragged blocks and other layouts, pair by pair.
-  for (; block < blocks; ++block) {
+  // Other layouts, pair by pair.
+  for (int64_t block = 0; block < blocks; ++block) {
     const int64_t column0 = block * kColumns;
     const int64_t width = columns - column0 < kColumns ? columns - column0 : kColumns;
     for (int64_t step = 0; step < steps; ++step)

@@ -1,5 +1,6 @@
 // op-bench: a benchdnn-style driver for single operators through the public API.
 //   op-bench --op=GEMM --dtype=f32 --shape=1024x1024x1024 [--trans=NT] [--mode=perf|correct|both]
+//   op-bench --op=MatMul --dtype=f32 --shape=1024x1024x1024 [--trans=NT]
 //   op-bench --op=Cast --dtype=f32:f16 --shape=67108864
 //   op-bench --op=Add --dtype=f32 --shape=1048576
 // Correctness compares with a plain-loop reference in double precision, with a tolerance from
@@ -33,9 +34,10 @@ const std::map<std::string, aclDataType> kTypes = {
 [[noreturn]] void usage(const std::string &problem) {
   fprintf(stderr,
           "op-bench: %s\n"
-          "usage: op-bench --op=GEMM|Add|Cast --dtype=T[:T] --shape=MxNxK|N [--trans=NN|NT|TN|TT]\n"
+          "usage: op-bench --op=GEMM|MatMul|Add|Cast --dtype=T[:T] --shape=MxNxK|N [--trans=NN|NT|TN|TT]\n"
           "                [--mode=perf|correct|both] [--iterations=N]\n"
-          "  GEMM: --dtype=f32, f16 (f16 in, f32 out), bf16 (bf16 in, f32 out) or i8 (i8 in, i32 out)\n"
+          "  GEMM (aclblasGemmEx), MatMul (a handle): --dtype=f32, f16 (f16 in, f32 out), bf16 (bf16 in,\n"
+          "        f32 out) or i8 (i8 in, i32 out)\n"
           "  Cast: --dtype=SRC:DST over f32 f16 bf16 f64 i8 u8 i32 i64;  Add: --dtype=f32|f16|bf16|i32\n",
           problem.c_str());
   exit(2);
@@ -166,7 +168,7 @@ bool report(const Options &options, const Tensor &out, const std::vector<double>
     if (ratio > worstRatio) worstRatio = ratio, worst = error;
   }
   const char *verdict = failures ? "FAILED" : (nonzero == 0 && out.count > 0 ? "MISTRUSTED" : "PASSED");
-  std::string trans = options.op == "GEMM" ? " trans=" + options.trans : "";
+  std::string trans = options.op == "GEMM" || options.op == "MatMul" ? " trans=" + options.trans : "";
   printf("%s op=%s dtype=%s shape=%s%s: %zu of %zu outside the bound, max error %.3g (%.2f of its bound)", verdict,
          options.op.c_str(), options.dtype.c_str(), options.shape.c_str(), trans.c_str(), failures, out.count, worst,
          worstRatio);
@@ -175,9 +177,10 @@ bool report(const Options &options, const Tensor &out, const std::vector<double>
   return failures == 0 && (nonzero > 0 || out.count == 0);
 }
 
+// GEMM through aclblasGemmEx (C = 1 * op(A) op(B) + 0 * C), or MatMul through a handle.
 int gemm(const Options &options, aclrtStream stream) {
   std::vector<int64_t> dims = parseShape(options.shape);
-  if (dims.size() != 3) usage("GEMM takes --shape=MxNxK");
+  if (dims.size() != 3) usage("GEMM and MatMul take --shape=MxNxK");
   int m = int(dims[0]), n = int(dims[1]), k = int(dims[2]);
   if (options.trans.size() != 2 || options.trans.find_first_not_of("NT") != std::string::npos) usage("bad --trans");
   bool ta = options.trans[0] == 'T', tb = options.trans[1] == 'T';
@@ -194,7 +197,30 @@ int gemm(const Options &options, aclrtStream stream) {
   store(out, beta.host.data(), 0);
   alpha.toDevice();
   beta.toDevice();
+  aclopHandle *handle = nullptr;
+  std::vector<aclDataBuffer *> buffers;
+  if (options.op == "MatMul") {
+    std::vector<int64_t> aDims = ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k};
+    std::vector<int64_t> bDims = tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n};
+    std::vector<int64_t> cDims{m, n};
+    const aclTensorDesc *inDescs[] = {aclCreateTensorDesc(in, 2, aDims.data(), ACL_FORMAT_ND),
+                                      aclCreateTensorDesc(in, 2, bDims.data(), ACL_FORMAT_ND)};
+    const aclTensorDesc *outDescs[] = {aclCreateTensorDesc(out, 2, cDims.data(), ACL_FORMAT_ND)};
+    aclopAttr *attr = aclopCreateAttr();
+    CHECK_ACL(aclopSetAttrBool(attr, "transpose_x1", ta));
+    CHECK_ACL(aclopSetAttrBool(attr, "transpose_x2", tb));
+    CHECK_ACL(aclopCompile("MatMul", 2, inDescs, 1, outDescs, attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr));
+    CHECK_ACL(aclopCreateHandle("MatMul", 2, inDescs, 1, outDescs, attr, &handle));
+    buffers = {aclCreateDataBuffer(a.device, a.bytes()), aclCreateDataBuffer(b.device, b.bytes()),
+               aclCreateDataBuffer(c.device, c.bytes())};
+  }
   auto run = [&] {
+    if (handle) {
+      const aclDataBuffer *inputs[] = {buffers[0], buffers[1]};
+      CHECK_ACL(aclopExecWithHandle(handle, 2, inputs, 1, &buffers[2], stream));
+      CHECK_ACL(aclrtSynchronizeStream(stream));
+      return;
+    }
     CHECK_ACL(aclblasGemmEx(ta ? ACL_TRANS_T : ACL_TRANS_N, tb ? ACL_TRANS_T : ACL_TRANS_N, ACL_TRANS_N, m, n, k,
                             alpha.device, a.device, -1, in, b.device, -1, in, beta.device, c.device, -1, out,
                             ACL_COMPUTE_HIGH_PRECISION, stream));
@@ -221,7 +247,7 @@ int gemm(const Options &options, aclrtStream stream) {
   }
   if (options.mode != "correct") {
     double seconds = medianSeconds(run, options.iterations);
-    printf("perf op=GEMM dtype=%s shape=%s trans=%s: %.3f ms, %.1f GFLOP/s\n", options.dtype.c_str(),
+    printf("perf op=%s dtype=%s shape=%s trans=%s: %.3f ms, %.1f GFLOP/s\n", options.op.c_str(), options.dtype.c_str(),
            options.shape.c_str(), options.trans.c_str(), seconds * 1e3, 2.0 * m * n * k / seconds / 1e9);
   }
   return ok ? 0 : 1;
@@ -308,14 +334,15 @@ int main(int argc, char **argv) {
     else usage("unknown option '" + arg + "'");
   }
   if (options.mode != "perf" && options.mode != "correct" && options.mode != "both") usage("bad --mode");
-  if (options.op != "GEMM" && options.op != "Add" && options.op != "Cast") usage("bad --op");
+  const bool product = options.op == "GEMM" || options.op == "MatMul";
+  if (!product && options.op != "Add" && options.op != "Cast") usage("bad --op");
   CHECK_ACL(aclInit(nullptr));
   CHECK_ACL(aclrtSetDevice(0));
   aclrtStream stream = nullptr;
   CHECK_ACL(aclrtCreateStream(&stream));
-  int status = options.op == "GEMM" ? gemm(options, stream) : elementwise(options, stream);
+  int status = product ? gemm(options, stream) : elementwise(options, stream);
   printf("repro: op-bench --op=%s --dtype=%s --shape=%s%s --mode=%s\n", options.op.c_str(), options.dtype.c_str(),
-         options.shape.c_str(), options.op == "GEMM" ? (" --trans=" + options.trans).c_str() : "", options.mode.c_str());
+         options.shape.c_str(), product ? (" --trans=" + options.trans).c_str() : "", options.mode.c_str());
   aclrtDestroyStream(stream);
   aclrtResetDevice(0);
   aclFinalize();

@@ -6,7 +6,9 @@
 // and depth; see kernels/ukernels/ukernels.h for the C side. A tile whose accumulator is a
 // temporary filled with zero and read only by GEMM's epilogue (aclop-tile-and-vectorize fuses
 // them so) becomes one call in the ukernel's scaled mode, writing the epilogue's result: the
-// fill, the epilogue and the temporary go.
+// fill, the epilogue and the temporary go. A tile right after a zero fill of its own
+// accumulator (MatMul) becomes a call in scaled mode with alpha 1 and beta 0, which writes C
+// without reading it: the fill goes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -109,6 +111,28 @@ std::optional<FusedEpilogue> fusedEpilogue(linalg::GenericOp tile) {
   return fused;
 }
 
+// The zero fill of exactly `tile`'s accumulator right before it, if any.
+linalg::FillOp zeroFillBefore(linalg::GenericOp tile) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(tile->getPrevNode());
+  if (!fill || !fill.hasPureBufferSemantics() || fill.getDpsInits()[0] != tile.getDpsInits()[0] ||
+      !aclop::isZeroConstant(fill.value()))
+    return {};
+  return fill;
+}
+
+// A constant 0-d memref of `value` (a private global of the module, made once per name).
+Value constantScalar(OpBuilder &b, Operation *inside, StringRef name, TypedAttr value) {
+  auto module = inside->getParentOfType<ModuleOp>();
+  auto type = MemRefType::get({}, value.getType());
+  if (!module.lookupSymbol<memref::GlobalOp>(name)) {
+    OpBuilder top = OpBuilder::atBlockBegin(module.getBody());
+    memref::GlobalOp::create(top, inside->getLoc(), name, top.getStringAttr("private"), type,
+                             DenseElementsAttr::get(RankedTensorType::get({}, value.getType()), value),
+                             /*constant=*/true, /*alignment=*/IntegerAttr());
+  }
+  return memref::GetGlobalOp::create(b, inside->getLoc(), type, name);
+}
+
 // The address of a 0-d memref's element, as an index.
 Value scalarAddress(OpBuilder &b, Location loc, Value memref) {
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
@@ -130,6 +154,7 @@ Outcome callUkernel(ModuleOp module, linalg::GenericOp tile, StringRef symbol) {
   SmallVector<AffineMap> maps = tile.getIndexingMapsArray();
   if (!hasUnitStride(c, maps[2], n)) return Outcome::Skipped;
   std::optional<FusedEpilogue> fused = fusedEpilogue(tile);
+  linalg::FillOp zeroed = fused ? linalg::FillOp() : zeroFillBefore(tile);
   // In scaled mode the call takes the epilogue's place: its operands (result and c subviews)
   // are defined between the tile and it.
   OpBuilder builder(fused ? fused->epilogue.getOperation() : tile.getOperation());
@@ -149,12 +174,21 @@ Outcome callUkernel(ModuleOp module, linalg::GenericOp tile, StringRef symbol) {
                                rhs->pointer, rhs->offset,     rhs->strides[0], rhs->strides[1],
                                acc->pointer, acc->offset,     acc->strides[0], acc->sizes[0],
                                acc->sizes[1], lhs->sizes[1]};
-  if (fused)
+  if (fused) {
     arguments.append({scalarAddress(builder, loc, fused->epilogue.getDpsInputs()[2]),
                       scalarAddress(builder, loc, fused->epilogue.getDpsInputs()[3]), cIn->pointer, cIn->offset,
                       cIn->strides[0]});
-  else  // accumulate mode
+  } else if (zeroed) {  // C = 1 * P + 0 * C: C is not read
+    Type element = cast<MemRefType>(c.getType()).getElementType();
+    std::string suffix;
+    llvm::raw_string_ostream(suffix) << element;
+    Value one = constantScalar(builder, tile, "__aclop_one_" + suffix, cast<TypedAttr>(builder.getOneAttr(element)));
+    Value zero = constantScalar(builder, tile, "__aclop_zero_" + suffix, cast<TypedAttr>(builder.getZeroAttr(element)));
+    arguments.append({scalarAddress(builder, loc, one), scalarAddress(builder, loc, zero), acc->pointer, acc->offset,
+                      acc->strides[0]});
+  } else {  // accumulate mode
     arguments.append(5, arith::ConstantIndexOp::create(builder, loc, 0));
+  }
   SmallVector<Type> types(arguments.size(), builder.getIndexType());
   auto type = builder.getFunctionType(types, {});
   auto callee = module.lookupSymbol<func::FuncOp>(symbol);
@@ -168,6 +202,7 @@ Outcome callUkernel(ModuleOp module, linalg::GenericOp tile, StringRef symbol) {
   }
   func::CallOp::create(builder, loc, callee, arguments);
   tile.erase();
+  if (zeroed) zeroed.erase();
   if (fused) {  // the temporary is left with its allocation and deallocation: canonicalize drops both
     fused->epilogue.erase();
     fused->fill.erase();

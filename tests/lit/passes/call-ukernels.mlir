@@ -159,13 +159,23 @@ func.func @scaled(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %c: memref<8x32xf
 // -----
 
 // Not GEMM's epilogue (beta == 0 does not drop c), or the temporary read by anything else:
-// accumulate-mode calls, and the fill and the element-wise op stay.
+// the element-wise op and the copy stay, and each tile, right after the zero fill of its
+// accumulator, becomes a scaled-mode call with alpha 1 and beta 0 (constant globals) that
+// writes the accumulator without reading it (Cin is the accumulator, unread): the fill goes.
+// CHECK-DAG: memref.global "private" constant @__aclop_zero_f32 : memref<f32> = dense<0.000000e+00>
+// CHECK-DAG: memref.global "private" constant @__aclop_one_f32 : memref<f32> = dense<1.000000e+00>
 // CHECK-LABEL: func @not_scaled
-// CHECK: linalg.fill
-// CHECK: call @aclcpu_ukernel_gemm_f32f32f32({{.*}}, %[[Z:.*]], %[[Z]], %[[Z]], %[[Z]], %[[Z]])
+// CHECK-NOT: linalg.fill
+// CHECK: %[[ACC:.*]] = memref.extract_aligned_pointer_as_index %alloc :
+// CHECK: %[[ONE:.*]] = memref.get_global @__aclop_one_f32
+// CHECK: %[[ZERO:.*]] = memref.get_global @__aclop_zero_f32
+// CHECK: memref.extract_aligned_pointer_as_index %[[ONE]]
+// CHECK: memref.extract_aligned_pointer_as_index %[[ZERO]]
+// CHECK: call @aclcpu_ukernel_gemm_f32f32f32({{.*}}, %[[ACC]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ACC]], %{{.*}}, %{{.*}})
 // CHECK: linalg.generic
-// CHECK: linalg.fill
-// CHECK: call @aclcpu_ukernel_gemm_f32f32f32({{.*}}, %[[Z2:.*]], %[[Z2]], %[[Z2]], %[[Z2]], %[[Z2]])
+// CHECK-NOT: linalg.fill
+// CHECK: memref.get_global @__aclop_one_f32
+// CHECK: call @aclcpu_ukernel_gemm_f32f32f32(
 // CHECK: linalg.generic
 // CHECK: memref.copy
 #lhs = affine_map<(m, k, n) -> (m, k)>
@@ -220,5 +230,30 @@ func.func @not_scaled(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %c: memref<8x
   }
   memref.copy %tmp2, %copy : memref<8x32xf32> to memref<8x32xf32>
   memref.dealloc %tmp2 : memref<8x32xf32>
+  return
+}
+
+// -----
+
+// A fill with anything between it and the tile stays, and the call accumulates into what it
+// left (C += A B: the epilogue's five arguments zero).
+// CHECK-LABEL: func @fill_apart
+// CHECK: linalg.fill
+// CHECK: memref.copy
+// CHECK: call @aclcpu_ukernel_gemm_f32f32f32({{.*}}, %[[Z:.*]], %[[Z]], %[[Z]], %[[Z]], %[[Z]])
+// CHECK-NOT: memref.get_global
+func.func @fill_apart(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %c: memref<8x32xf32>, %copy: memref<8x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<8x32xf32>)
+  memref.copy %c, %copy : memref<8x32xf32> to memref<8x32xf32>
+  linalg.generic {indexing_maps = [affine_map<(m, k, n) -> (m, k)>, affine_map<(m, k, n) -> (k, n)>,
+                                   affine_map<(m, k, n) -> (m, n)>], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<8x16xf32>, memref<16x32xf32>) outs(%c : memref<8x32xf32>)
+      attrs = {aclop.strategy = {ukernel = "aclcpu_ukernel_gemm_f32f32f32"}} {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
   return
 }

@@ -147,6 +147,25 @@ func.func @compute(%a: memref<1000x300xi8>, %b: memref<300x70xi8>, %c: memref<10
   return
 }
 
+// A ukernel product without GEMM's epilogue (MatMul) in such a function: its accumulator's
+// fill is fused into the row tile (aclop-call-ukernels folds it into the call), one tile per
+// block.
+// UKERNEL-LABEL: func @compute_matmul
+// UKERNEL-SAME: aclop.blocks_per_worker = 1 : i64
+// UKERNEL-NOT: linalg.fill
+// UKERNEL: scf.forall (%[[TILE:.*]]) in (%arg4)
+// UKERNEL:   affine.min #{{.*}}(%[[TILE]])[%arg4]
+// UKERNEL:   linalg.fill
+// UKERNEL:   ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni"
+func.func @compute_matmul(%a: memref<1000x300xi8>, %b: memref<300x70xi8>, %out: memref<1000x70xi32>, %block: index,
+                          %blocks: index) attributes {aclop.kernel = "mm"} {
+  %x = bufferization.to_tensor %a restrict : memref<1000x300xi8> to tensor<1000x300xi8>
+  %y = bufferization.to_tensor %b restrict : memref<300x70xi8> to tensor<300x70xi8>
+  %r = aclop.matmul %x, %y : (tensor<1000x300xi8>, tensor<300x70xi8>) -> tensor<1000x70xi32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<1000x70xi32>, memref<1000x70xi32>) -> ()
+  return
+}
+
 // An f32 GEMM on generated register tiles (whole 8x32 tiles, B small enough to sweep from L2
 // once per 8 rows): the epilogue is tiled into register tiles and the fill and the
 // product fused into each; after canonicalization the accumulator is a vector carried by the k

@@ -225,6 +225,20 @@ void packPanels(IRRewriter &rewriter, linalg::GenericOp cacheTile) {
 
 Value kernelBlockCount(linalg::LinalgOp product, linalg::GenericOp epilogue);
 
+// The tile counts of a one-tile-per-block loop over a product's (rows, columns), or over
+// (rows, depth, columns) with `withDepth`: blocks divide the columns when there are more of them
+// than rows (static shapes), else the rows. Each ukernel call packs all of its b: split by rows,
+// M = 16, N = K = 4096 on two workers read and packed all of B twice and ran no faster than on
+// one.
+SmallVector<OpFoldResult> blockTiles(IRRewriter &rewriter, linalg::LinalgOp product, Value blocks, bool withDepth) {
+  SmallVector<int64_t> ranges = product.getStaticLoopRanges();
+  int64_t rows = ranges[ranges.size() - 3], columns = ranges.back();
+  bool byColumns = !ShapedType::isDynamic(rows) && !ShapedType::isDynamic(columns) && columns > rows;
+  SmallVector<OpFoldResult> counts(withDepth ? 3 : 2, rewriter.getIndexAttr(0));
+  counts[byColumns ? counts.size() - 1 : 0] = blocks;
+  return counts;
+}
+
 // A ukernel product without GEMM's epilogue (MatMul) whose accumulator is zero-filled: the fill
 // is fused into each row tile, and in a kernel function that computes only these, a row tile
 // per block, as fuseIntoEpilogue does for GEMM (each call packs all of b: 1024^3 f32 in four
@@ -234,7 +248,7 @@ LogicalResult fuseFillIntoUkernelTiles(IRRewriter &rewriter, linalg::LinalgOp pr
     return failure();
   scf::SCFTileAndFuseOptions options;
   if (Value blocks = kernelBlockCount(product, {})) {
-    options.tilingOptions.setNumThreads({blocks, rewriter.getIndexAttr(0), rewriter.getIndexAttr(0)});
+    options.tilingOptions.setNumThreads(blockTiles(rewriter, product, blocks, /*withDepth=*/true));
     product->getParentOfType<func::FuncOp>()->setAttr("aclop.blocks_per_worker", rewriter.getI64IntegerAttr(1));
   } else {
     options.tilingOptions.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), {tiles[0], 0, 0}));
@@ -367,10 +381,11 @@ LogicalResult fuseIntoEpilogue(IRRewriter &rewriter, linalg::LinalgOp product, A
   if (!strategy || !strategy.get("ukernel") || !epilogue || product.getNumLoops() != 3) return failure();
   scf::SCFTileAndFuseOptions options;
   if (Value blocks = kernelBlockCount(product, epilogue)) {
-    // One row tile per block: each call packs all of b, so the fewer the tiles the better (1024^3
-    // f32 in one call 143 GF/s, in four 135; M = 128, N = K = 4096: 109 against 97 in two). The
-    // launch recipe runs one block per worker for such a kernel (aclop.blocks_per_worker).
-    options.tilingOptions.setNumThreads({blocks, rewriter.getIndexAttr(0)});
+    // One tile per block (of rows, or of columns where there are more: blockTiles): each call
+    // packs all of b, so the fewer the tiles the better (1024^3 f32 in one call 143 GF/s, in
+    // four 135; M = 128, N = K = 4096: 109 against 97 in two). The launch recipe runs one block
+    // per worker for such a kernel (aclop.blocks_per_worker).
+    options.tilingOptions.setNumThreads(blockTiles(rewriter, product, blocks, /*withDepth=*/false));
     product->getParentOfType<func::FuncOp>()->setAttr("aclop.blocks_per_worker", rewriter.getI64IntegerAttr(1));
   } else {
     options.tilingOptions.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), {tiles[0], 0}));  // rows

@@ -166,6 +166,23 @@ func.func @compute_matmul(%a: memref<1000x300xi8>, %b: memref<300x70xi8>, %out: 
   return
 }
 
+// More columns than rows: blocks divide the columns, so that each call packs only its columns
+// of B.
+// UKERNEL-LABEL: func @compute_wide
+// UKERNEL: scf.forall (%{{.*}}) in (%arg4)
+// UKERNEL:   tensor.extract_slice %{{.*}}[0, %{{.*}}] [300, %{{.*}}] [1, 1] : tensor<300x700xi8> to tensor<300x?xi8>
+// UKERNEL:   tensor.extract_slice %{{.*}}[0, %{{.*}}] [40, %{{.*}}] [1, 1] : tensor<40x700xi32> to tensor<40x?xi32>
+// UKERNEL:   linalg.fill
+// UKERNEL:   linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<40x300xi8>, tensor<300x?xi8>) {{.*}}ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni"
+func.func @compute_wide(%a: memref<40x300xi8>, %b: memref<300x700xi8>, %out: memref<40x700xi32>, %block: index,
+                        %blocks: index) attributes {aclop.kernel = "mm"} {
+  %x = bufferization.to_tensor %a restrict : memref<40x300xi8> to tensor<40x300xi8>
+  %y = bufferization.to_tensor %b restrict : memref<300x700xi8> to tensor<300x700xi8>
+  %r = aclop.matmul %x, %y : (tensor<40x300xi8>, tensor<300x700xi8>) -> tensor<40x700xi32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<40x700xi32>, memref<40x700xi32>) -> ()
+  return
+}
+
 // An f32 GEMM on generated register tiles (whole 8x32 tiles, B small enough to sweep from L2
 // once per 8 rows): the epilogue is tiled into register tiles and the fill and the
 // product fused into each; after canonicalization the accumulator is a vector carried by the k

@@ -240,9 +240,9 @@ SmallVector<OpFoldResult> blockTiles(IRRewriter &rewriter, linalg::LinalgOp prod
 }
 
 // A ukernel product without GEMM's epilogue (MatMul) whose accumulator is zero-filled: the fill
-// is fused into each row tile, and in a kernel function that computes only these, a row tile
-// per block, as fuseIntoEpilogue does for GEMM (each call packs all of b: 1024^3 f32 in four
-// calls ran 7% slower than in one).
+// is fused into each tile (aclop-call-ukernels then folds it into the call), and in a kernel
+// function that computes only these, one tile per block (blockTiles), as fuseIntoEpilogue does
+// for GEMM (each call packs all of b: 1024^3 f32 in four calls ran 7% slower than in one).
 LogicalResult fuseFillIntoUkernelTiles(IRRewriter &rewriter, linalg::LinalgOp product, ArrayRef<int64_t> tiles) {
   if (product.getNumLoops() != 3 || !product.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>())
     return failure();

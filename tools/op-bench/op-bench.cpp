@@ -25,6 +25,7 @@ namespace {
 struct Options {
   std::string op = "GEMM", dtype = "f32", shape = "256x256x256", trans = "NN", mode = "both";
   int iterations = 0;  // 0: until ~0.5 s
+  bool product() const { return op == "GEMM" || op == "MatMul"; }  // shape MxNxK, --trans applies
 };
 
 const std::map<std::string, aclDataType> kTypes = {
@@ -168,7 +169,7 @@ bool report(const Options &options, const Tensor &out, const std::vector<double>
     if (ratio > worstRatio) worstRatio = ratio, worst = error;
   }
   const char *verdict = failures ? "FAILED" : (nonzero == 0 && out.count > 0 ? "MISTRUSTED" : "PASSED");
-  std::string trans = options.op == "GEMM" || options.op == "MatMul" ? " trans=" + options.trans : "";
+  std::string trans = options.product() ? " trans=" + options.trans : "";
   printf("%s op=%s dtype=%s shape=%s%s: %zu of %zu outside the bound, max error %.3g (%.2f of its bound)", verdict,
          options.op.c_str(), options.dtype.c_str(), options.shape.c_str(), trans.c_str(), failures, out.count, worst,
          worstRatio);
@@ -203,14 +204,17 @@ int gemm(const Options &options, aclrtStream stream) {
     std::vector<int64_t> aDims = ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k};
     std::vector<int64_t> bDims = tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n};
     std::vector<int64_t> cDims{m, n};
-    const aclTensorDesc *inDescs[] = {aclCreateTensorDesc(in, 2, aDims.data(), ACL_FORMAT_ND),
-                                      aclCreateTensorDesc(in, 2, bDims.data(), ACL_FORMAT_ND)};
-    const aclTensorDesc *outDescs[] = {aclCreateTensorDesc(out, 2, cDims.data(), ACL_FORMAT_ND)};
+    aclTensorDesc *descs[] = {aclCreateTensorDesc(in, 2, aDims.data(), ACL_FORMAT_ND),
+                              aclCreateTensorDesc(in, 2, bDims.data(), ACL_FORMAT_ND),
+                              aclCreateTensorDesc(out, 2, cDims.data(), ACL_FORMAT_ND)};
+    const aclTensorDesc *inDescs[] = {descs[0], descs[1]}, *outDescs[] = {descs[2]};
     aclopAttr *attr = aclopCreateAttr();
     CHECK_ACL(aclopSetAttrBool(attr, "transpose_x1", ta));
     CHECK_ACL(aclopSetAttrBool(attr, "transpose_x2", tb));
     CHECK_ACL(aclopCompile("MatMul", 2, inDescs, 1, outDescs, attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr));
     CHECK_ACL(aclopCreateHandle("MatMul", 2, inDescs, 1, outDescs, attr, &handle));
+    aclopDestroyAttr(attr);  // the handle keeps what it needs, as the descriptions
+    for (aclTensorDesc *desc : descs) aclDestroyTensorDesc(desc);
     buffers = {aclCreateDataBuffer(a.device, a.bytes()), aclCreateDataBuffer(b.device, b.bytes()),
                aclCreateDataBuffer(c.device, c.bytes())};
   }
@@ -250,6 +254,8 @@ int gemm(const Options &options, aclrtStream stream) {
     printf("perf op=%s dtype=%s shape=%s trans=%s: %.3f ms, %.1f GFLOP/s\n", options.op.c_str(), options.dtype.c_str(),
            options.shape.c_str(), options.trans.c_str(), seconds * 1e3, 2.0 * m * n * k / seconds / 1e9);
   }
+  if (handle) aclopDestroyHandle(handle);
+  for (aclDataBuffer *buffer : buffers) aclDestroyDataBuffer(buffer);
   return ok ? 0 : 1;
 }
 
@@ -334,15 +340,14 @@ int main(int argc, char **argv) {
     else usage("unknown option '" + arg + "'");
   }
   if (options.mode != "perf" && options.mode != "correct" && options.mode != "both") usage("bad --mode");
-  const bool product = options.op == "GEMM" || options.op == "MatMul";
-  if (!product && options.op != "Add" && options.op != "Cast") usage("bad --op");
+  if (!options.product() && options.op != "Add" && options.op != "Cast") usage("bad --op");
   CHECK_ACL(aclInit(nullptr));
   CHECK_ACL(aclrtSetDevice(0));
   aclrtStream stream = nullptr;
   CHECK_ACL(aclrtCreateStream(&stream));
-  int status = product ? gemm(options, stream) : elementwise(options, stream);
+  int status = options.product() ? gemm(options, stream) : elementwise(options, stream);
   printf("repro: op-bench --op=%s --dtype=%s --shape=%s%s --mode=%s\n", options.op.c_str(), options.dtype.c_str(),
-         options.shape.c_str(), product ? (" --trans=" + options.trans).c_str() : "", options.mode.c_str());
+         options.shape.c_str(), options.product() ? (" --trans=" + options.trans).c_str() : "", options.mode.c_str());
   aclrtDestroyStream(stream);
   aclrtResetDevice(0);
   aclFinalize();

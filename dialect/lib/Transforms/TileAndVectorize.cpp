@@ -225,35 +225,41 @@ void packPanels(IRRewriter &rewriter, linalg::GenericOp cacheTile) {
 
 Value kernelBlockCount(linalg::LinalgOp product, linalg::GenericOp epilogue);
 
-// The tile counts of a one-tile-per-block loop over a product's (rows, columns), or over
-// (rows, depth, columns) with `withDepth`: blocks divide the columns when there are more of them
-// than rows (static shapes), else the rows. Each ukernel call packs all of its b: split by rows,
-// M = 16, N = K = 4096 on two workers read and packed all of B twice and ran no faster than on
-// one.
-SmallVector<OpFoldResult> blockTiles(IRRewriter &rewriter, linalg::LinalgOp product, Value blocks, bool withDepth) {
-  SmallVector<int64_t> ranges = product.getStaticLoopRanges();
-  int64_t rows = ranges[ranges.size() - 3], columns = ranges.back();
-  bool byColumns = !ShapedType::isDynamic(rows) && !ShapedType::isDynamic(columns) && columns > rows;
-  SmallVector<OpFoldResult> counts(withDepth ? 3 : 2, rewriter.getIndexAttr(0));
-  counts[byColumns ? counts.size() - 1 : 0] = blocks;
-  return counts;
+// How a ukernel product's forall is tiled: over its GEMM epilogue's (rows, columns) if it has
+// one, else over the product's own (rows, depth, columns). In a kernel function that computes
+// only these (kernelBlockCount), one tile per block: each call packs all of its b, so the fewer
+// the tiles the better (1024^3 f32 in one call 143 GF/s, in four 135; M = 128, N = K = 4096: 109
+// against 97 in two), and the launch recipe runs one block per worker for such a kernel
+// (aclop.blocks_per_worker). Blocks divide the columns where there are more of them than rows
+// (static shapes), else the rows: split by rows, M = 16, N = K = 4096 on two workers read and
+// packed all of B twice and ran no faster than on one. Elsewhere, tiles of the strategy's rows.
+void setUkernelTiling(IRRewriter &rewriter, linalg::LinalgOp product, linalg::GenericOp epilogue,
+                      ArrayRef<int64_t> tiles, scf::SCFTilingOptions &options) {
+  const size_t dims = epilogue ? 2 : 3;
+  if (Value blocks = kernelBlockCount(product, epilogue)) {
+    SmallVector<int64_t> ranges = product.getStaticLoopRanges();
+    int64_t rows = ranges[ranges.size() - 3], columns = ranges.back();
+    bool byColumns = !ShapedType::isDynamic(rows) && !ShapedType::isDynamic(columns) && columns > rows;
+    SmallVector<OpFoldResult> counts(dims, rewriter.getIndexAttr(0));
+    counts[byColumns ? dims - 1 : 0] = blocks;
+    options.setNumThreads(counts);
+    product->getParentOfType<func::FuncOp>()->setAttr("aclop.blocks_per_worker", rewriter.getI64IntegerAttr(1));
+  } else {
+    SmallVector<int64_t> sizes(dims, 0);
+    sizes[0] = tiles[0];  // rows
+    options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  }
+  options.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
 }
 
 // A ukernel product without GEMM's epilogue (MatMul) whose accumulator is zero-filled: the fill
-// is fused into each tile (aclop-call-ukernels then folds it into the call), and in a kernel
-// function that computes only these, one tile per block (blockTiles), as fuseIntoEpilogue does
-// for GEMM (each call packs all of b: 1024^3 f32 in four calls ran 7% slower than in one).
+// is fused into each tile (aclop-call-ukernels then folds it into the call), tiled as GEMM's
+// epilogue is (setUkernelTiling: 1024^3 f32 in four calls ran 7% slower than in one).
 LogicalResult fuseFillIntoUkernelTiles(IRRewriter &rewriter, linalg::LinalgOp product, ArrayRef<int64_t> tiles) {
   if (product.getNumLoops() != 3 || !product.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>())
     return failure();
   scf::SCFTileAndFuseOptions options;
-  if (Value blocks = kernelBlockCount(product, {})) {
-    options.tilingOptions.setNumThreads(blockTiles(rewriter, product, blocks, /*withDepth=*/true));
-    product->getParentOfType<func::FuncOp>()->setAttr("aclop.blocks_per_worker", rewriter.getI64IntegerAttr(1));
-  } else {
-    options.tilingOptions.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), {tiles[0], 0, 0}));
-  }
-  options.tilingOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  setUkernelTiling(rewriter, product, {}, tiles, options.tilingOptions);
   options.setFusionControlFn([](tensor::ExtractSliceOp, OpResult producer, bool)
                                  -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
     if (isa<linalg::FillOp>(producer.getOwner())) return scf::SCFTileAndFuseOptions::ControlFnResult{};
@@ -380,17 +386,7 @@ LogicalResult fuseIntoEpilogue(IRRewriter &rewriter, linalg::LinalgOp product, A
   linalg::GenericOp epilogue = scaledEpilogue(product);
   if (!strategy || !strategy.get("ukernel") || !epilogue || product.getNumLoops() != 3) return failure();
   scf::SCFTileAndFuseOptions options;
-  if (Value blocks = kernelBlockCount(product, epilogue)) {
-    // One tile per block (of rows, or of columns where there are more: blockTiles): each call
-    // packs all of b, so the fewer the tiles the better (1024^3 f32 in one call 143 GF/s, in
-    // four 135; M = 128, N = K = 4096: 109 against 97 in two). The launch recipe runs one block
-    // per worker for such a kernel (aclop.blocks_per_worker).
-    options.tilingOptions.setNumThreads(blockTiles(rewriter, product, blocks, /*withDepth=*/false));
-    product->getParentOfType<func::FuncOp>()->setAttr("aclop.blocks_per_worker", rewriter.getI64IntegerAttr(1));
-  } else {
-    options.tilingOptions.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), {tiles[0], 0}));  // rows
-  }
-  options.tilingOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  setUkernelTiling(rewriter, product, epilogue, tiles, options.tilingOptions);
   return success(succeeded(tileEpilogueWithProducers(rewriter, product, epilogue, options)));
 }
 

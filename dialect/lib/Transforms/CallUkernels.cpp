@@ -174,21 +174,25 @@ Outcome callUkernel(ModuleOp module, linalg::GenericOp tile, StringRef symbol) {
                                rhs->pointer, rhs->offset,     rhs->strides[0], rhs->strides[1],
                                acc->pointer, acc->offset,     acc->strides[0], acc->sizes[0],
                                acc->sizes[1], lhs->sizes[1]};
+  // Scaled mode: alpha, beta (0-d memrefs) and Cin. GEMM's epilogue brings its own; after a
+  // zero fill, C = 1 * P + 0 * C (C, as Cin, is not read).
+  Value alpha, beta;
   if (fused) {
-    arguments.append({scalarAddress(builder, loc, fused->epilogue.getDpsInputs()[2]),
-                      scalarAddress(builder, loc, fused->epilogue.getDpsInputs()[3]), cIn->pointer, cIn->offset,
-                      cIn->strides[0]});
-  } else if (zeroed) {  // C = 1 * P + 0 * C: C is not read
+    alpha = fused->epilogue.getDpsInputs()[2];
+    beta = fused->epilogue.getDpsInputs()[3];
+  } else if (zeroed) {
     Type element = cast<MemRefType>(c.getType()).getElementType();
     std::string suffix;
     llvm::raw_string_ostream(suffix) << element;
-    Value one = constantScalar(builder, tile, "__aclop_one_" + suffix, cast<TypedAttr>(builder.getOneAttr(element)));
-    Value zero = constantScalar(builder, tile, "__aclop_zero_" + suffix, cast<TypedAttr>(builder.getZeroAttr(element)));
-    arguments.append({scalarAddress(builder, loc, one), scalarAddress(builder, loc, zero), acc->pointer, acc->offset,
-                      acc->strides[0]});
-  } else {  // accumulate mode
-    arguments.append(5, arith::ConstantIndexOp::create(builder, loc, 0));
+    alpha = constantScalar(builder, tile, "__aclop_one_" + suffix, cast<TypedAttr>(builder.getOneAttr(element)));
+    beta = constantScalar(builder, tile, "__aclop_zero_" + suffix, cast<TypedAttr>(builder.getZeroAttr(element)));
+    cIn = acc;
   }
+  if (alpha)
+    arguments.append({scalarAddress(builder, loc, alpha), scalarAddress(builder, loc, beta), cIn->pointer, cIn->offset,
+                      cIn->strides[0]});
+  else  // accumulate mode
+    arguments.append(5, arith::ConstantIndexOp::create(builder, loc, 0));
   SmallVector<Type> types(arguments.size(), builder.getIndexType());
   auto type = builder.getFunctionType(types, {});
   auto callee = module.lookupSymbol<func::FuncOp>(symbol);

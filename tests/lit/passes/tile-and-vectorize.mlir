@@ -183,6 +183,20 @@ func.func @compute_wide(%a: memref<40x300xi8>, %b: memref<300x700xi8>, %out: mem
   return
 }
 
+// As many columns as rows: the columns too.
+// UKERNEL-LABEL: func @compute_square
+// UKERNEL: scf.forall (%{{.*}}) in (%arg4)
+// UKERNEL:   tensor.extract_slice %{{.*}}[0, %{{.*}}] [300, %{{.*}}] [1, 1] : tensor<300x200xi8> to tensor<300x?xi8>
+// UKERNEL:   ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni"
+func.func @compute_square(%a: memref<200x300xi8>, %b: memref<300x200xi8>, %out: memref<200x200xi32>, %block: index,
+                          %blocks: index) attributes {aclop.kernel = "mm"} {
+  %x = bufferization.to_tensor %a restrict : memref<200x300xi8> to tensor<200x300xi8>
+  %y = bufferization.to_tensor %b restrict : memref<300x200xi8> to tensor<300x200xi8>
+  %r = aclop.matmul %x, %y : (tensor<200x300xi8>, tensor<300x200xi8>) -> tensor<200x200xi32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<200x200xi32>, memref<200x200xi32>) -> ()
+  return
+}
+
 // An f32 GEMM on generated register tiles (whole 8x32 tiles, B small enough to sweep from L2
 // once per 8 rows): the epilogue is tiled into register tiles and the fill and the
 // product fused into each; after canonicalization the accumulator is a vector carried by the k

@@ -34,7 +34,8 @@ bool spinUntil(Predicate ready, std::chrono::nanoseconds budget) {
 
 // How long a synchronizing thread spins before it parks: the configured spin, unless a core is
 // spare for it (fewer workers than hardware threads) and the recent waits it recorded were
-// short. Then it spins through a typical wait, as CUDA's default schedule spins while cores are
+// short (and whatever the budget, it stops spinning when the workers' jobs hold every core:
+// Stream::synchronize). Then it spins through a typical wait, as CUDA's default schedule spins while cores are
 // spare: parking costs a ~25 us futex wake, which doubled a 256^3 s8 GEMM (60 us of work), and
 // parked waits of milliseconds still lost more than the wake (1 thread, Zen 5 VM, up to 1 ms
 // spun before: f32 512^3 (1.4 ms) 195 -> 209 GF/s, 1024^3 (10 ms) 200 -> 209). Waits longer
@@ -87,13 +88,18 @@ class ProgressCounter {
     }
   }
 
-  // Blocks until value() >= target: spins for `spin`, then parks.
-  void waitFor(uint64_t target, std::chrono::nanoseconds spin) const {
-    if (spinUntil([&] { return value() >= target; }, spin)) return;
+  // Blocks until value() >= target: spins for `spin`, or until `keepSpinning()` turns false,
+  // then parks.
+  template <typename KeepSpinning>
+  void waitFor(uint64_t target, std::chrono::nanoseconds spin, KeepSpinning keepSpinning) const {
+    if (spinUntil([&] { return value() >= target || !keepSpinning(); }, spin) && value() >= target) return;
     std::unique_lock<std::mutex> lock(mutex_);
     parkedWaiters_.fetch_add(1, std::memory_order_seq_cst);
     wakeup_.wait(lock, [&] { return value() >= target; });
     parkedWaiters_.fetch_sub(1, std::memory_order_seq_cst);
+  }
+  void waitFor(uint64_t target, std::chrono::nanoseconds spin) const {
+    waitFor(target, spin, [] { return true; });
   }
 
  private:

@@ -3,13 +3,15 @@
 
 #include "spin_wait.h"
 
+#include <algorithm>
+
 namespace aclcpu {
 namespace {
 thread_local int workerIndex = -1;
 }
 
 WorkerPool::WorkerPool(unsigned numThreads, std::chrono::nanoseconds spin, bool runInline)
-    : spin_(spin), runInline_(runInline) {
+    : spin_(spin), runInline_(runInline), cores_(std::max(1u, std::thread::hardware_concurrency())) {
   if (runInline_) return;
   threads_.reserve(numThreads);
   for (unsigned i = 0; i < numThreads; ++i) threads_.emplace_back([this, i] { workerMain(i); });
@@ -51,7 +53,9 @@ void WorkerPool::workerMain(unsigned index) {
   workerIndex = static_cast<int>(index);
   for (;;) {
     if (auto job = tryTake()) {
+      running_.fetch_add(1, std::memory_order_relaxed);
       job->runOnPool();
+      running_.fetch_sub(1, std::memory_order_relaxed);
       continue;
     }
     if (spinUntil([this] { return queued_.load(std::memory_order_acquire) > 0; }, spin_)) continue;

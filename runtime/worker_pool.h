@@ -32,6 +32,13 @@ class WorkerPool {
   unsigned numThreads() const { return static_cast<unsigned>(threads_.size()); }
   bool runsInline() const { return runInline_; }
 
+  // Whether a hardware thread is left over by the jobs running or queued now (idle workers spin
+  // briefly, then park): a thread waiting on their work may then spin without delaying them. A
+  // queued job counts: the worker woken for it needs a core before it can take it.
+  bool hasSpareCore() const {
+    return running_.load(std::memory_order_relaxed) + queued_.load(std::memory_order_relaxed) < cores_;
+  }
+
   // Index of the calling pool worker, or -1 on any other thread.
   static int currentWorkerIndex();
 
@@ -45,6 +52,8 @@ class WorkerPool {
   std::condition_variable wakeup_;
   RingQueue<std::shared_ptr<PoolJob>> queue_;
   std::atomic<size_t> queued_{0};
+  const unsigned cores_;
+  std::atomic<unsigned> running_{0};  // workers inside a job
   int parked_ = 0;
   bool stopping_ = false;
   std::vector<std::thread> threads_;

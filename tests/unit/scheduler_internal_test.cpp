@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -36,6 +37,15 @@ std::unique_ptr<StreamTask> task(std::function<void()> body) {
     return TaskOutcome::Done;
   });
 }
+
+class FunctionJob : public PoolJob {
+ public:
+  explicit FunctionJob(std::function<void()> body) : body_(std::move(body)) {}
+  void runOnPool() override { body_(); }
+
+ private:
+  std::function<void()> body_;
+};
 
 class CountingJob : public PoolJob {
  public:
@@ -116,6 +126,38 @@ TEST(WaitPredictor, SpinsThroughShortWaitsOnlyWithASpareCore) {
   EXPECT_EQ(spare.budget(configured), configured);  // long waits park: the wake-up is noise
   for (int i = 0; i < 32; ++i) spare.record(microseconds(10));
   EXPECT_EQ(spare.budget(configured), configured);  // never below the configured spin
+}
+
+// A core is spare while fewer jobs run or wait than there are hardware threads.
+TEST(WorkerPool, HasASpareCoreWhileSomeWorkersAreIdle) {
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  WorkerPool pool(cores, 20us, false);
+  EXPECT_TRUE(pool.hasSpareCore());
+  std::atomic<unsigned> started{0};
+  std::atomic<bool> release{false};
+  for (unsigned i = 0; i < cores; ++i)
+    pool.post(std::make_shared<FunctionJob>([&] {
+      started.fetch_add(1);
+      while (!release.load()) std::this_thread::yield();
+    }));
+  while (started.load() < cores) std::this_thread::yield();
+  EXPECT_FALSE(pool.hasSpareCore());
+  release.store(true);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!pool.hasSpareCore() && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+  EXPECT_TRUE(pool.hasSpareCore());
+}
+
+// A waiter told to stop spinning parks, and still returns once the counter reaches its target.
+TEST(ProgressCounter, AWaiterThatStopsSpinningParksAndWakes) {
+  aclcpu::ProgressCounter counter;
+  std::thread producer([&] {
+    std::this_thread::sleep_for(5ms);
+    counter.advanceTo(3);
+  });
+  counter.waitFor(3, std::chrono::seconds(10), [] { return false; });
+  EXPECT_GE(counter.value(), 3u);
+  producer.join();
 }
 
 TEST(Stream, RunsTasksInOrderAndReportsTheFirstError) {

@@ -41,8 +41,9 @@ std::unique_ptr<StreamTask> makeKernelLaunchTask(KernelLaunch launch);
 void runKernelCall(Stream &stream, const KernelCall &call);
 
 // Runs blocks [0, numBlocks) of `entry`; returns 0 or the first non-zero block result, with
-// the failing block's index in `faultBlock`.
+// the failing block's index in `faultBlock`. A thread synchronizing on `stream` (the launch's)
+// may run some of them (Stream::offerToWaiter).
 int32_t runBlocks(WorkerPool &pool, aclcpuKernelEntry entry, const void *args, uint32_t numBlocks,
-                  size_t scratchBytes, uint32_t &faultBlock);
+                  size_t scratchBytes, uint32_t &faultBlock, Stream *stream = nullptr);
 
 }  // namespace aclcpu

@@ -70,12 +70,7 @@ aclError Stream::synchronize() {
   uint64_t target = enqueuedCount();
   if (completed_.value() < target) {
     auto start = std::chrono::steady_clock::now();
-    // Spinning while the workers' jobs hold every core would take one from them: with two
-    // workers on two cores, a 256^3 f32 GEMM's two blocks ran at 151-161 GF/s against one
-    // worker's 227 while this thread spun out the configured 50 us, and at 191-216 once it
-    // parked as soon as both were busy. Spinning longer with them is worse: the spin held off
-    // the worker that was to post the other block (1024^3 244 -> 198).
-    completed_.waitFor(target, synchronizeWaits_.budget(spin_), [this] { return pool_.hasSpareCore(); });
+    waitHelping(target, synchronizeWaits_.budget(spin_));
     synchronizeWaits_.record(std::chrono::steady_clock::now() - start);
   }
   // A failed task set failed_ before its completion was published.
@@ -87,6 +82,64 @@ aclError Stream::synchronize() {
   errorMessage_.clear();
   failed_.store(false, std::memory_order_relaxed);
   return error;
+}
+
+bool Stream::offerToWaiter(std::shared_ptr<PoolJob> job) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (waiters_ == 0 || offered_) return false;
+  offered_ = std::move(job);
+  hasOffer_.store(true, std::memory_order_release);
+  return true;
+}
+
+std::shared_ptr<PoolJob> Stream::takeOffer() {
+  if (!hasOffer_.load(std::memory_order_acquire)) return nullptr;
+  std::lock_guard<std::mutex> lock(mutex_);
+  hasOffer_.store(false, std::memory_order_relaxed);
+  return std::move(offered_);
+}
+
+// With as many workers as cores, a synchronizing thread that spins takes a core from them, and
+// one that parks costs a futex wake (~55 us here) at the end. Two workers on two cores ran a
+// 256^3 f32 GEMM's two blocks at 151-161 GF/s (one worker: 227) while this thread spun out the
+// configured 50 us, at 191-216 when it parked once the workers' jobs held both cores, and at
+// 334 now that it runs the second block itself, the second worker staying parked (384^3 337 ->
+// 446, 512^3 371 -> 407, bf16 256^3 298 -> 780, Add of 64K f32 35 -> 147 GB/s). Spinning for
+// longer than the configured spin with no spare core was worse still: it held off the worker
+// that was to post the other block (1024^3 244 -> 198 GF/s).
+void Stream::waitHelping(uint64_t target, std::chrono::nanoseconds spin) {
+  auto reached = [&] { return completed_.value() >= target; };
+  // Pool workers wait without taking offers: a worker already has its own block slot.
+  const bool helps = WorkerPool::currentWorkerIndex() < 0;
+  if (helps) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    ++waiters_;
+  }
+  auto spinDeadline = std::chrono::steady_clock::now() + spin;
+  for (;;) {
+    if (helps)
+      if (std::shared_ptr<PoolJob> job = takeOffer()) {
+        pool_.runOutside(*job);
+        spinDeadline = std::chrono::steady_clock::now() + spin;  // the rest is the workers' share: short
+        continue;
+      }
+    spinUntil([&] { return reached() || hasOffer_.load(std::memory_order_acquire) || !pool_.hasSpareCore(); },
+              spinDeadline - std::chrono::steady_clock::now());
+    if (!helps || reached() || !hasOffer_.load(std::memory_order_acquire)) break;
+  }
+  if (helps) {
+    // No longer taking offers: one made meanwhile goes to the pool's workers.
+    std::shared_ptr<PoolJob> unclaimed;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (--waiters_ == 0 && offered_) {
+        unclaimed = std::move(offered_);
+        hasOffer_.store(false, std::memory_order_relaxed);
+      }
+    }
+    if (unclaimed) pool_.post(std::move(unclaimed));
+  }
+  completed_.waitFor(target, std::chrono::nanoseconds(0));
 }
 
 void Stream::resume() {

@@ -53,7 +53,12 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
     return true;
   }
   // Waits for every task enqueued before the call; returns (and clears) the first task error.
+  // The waiting thread runs work offered to it meanwhile (offerToWaiter).
   aclError synchronize();
+  // Hands `job` (blocks of a kernel launch running on this stream) to a thread waiting in
+  // synchronize, if one is and has no other job offered; false otherwise. The job must do no
+  // harm if it runs after its launch is over, or never.
+  bool offerToWaiter(std::shared_ptr<PoolJob> job);
   // Re-runs a blocked head task; safe to call from any thread, at any time.
   void resume();
   // Records the first failure of a task; synchronize reports it.
@@ -67,6 +72,10 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   void runOnPool() override;
 
  private:
+  // synchronize's wait: runs what is offered, spins for `spin` (again after each job it ran)
+  // while a core is spare, then parks.
+  void waitHelping(uint64_t target, std::chrono::nanoseconds spin);
+  std::shared_ptr<PoolJob> takeOffer();
   // Runs queued tasks in order until the queue is empty (the stream goes Idle), the head task
   // blocks (Parked), or `limit` tasks have run (> 0: the stream is re-posted to the pool).
   void runTasks(int limit);
@@ -99,6 +108,10 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   std::string errorMessage_;
 
   ProgressCounter completed_;
+  // Threads in synchronize that take offers, and the job offered to them (under mutex_).
+  int waiters_ = 0;
+  std::shared_ptr<PoolJob> offered_;
+  std::atomic<bool> hasOffer_{false};
 };
 
 }  // namespace aclcpu

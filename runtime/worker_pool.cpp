@@ -39,6 +39,12 @@ void WorkerPool::post(std::shared_ptr<PoolJob> job) {
   if (parked_ > 0) wakeup_.notify_one();
 }
 
+void WorkerPool::runOutside(PoolJob &job) {
+  running_.fetch_add(1, std::memory_order_relaxed);
+  job.runOutside();
+  running_.fetch_sub(1, std::memory_order_relaxed);
+}
+
 std::shared_ptr<PoolJob> WorkerPool::tryTake() {
   if (queued_.load(std::memory_order_acquire) == 0) return nullptr;
   std::lock_guard<std::mutex> lock(mutex_);

@@ -19,6 +19,9 @@ class PoolJob {
  public:
   virtual ~PoolJob() = default;
   virtual void runOnPool() = 0;
+  // Runs the job on a thread outside the pool (WorkerPool::runOutside); by default as a worker
+  // would.
+  virtual void runOutside() { runOnPool(); }
 };
 
 class WorkerPool {
@@ -29,6 +32,9 @@ class WorkerPool {
   WorkerPool &operator=(const WorkerPool &) = delete;
 
   void post(std::shared_ptr<PoolJob> job);
+  // Runs `job` on the calling thread, outside the pool, counted among the running jobs
+  // (hasSpareCore).
+  void runOutside(PoolJob &job);
   unsigned numThreads() const { return static_cast<unsigned>(threads_.size()); }
   bool runsInline() const { return runInline_; }
 

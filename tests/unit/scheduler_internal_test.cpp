@@ -2,6 +2,7 @@
 // the error a failing task leaves on its stream.
 #include "event.h"
 #include "handle_registry.h"
+#include "kernel_launch.h"
 #include "spin_wait.h"
 #include "stream.h"
 #include "worker_pool.h"
@@ -158,6 +159,42 @@ TEST(ProgressCounter, AWaiterThatStopsSpinningParksAndWakes) {
   counter.waitFor(3, std::chrono::seconds(10), [] { return false; });
   EXPECT_GE(counter.value(), 3u);
   producer.join();
+}
+
+// Which thread ran each block of a launch, in which worker slot.
+struct BlockRecord {
+  std::thread::id thread;
+  uint32_t worker = 0, workers = 0;
+};
+
+int32_t recordBlock(const void *args, const aclcpuBlockCtx *ctx) {
+  auto *records = static_cast<BlockRecord *>(const_cast<void *>(args));
+  records[ctx->blockIdx] = {std::this_thread::get_id(), ctx->workerIdx, ctx->workerNum};
+  std::this_thread::sleep_for(5ms);  // long enough for the other thread to claim the other block
+  return 0;
+}
+
+// A thread synchronizing on a stream while a launch on it hands out its blocks runs some of
+// them itself (Stream::offerToWaiter), in the launch's slot for a thread outside the pool,
+// instead of a parked worker being woken for them.
+TEST(Stream, ASynchronizingThreadRunsBlocksOfTheLaunch) {
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "the waiting thread spins only with a spare core";
+  WorkerPool pool(2, 20us, false);
+  auto stream = std::make_shared<Stream>(pool, 0, std::chrono::seconds(10));  // spins throughout
+  BlockRecord records[2];
+  int32_t status = -1;
+  stream->enqueue(task([&] {
+    std::this_thread::sleep_for(20ms);  // the test thread is in synchronize by then
+    uint32_t faultBlock = 0;
+    status = runBlocks(pool, recordBlock, records, 2, 0, faultBlock, stream.get());
+  }));
+  EXPECT_EQ(stream->synchronize(), ACL_SUCCESS);
+  EXPECT_EQ(status, 0);
+  const int onCaller = records[0].thread == std::this_thread::get_id() ? 0 : 1;
+  EXPECT_EQ(records[onCaller].thread, std::this_thread::get_id());
+  EXPECT_EQ(records[onCaller].worker, records[onCaller].workers - 1);  // the outside slot
+  EXPECT_NE(records[1 - onCaller].thread, std::this_thread::get_id());
+  EXPECT_LT(records[1 - onCaller].worker, 2u);  // a pool worker's own slot
 }
 
 TEST(Stream, RunsTasksInOrderAndReportsTheFirstError) {

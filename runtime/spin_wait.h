@@ -32,10 +32,10 @@ bool spinUntil(Predicate ready, std::chrono::nanoseconds budget) {
   }
 }
 
-// How long a synchronizing thread spins before it parks: the configured spin, unless a core is
+// How long a synchronizing thread spins before it parks (whatever the budget, it stops once the
+// workers' jobs hold every core: Stream::waitHelping): the configured spin, unless a core is
 // spare for it (fewer workers than hardware threads) and the recent waits it recorded were
-// short (and whatever the budget, it stops spinning when the workers' jobs hold every core:
-// Stream::synchronize). Then it spins through a typical wait, as CUDA's default schedule spins while cores are
+// short. Then it spins through a typical wait, as CUDA's default schedule spins while cores are
 // spare: parking costs a ~25 us futex wake, which doubled a 256^3 s8 GEMM (60 us of work), and
 // parked waits of milliseconds still lost more than the wake (1 thread, Zen 5 VM, up to 1 ms
 // spun before: f32 512^3 (1.4 ms) 195 -> 209 GF/s, 1024^3 (10 ms) 200 -> 209). Waits longer

@@ -59,7 +59,7 @@ class WorkerPool {
   RingQueue<std::shared_ptr<PoolJob>> queue_;
   std::atomic<size_t> queued_{0};
   const unsigned cores_;
-  std::atomic<unsigned> running_{0};  // workers inside a job
+  std::atomic<unsigned> running_{0};  // threads inside a job: workers, and others (runOutside)
   int parked_ = 0;
   bool stopping_ = false;
   std::vector<std::thread> threads_;

@@ -88,18 +88,13 @@ class ProgressCounter {
     }
   }
 
-  // Blocks until value() >= target: spins for `spin`, or until `keepSpinning()` turns false,
-  // then parks.
-  template <typename KeepSpinning>
-  void waitFor(uint64_t target, std::chrono::nanoseconds spin, KeepSpinning keepSpinning) const {
-    if (spinUntil([&] { return value() >= target || !keepSpinning(); }, spin) && value() >= target) return;
+  // Blocks until value() >= target: spins for `spin`, then parks.
+  void waitFor(uint64_t target, std::chrono::nanoseconds spin) const {
+    if (spinUntil([&] { return value() >= target; }, spin)) return;
     std::unique_lock<std::mutex> lock(mutex_);
     parkedWaiters_.fetch_add(1, std::memory_order_seq_cst);
     wakeup_.wait(lock, [&] { return value() >= target; });
     parkedWaiters_.fetch_sub(1, std::memory_order_seq_cst);
-  }
-  void waitFor(uint64_t target, std::chrono::nanoseconds spin) const {
-    waitFor(target, spin, [] { return true; });
   }
 
  private:

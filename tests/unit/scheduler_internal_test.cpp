@@ -149,16 +149,29 @@ TEST(WorkerPool, HasASpareCoreWhileSomeWorkersAreIdle) {
   EXPECT_TRUE(pool.hasSpareCore());
 }
 
-// A waiter told to stop spinning parks, and still returns once the counter reaches its target.
-TEST(ProgressCounter, AWaiterThatStopsSpinningParksAndWakes) {
-  aclcpu::ProgressCounter counter;
-  std::thread producer([&] {
+// A synchronizing thread that stops spinning because no core is spare (every core held by a
+// job) parks, and still returns once the stream's tasks complete.
+TEST(Stream, ASynchronizeWithNoSpareCoreParksAndWakes) {
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  WorkerPool pool(cores + 1, 20us, false);  // one worker left for the stream
+  std::atomic<unsigned> started{0};
+  std::atomic<bool> release{false};
+  for (unsigned i = 0; i < cores; ++i)
+    pool.post(std::make_shared<FunctionJob>([&] {
+      started.fetch_add(1);
+      while (!release.load()) std::this_thread::yield();
+    }));
+  while (started.load() < cores) std::this_thread::yield();
+  auto stream = std::make_shared<Stream>(pool, 0, std::chrono::seconds(10));
+  std::atomic<int> ran{0};
+  stream->enqueue(task([&] {
     std::this_thread::sleep_for(5ms);
-    counter.advanceTo(3);
-  });
-  counter.waitFor(3, std::chrono::seconds(10), [] { return false; });
-  EXPECT_GE(counter.value(), 3u);
-  producer.join();
+    ran.store(3);
+  }));
+  EXPECT_FALSE(pool.hasSpareCore());
+  EXPECT_EQ(stream->synchronize(), ACL_SUCCESS);
+  EXPECT_EQ(ran.load(), 3);
+  release.store(true);
 }
 
 // Which thread ran each block of a launch, in which worker slot.

@@ -92,11 +92,15 @@ bool Stream::offerToWaiter(std::shared_ptr<PoolJob> job) {
   return true;
 }
 
+std::shared_ptr<PoolJob> Stream::takeOfferLocked() {
+  hasOffer_.store(false, std::memory_order_relaxed);
+  return std::move(offered_);
+}
+
 std::shared_ptr<PoolJob> Stream::takeOffer() {
   if (!hasOffer_.load(std::memory_order_acquire)) return nullptr;
   std::lock_guard<std::mutex> lock(mutex_);
-  hasOffer_.store(false, std::memory_order_relaxed);
-  return std::move(offered_);
+  return takeOfferLocked();
 }
 
 // With as many workers as cores, a synchronizing thread that spins takes a core from them, and
@@ -132,10 +136,7 @@ void Stream::waitHelping(uint64_t target, std::chrono::nanoseconds spin) {
     std::shared_ptr<PoolJob> unclaimed;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (--waiters_ == 0 && offered_) {
-        unclaimed = std::move(offered_);
-        hasOffer_.store(false, std::memory_order_relaxed);
-      }
+      if (--waiters_ == 0) unclaimed = takeOfferLocked();
     }
     if (unclaimed) pool_.post(std::move(unclaimed));
   }

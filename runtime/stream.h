@@ -75,7 +75,9 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   // synchronize's wait: runs what is offered, spins for `spin` (again after each job it ran)
   // while a core is spare, then parks.
   void waitHelping(uint64_t target, std::chrono::nanoseconds spin);
+  // The offered job, or null; takeOfferLocked with mutex_ held.
   std::shared_ptr<PoolJob> takeOffer();
+  std::shared_ptr<PoolJob> takeOfferLocked();
   // Runs queued tasks in order until the queue is empty (the stream goes Idle), the head task
   // blocks (Parked), or `limit` tasks have run (> 0: the stream is re-posted to the pool).
   void runTasks(int limit);

@@ -48,6 +48,18 @@ class FunctionJob : public PoolJob {
   std::function<void()> body_;
 };
 
+// Occupies `count` of `pool`'s workers with jobs that run until `release` is set; returns once
+// they all run.
+void holdWorkers(WorkerPool &pool, unsigned count, const std::atomic<bool> &release) {
+  auto started = std::make_shared<std::atomic<unsigned>>(0);
+  for (unsigned i = 0; i < count; ++i)
+    pool.post(std::make_shared<FunctionJob>([started, &release] {
+      started->fetch_add(1);
+      while (!release.load()) std::this_thread::yield();
+    }));
+  while (started->load() < count) std::this_thread::yield();
+}
+
 class CountingJob : public PoolJob {
  public:
   explicit CountingJob(std::atomic<int> &count) : count_(count) {}
@@ -134,14 +146,8 @@ TEST(WorkerPool, HasASpareCoreWhileSomeWorkersAreIdle) {
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   WorkerPool pool(cores, 20us, false);
   EXPECT_TRUE(pool.hasSpareCore());
-  std::atomic<unsigned> started{0};
   std::atomic<bool> release{false};
-  for (unsigned i = 0; i < cores; ++i)
-    pool.post(std::make_shared<FunctionJob>([&] {
-      started.fetch_add(1);
-      while (!release.load()) std::this_thread::yield();
-    }));
-  while (started.load() < cores) std::this_thread::yield();
+  holdWorkers(pool, cores, release);
   EXPECT_FALSE(pool.hasSpareCore());
   release.store(true);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
@@ -154,14 +160,8 @@ TEST(WorkerPool, HasASpareCoreWhileSomeWorkersAreIdle) {
 TEST(Stream, ASynchronizeWithNoSpareCoreParksAndWakes) {
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   WorkerPool pool(cores + 1, 20us, false);  // one worker left for the stream
-  std::atomic<unsigned> started{0};
   std::atomic<bool> release{false};
-  for (unsigned i = 0; i < cores; ++i)
-    pool.post(std::make_shared<FunctionJob>([&] {
-      started.fetch_add(1);
-      while (!release.load()) std::this_thread::yield();
-    }));
-  while (started.load() < cores) std::this_thread::yield();
+  holdWorkers(pool, cores, release);
   auto stream = std::make_shared<Stream>(pool, 0, std::chrono::seconds(10));
   std::atomic<int> ran{0};
   stream->enqueue(task([&] {

@@ -24,6 +24,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -110,7 +111,7 @@ const std::string &compilerFingerprint() {
   static const std::string fingerprint = [] {
     const HostTarget &host = hostTarget();
     // Bump the aclcpu part whenever the pipeline changes the code it emits.
-    return std::string("aclcpu-jit-11;llvm-") + LLVM_VERSION_STRING + ";" + host.triple + ";" + host.cpu + ";" +
+    return std::string("aclcpu-jit-12;llvm-") + LLVM_VERSION_STRING + ";" + host.triple + ";" + host.cpu + ";" +
            host.features + ";ukernels=" + llvm::join(host.ukernels, ",");
   }();
   return fingerprint;
@@ -262,9 +263,14 @@ std::unique_ptr<CompiledKernel> compileOp(const OpSpec &spec, const CompileOptio
   auto partitioned = (*module)->getAttrOfType<mlir::DictionaryAttr>("aclop.partitioned");
   kernel->launch.partitioned = partitioned && partitioned.getAs<mlir::BoolAttr>(kKernelName) &&
                                partitioned.getAs<mlir::BoolAttr>(kKernelName).getValue();
-  auto perWorker = (*module)->getAttrOfType<mlir::DictionaryAttr>("aclop.blocks_per_worker");
-  if (auto blocks = perWorker ? perWorker.getAs<mlir::IntegerAttr>(kKernelName) : mlir::IntegerAttr())
-    kernel->launch.blocksPerWorker = static_cast<uint32_t>(blocks.getInt());
+  // The rest of the recipe, where aclop-map-to-kernel-abi recorded it for this kernel.
+  auto recorded = [&](llvm::StringRef name, uint32_t &field, uint32_t most) {
+    auto perKernel = (*module)->getAttrOfType<mlir::DictionaryAttr>(name);
+    if (auto value = perKernel ? perKernel.getAs<mlir::IntegerAttr>(kKernelName) : mlir::IntegerAttr())
+      field = static_cast<uint32_t>(std::clamp<int64_t>(value.getInt(), 1, most));
+  };
+  recorded("aclop.blocks_per_worker", kernel->launch.blocksPerWorker, LaunchRecipe::kMaxBlocksPerWorker);
+  recorded("aclop.work_per_element", kernel->launch.workPerElement, LaunchRecipe::kMaxWorkPerElement);
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule = mlir::translateModuleToLLVMIR(*module, llvmContext, "aclop");

@@ -20,10 +20,15 @@ struct CompileOptions {
 
 // How a kernel is launched: over blocks that divide its work (else as one block), and at most
 // how many blocks per worker. More blocks balance the load; fewer repeat less per-block work,
-// as a GEMM whose ukernel calls each pack all of b asks for one (aclop.blocks_per_worker).
+// as a GEMM whose ukernel calls each pack all of b asks for one (aclop.blocks_per_worker). The
+// work of one output element, in element-wise elements, sizes the blocks: a product's is its
+// depth in vector FMAs (aclop.work_per_element).
 struct LaunchRecipe {
+  static constexpr uint32_t kMaxBlocksPerWorker = 64;
+  static constexpr uint32_t kMaxWorkPerElement = 1u << 24;
   bool partitioned = false;
   uint32_t blocksPerWorker = 4;
+  uint32_t workPerElement = 1;
 };
 
 // A compiled operator. Its argument block is one 8-byte data pointer per input, then per

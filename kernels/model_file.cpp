@@ -15,7 +15,7 @@ namespace aclcpu {
 namespace {
 
 constexpr char kMagic[8] = {'A', 'C', 'L', 'C', 'P', 'U', 'O', 'M'};
-constexpr uint32_t kFormatVersion = 3;  // 3: the launch recipe's blocks_per_worker
+constexpr uint32_t kFormatVersion = 4;  // 3: the launch recipe's blocks_per_worker; 4: its work_per_element
 constexpr size_t kMaxHeaderBytes = 1u << 20;
 
 template <typename T>
@@ -73,6 +73,7 @@ std::vector<char> writeModelFile(const ModelFile &file) {
                       {"triple", file.triple},           {"features", file.features},
                       {"partitioned", file.launch.partitioned},
                       {"blocks_per_worker", file.launch.blocksPerWorker},
+                      {"work_per_element", file.launch.workPerElement},
                       {"outputs", outputs}};
   if (!file.description.empty()) json["op"] = nlohmann::json::parse(file.description, nullptr, /*allow_exceptions=*/false);
   std::string header = json.dump();
@@ -117,13 +118,16 @@ bool readModelFile(const std::vector<char> &bytes, ModelFile &out, std::string &
     return false;
   }
   nlohmann::json json = nlohmann::json::parse(header, nullptr, /*allow_exceptions=*/false);
+  auto count = [&](const char *key, uint32_t most) {
+    return json.contains(key) && json[key].is_number_unsigned() && json[key] >= 1 && json[key] <= most;
+  };
   if (json.is_discarded() || !json.is_object() || !json.contains("fingerprint") || !json["fingerprint"].is_string() ||
       !json.contains("signature") || !json["signature"].is_string() || !json.contains("triple") ||
       !json["triple"].is_string() || !json.contains("features") || !json["features"].is_string() ||
       (json.contains("op") && !json["op"].is_object()) || !json.contains("partitioned") ||
-      !json["partitioned"].is_boolean() || !json.contains("blocks_per_worker") ||
-      !json["blocks_per_worker"].is_number_unsigned() || json["blocks_per_worker"] < 1 ||
-      json["blocks_per_worker"] > 64 || !json.contains("outputs") || !json["outputs"].is_array()) {
+      !json["partitioned"].is_boolean() || !count("blocks_per_worker", LaunchRecipe::kMaxBlocksPerWorker) ||
+      !count("work_per_element", LaunchRecipe::kMaxWorkPerElement) || !json.contains("outputs") ||
+      !json["outputs"].is_array()) {
     error = "malformed header";
     return false;
   }
@@ -135,6 +139,7 @@ bool readModelFile(const std::vector<char> &bytes, ModelFile &out, std::string &
   if (json.contains("op")) out.description = json["op"].dump();
   out.launch.partitioned = json["partitioned"];
   out.launch.blocksPerWorker = json["blocks_per_worker"];
+  out.launch.workPerElement = json["work_per_element"];
   for (const auto &output : json["outputs"]) {
     if (!output.is_object() || !output.contains("type") || !output["type"].is_number_integer() ||
         !output.contains("shape") || !output["shape"].is_array()) {

@@ -164,14 +164,6 @@ aclError checkBuffer(const aclDataBuffer *buffer, size_t bytes, const char *what
   return ACL_SUCCESS;
 }
 
-// Blocks split the outer parallel dimension (`work` elements): ~16K output elements a block,
-// at most the recipe's blocks per worker.
-uint32_t blockCount(bool partitioned, uint32_t blocksPerWorker, int64_t work, const Stream &stream) {
-  if (!partitioned) return 1;
-  int64_t workers = std::max(1u, stream.pool().numThreads());
-  return static_cast<uint32_t>(std::clamp<int64_t>(work / 16384, 1, blocksPerWorker * workers));
-}
-
 // The most elements (inputs and outputs together) a launch may touch to run on the enqueuing
 // thread (Stream::runIfIdle).
 constexpr int64_t kRunOnCallerElements = 32768;
@@ -217,11 +209,17 @@ aclError launchStatic(const Model &model, const StaticLaunch &plan, const aclDat
     raw[i] = reinterpret_cast<uintptr_t>(buffer->data);
   }
   if (aclError error = checkDeviceRanges(ranges, numRanges, caller)) return error;
-  return runOrEnqueue(model, plan.entry, blockCount(plan.partitioned, plan.blocksPerWorker, plan.work, stream),
+  return runOrEnqueue(model, plan.entry, launchBlockCount(plan.launch, plan.outputs, stream.pool().numThreads()),
                       plan.touched, stream, raw, plan.numBuffers, caller);
 }
 
 }  // namespace
+
+uint32_t launchBlockCount(const LaunchRecipe &recipe, int64_t outputs, unsigned workers) {
+  if (!recipe.partitioned) return 1;
+  int64_t most = int64_t(recipe.blocksPerWorker) * std::max(1u, workers);
+  return static_cast<uint32_t>(std::clamp<int64_t>(outputs * recipe.workPerElement / 16384, 1, most));
+}
 
 // Never destroyed: compiled kernels must be released while LLVM is alive, which aclFinalize
 // does (below); a process that exits without it just leaves them.
@@ -368,8 +366,7 @@ std::shared_ptr<Model> makeModel(ResolvedRequest request, std::shared_ptr<Compil
   const CompiledKernel &compiled = *model->kernel;
   StaticLaunch plan;
   plan.entry = compiled.entry;
-  plan.partitioned = compiled.launch.partitioned;
-  plan.blocksPerWorker = compiled.launch.blocksPerWorker;
+  plan.launch = compiled.launch;
   plan.numInputs = static_cast<uint32_t>(resolved.kernelInputs.size());
   auto add = [&](const TensorSpec &spec, aclDataType type, int32_t index) {
     if (!spec.isStatic() || plan.numBuffers == StaticLaunch::kMaxBuffers) return false;
@@ -386,7 +383,7 @@ std::shared_ptr<Model> makeModel(ResolvedRequest request, std::shared_ptr<Compil
   }
   for (size_t i = 0; i < compiled.outputs.size() && isStatic; ++i)
     isStatic = add(compiled.outputs[i], resolved.outputs[i].dataType, static_cast<int32_t>(i));
-  if (!compiled.outputs.empty() && isStatic) plan.work = compiled.outputs[0].elementCount();
+  if (!compiled.outputs.empty() && isStatic) plan.outputs = compiled.outputs[0].elementCount();
   if (isStatic) model->staticLaunch = plan;
   return model;
 }
@@ -442,10 +439,9 @@ __attribute__((noinline)) aclError launchDynamic(const Model &model, const std::
   // A buffer inside a device allocation must fit it (checked mode: must lie inside one).
   if (aclError error = checkDeviceRanges(ranges, numRanges, caller)) return error;
   memcpy(raw + numPointers, dynamicSizes, 8 * numDynamicSizes);
-  int64_t work = outputDims.empty() ? 1 : elementCount(outputDims[0]);
-  return runOrEnqueue(model, kernel.entry,
-                      blockCount(kernel.launch.partitioned, kernel.launch.blocksPerWorker, work, *resolved), touched,
-                      *resolved, raw, numPointers + numDynamicSizes, caller);
+  int64_t outputElements = outputDims.empty() ? 1 : elementCount(outputDims[0]);
+  return runOrEnqueue(model, kernel.entry, launchBlockCount(kernel.launch, outputElements, resolved->pool().numThreads()), touched, *resolved,
+                      raw, numPointers + numDynamicSizes, caller);
 }
 
 }  // namespace

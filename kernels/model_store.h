@@ -29,11 +29,10 @@ namespace aclcpu {
 struct StaticLaunch {
   static constexpr size_t kMaxBuffers = 16;  // a kernel's arguments, inputs and outputs
   aclcpuKernelEntry entry = nullptr;
-  bool partitioned = false;                  // the kernel's LaunchRecipe
-  uint32_t blocksPerWorker = 1;
+  LaunchRecipe launch;                       // the kernel's
   uint32_t numInputs = 0, numBuffers = 0;    // the kernel's inputs, then its outputs
   int64_t touched = 0;                       // elements of every buffer
-  int64_t work = 1;                          // elements of the first output (1 if none)
+  int64_t outputs = 1;                       // elements of the first output (1 if none)
   int32_t index[kMaxBuffers] = {};           // the request's input index, or the output's
   size_t bytes[kMaxBuffers] = {};            // each buffer's size
 };
@@ -51,6 +50,11 @@ struct Model {
     if (!usedUnseen.load(std::memory_order_relaxed)) usedUnseen.store(true, std::memory_order_relaxed);
   }
 };
+
+// The blocks a launch of `recipe` over `outputs` output elements divides into on `workers`
+// workers: ~16K element-wise elements of work a block (a product's element is worth its depth
+// in vector FMAs), at most the recipe's blocks per worker.
+uint32_t launchBlockCount(const LaunchRecipe &recipe, int64_t outputs, unsigned workers);
 
 // A model of `request` running `kernel`.
 std::shared_ptr<Model> makeModel(ResolvedRequest request, std::shared_ptr<CompiledKernel> kernel);

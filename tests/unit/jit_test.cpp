@@ -301,7 +301,8 @@ TEST_F(JitTest, GemmAlphaBetaAndInPlaceC) {
 }
 
 // A GEMM whose epilogue a ukernel computes runs one row tile per block and asks the launch
-// for one block per worker; other partitioned kernels keep the default of four.
+// for one block per worker; other partitioned kernels keep the default of four. Its work per
+// output element is its depth in vector FMAs; element-wise kernels' is one.
 TEST_F(JitTest, UkernelGemmAsksForOneBlockPerWorker) {
   auto compile = [](const char *op, std::vector<TensorSpec> inputs) {
     std::string error;
@@ -309,16 +310,23 @@ TEST_F(JitTest, UkernelGemmAsksForOneBlockPerWorker) {
     EXPECT_TRUE(kernel) << error;
     return kernel;
   };
-  auto gemm = compile("gemm", {{ElementType::I8, {300, 40}}, {ElementType::I8, {40, 70}}, {ElementType::I32, {300, 70}},
+  auto gemm = compile("gemm", {{ElementType::I8, {300, 200}}, {ElementType::I8, {200, 70}}, {ElementType::I32, {300, 70}},
                                {ElementType::I32, {}}, {ElementType::I32, {}}});
   auto add = compile("add", {{ElementType::F32, {300, 70}}, {ElementType::F32, {300, 70}}});
-  ASSERT_TRUE(gemm && add);
+  auto matmul = compile("matmul", {{ElementType::F32, {300, 200}}, {ElementType::F32, {200, 70}}});
+  ASSERT_TRUE(gemm && add && matmul);
   const auto &ukernels = hostTarget().ukernels;
   bool vnni = std::find(ukernels.begin(), ukernels.end(), "aclcpu_ukernel_gemm_s8s8s32_vnni") != ukernels.end();
   EXPECT_TRUE(gemm->launch.partitioned);
   EXPECT_EQ(gemm->launch.blocksPerWorker, vnni ? 1u : 4u);
   EXPECT_TRUE(add->launch.partitioned);
   EXPECT_EQ(add->launch.blocksPerWorker, 4u);
+  // Each output element is worth the product's depth in vector FMAs: 200 over 32-bit lanes,
+  // each summing four i8 products for s8.
+  auto vectors = [](int64_t macsPerVector) { return uint32_t((200 + macsPerVector - 1) / macsPerVector); };
+  EXPECT_EQ(matmul->launch.workPerElement, vectors(hostTarget().vectorBits / 32));
+  EXPECT_EQ(gemm->launch.workPerElement, vectors(hostTarget().vectorBits / 32 * 4));
+  EXPECT_EQ(add->launch.workPerElement, 1u);
 }
 
 TEST_F(JitTest, BatchMatMulBroadcastsTheBatch) {

@@ -106,6 +106,7 @@ TEST(DiskCache, ANewProcessLinksCachedModelsWithoutCompiling) {
   EXPECT_EQ(second->kernel->outputs[0].shape, first->kernel->outputs[0].shape);
   EXPECT_EQ(second->kernel->launch.partitioned, first->kernel->launch.partitioned);
   EXPECT_EQ(second->kernel->launch.blocksPerWorker, first->kernel->launch.blocksPerWorker);
+  EXPECT_EQ(second->kernel->launch.workPerElement, first->kernel->launch.workPerElement);
   EXPECT_NE(second->kernel->entry, nullptr);
 }
 
@@ -143,7 +144,7 @@ TEST(DiskCache, CorruptTruncatedOrForeignFilesAreRecompiledNeverRun) {
 }
 
 TEST(ModelFileFormat, EveryByteFlipAndTruncationIsRejected) {
-  ModelFile file{"fingerprint", "Exp|in:...", {true, 1}, {{ElementType::F16, {3, -1}}}, std::vector<char>(200, 'x'),
+  ModelFile file{"fingerprint", "Exp|in:...", {true, 1, 36}, {{ElementType::F16, {3, -1}}}, std::vector<char>(200, 'x'),
                  "x86_64-unknown-linux-gnu", "+avx2,-avx512f", R"({"op":"Exp"})"};
   std::vector<char> good = writeModelFile(file);
   ModelFile back;
@@ -152,6 +153,7 @@ TEST(ModelFileFormat, EveryByteFlipAndTruncationIsRejected) {
   EXPECT_EQ(back.signature, file.signature);
   EXPECT_TRUE(back.launch.partitioned);
   EXPECT_EQ(back.launch.blocksPerWorker, 1u);
+  EXPECT_EQ(back.launch.workPerElement, 36u);
   EXPECT_EQ(back.outputs[0].shape, (std::vector<int64_t>{3, -1}));
   EXPECT_EQ(back.object, file.object);
   EXPECT_EQ(back.triple, file.triple);
@@ -164,4 +166,37 @@ TEST(ModelFileFormat, EveryByteFlipAndTruncationIsRejected) {
   }
   for (size_t length = 0; length < good.size(); ++length)
     EXPECT_FALSE(readModelFile(std::vector<char>(good.begin(), good.begin() + length), back, error)) << length;
+}
+
+// A recipe out of range (no work, or more blocks per worker than a launch makes) is a corrupt
+// file: rejected, never run with a block count it implies.
+TEST(ModelFileFormat, ARecipeOutOfRangeIsRejected) {
+  ModelFile file{"fingerprint", "Exp|in:...", {true, 1, 1}, {{ElementType::F32, {4}}}, std::vector<char>(16, 'x'),
+                 "x86_64-unknown-linux-gnu", "+avx2", ""};
+  ModelFile back;
+  std::string error;
+  for (LaunchRecipe recipe : {LaunchRecipe{true, 0, 1}, LaunchRecipe{true, LaunchRecipe::kMaxBlocksPerWorker + 1, 1},
+                              LaunchRecipe{true, 1, 0}, LaunchRecipe{true, 1, LaunchRecipe::kMaxWorkPerElement + 1}}) {
+    ModelFile bad = file;
+    bad.launch = recipe;
+    EXPECT_FALSE(readModelFile(writeModelFile(bad), back, error)) << recipe.blocksPerWorker << " " << recipe.workPerElement;
+    EXPECT_EQ(error, "malformed header");
+  }
+  EXPECT_TRUE(readModelFile(writeModelFile(file), back, error)) << error;
+}
+
+// Blocks hold ~16K element-wise elements of work: a product's output element counts its depth
+// in vector FMAs, so a 128^3 f32 GEMM (16K outputs, 8 each on 512-bit vectors) fills two
+// workers where counting outputs alone gave it one; 64^3 (4 each) stays one block.
+TEST(LaunchBlocks, AProductsBlocksCountItsDepth) {
+  LaunchRecipe gemm{true, 1, 8};
+  EXPECT_EQ(launchBlockCount(gemm, 128 * 128, 2), 2u);
+  EXPECT_EQ(launchBlockCount(gemm, 128 * 128, 1), 1u) << "one block per worker";
+  EXPECT_EQ(launchBlockCount(LaunchRecipe{true, 1, 4}, 64 * 64, 2), 1u);
+  EXPECT_EQ(launchBlockCount(LaunchRecipe{true, 1, 256}, 4096, 2), 2u) << "M = 1, N = K = 4096";
+  LaunchRecipe add{true, 4, 1};
+  EXPECT_EQ(launchBlockCount(add, 16383, 2), 1u);
+  EXPECT_EQ(launchBlockCount(add, 3 * 16384, 2), 3u);
+  EXPECT_EQ(launchBlockCount(add, 1 << 30, 2), 8u) << "four blocks per worker";
+  EXPECT_EQ(launchBlockCount(LaunchRecipe{false, 4, 1}, 1 << 30, 2), 1u) << "not partitioned";
 }

@@ -33,6 +33,9 @@ def AclopSelectStrategy : Pass<"aclop-select-strategy", "ModuleOp"> {
     512-bit vector target; ops the tiling pass does not handle get a strategy without
     `tile_sizes`. A product whose operand types a ukernel the target provides covers (see
     `ukernels`) records `ukernel = "<symbol>"`: its cache tiles become calls to that symbol.
+    A product with a static depth also records, on its function, the work of one output element
+    in vector FMAs (`aclop.work_per_element`, depth / vector_size): the launch recipe sizes
+    blocks by it.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
@@ -146,7 +149,8 @@ def AclopMapToKernelAbi : Pass<"aclop-map-to-kernel-abi", "ModuleOp"> {
     Runs on bufferized functions marked `aclop.kernel = "<name>"` whose last two arguments are
     the block index and block count. Every top-level `scf.parallel` gets its first non-unit
     dimension divided evenly among the blocks; a function with work that cannot be divided
-    runs in block 0 only (`aclop.partitioned = false` records it for the launch recipe). Then
+    runs in block 0 only (`aclop.partitioned = false` records it for the launch recipe, and a
+    partitioned function's `aclop.blocks_per_worker` and `aclop.work_per_element` beside). Then
     an `llvm.func @<name>(!llvm.ptr args, !llvm.ptr ctx) -> i32` entry is added that reads each
     buffer's pointer (8 bytes each, in argument order) and its dynamic sizes (an i64 each,
     after all pointers) from the argument block, and the block index and count from the

@@ -211,12 +211,15 @@ struct AclopMapToKernelAbiPass : aclop::impl::AclopMapToKernelAbiBase<AclopMapTo
       NamedAttrList recorded(module->getAttrOfType<DictionaryAttr>("aclop.partitioned"));
       recorded.set(name, BoolAttr::get(&getContext(), partitioned));
       module->setAttr("aclop.partitioned", recorded.getDictionary(&getContext()));
-      // A kernel that asks for a number of blocks per worker (aclop-tile-and-vectorize: one
-      // row tile per block) has it recorded beside, for the launch recipe too.
-      if (auto perWorker = compute->getAttrOfType<IntegerAttr>("aclop.blocks_per_worker"); perWorker && partitioned) {
-        NamedAttrList blocks(module->getAttrOfType<DictionaryAttr>("aclop.blocks_per_worker"));
-        blocks.set(name, perWorker);
-        module->setAttr("aclop.blocks_per_worker", blocks.getDictionary(&getContext()));
+      // What a partitioned kernel tells its launch recipe is recorded beside: the blocks per
+      // worker it asks for (aclop-tile-and-vectorize: one row tile per block) and the work of
+      // one output element (aclop-select-strategy).
+      for (StringRef recipe : {"aclop.blocks_per_worker", "aclop.work_per_element"}) {
+        auto value = compute->getAttrOfType<IntegerAttr>(recipe);
+        if (!value || !partitioned) continue;
+        NamedAttrList perKernel(module->getAttrOfType<DictionaryAttr>(recipe));
+        perKernel.set(name, value);
+        module->setAttr(recipe, perKernel.getDictionary(&getContext()));
       }
       compute.setPrivate();
       std::string computeName = ("__aclop_compute_" + name.getValue()).str();

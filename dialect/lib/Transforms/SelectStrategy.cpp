@@ -154,6 +154,26 @@ SmallVector<int64_t> ukernelTiles(linalg::LinalgOp op) {
   return tiles;
 }
 
+// A launch divides its work into blocks of ~16K element-wise elements (the runtime's
+// launchBlockCount), and a product's output element is worth its depth in vector FMAs, each
+// about as long as an element-wise element (an Add of f32 in L2, 0.08 ns; a 16-lane FMA at two
+// a cycle, 0.15 ns). Integer products count a vector of dot products (vpdpbusd sums four i8
+// pairs a lane). Recorded on the function for the launch recipe. Counting outputs alone, a
+// 128^3 GEMM (16K outputs) was one block: two workers, f32 213 -> 362 GF/s with two, bf16 329 ->
+// 495, s8 524 -> 617 GOP/s; M = 1, N = K = 4096 f32 17 -> 25; 255^3 297 -> 405. Smaller
+// products lose to a split (f32 80^3 188 -> 140; s8 96^3, two blocks by lanes, 294 -> 268).
+void recordWorkPerElement(linalg::LinalgOp op, int64_t vectorSize) {
+  int64_t depth = op.getStaticLoopRanges()[op.getNumLoops() - 2];
+  auto func = op->getParentOfType<FunctionOpInterface>();
+  if (ShapedType::isDynamic(depth) || !func) return;
+  Type input = elementType(op.getDpsInputs()[0]);
+  int64_t perLane = input.isInteger() ? std::max<int64_t>(1, 32 / input.getIntOrFloatBitWidth()) : 1;
+  int64_t work = std::max<int64_t>(1, llvm::divideCeil(depth, vectorSize * perLane));
+  if (auto recorded = func->getAttrOfType<IntegerAttr>("aclop.work_per_element"))
+    work = std::max(work, recorded.getInt());
+  func->setAttr("aclop.work_per_element", Builder(op).getI64IntegerAttr(work));
+}
+
 struct AclopSelectStrategyPass : aclop::impl::AclopSelectStrategyBase<AclopSelectStrategyPass> {
   using AclopSelectStrategyBase::AclopSelectStrategyBase;
   void runOnOperation() override {
@@ -170,6 +190,7 @@ struct AclopSelectStrategyPass : aclop::impl::AclopSelectStrategyBase<AclopSelec
         SmallVector<int64_t> tiles = ukernel.empty() ? cacheTiles(op) : ukernelTiles(op);
         strategy.push_back(b.getNamedAttr("cache_tiles", b.getDenseI64ArrayAttr(tiles)));
         if (!ukernel.empty()) strategy.push_back(b.getNamedAttr("ukernel", b.getStringAttr(ukernel)));
+        recordWorkPerElement(op, vectorSize);
       }
       op->setAttr("aclop.strategy", b.getDictionaryAttr(strategy));
     });

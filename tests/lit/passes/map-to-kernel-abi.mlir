@@ -40,14 +40,14 @@ func.func @k(%in: memref<1x?xf32>, %out: memref<1x?xf32>, %block: index, %blocks
 
 // -----
 
-// Work that cannot be divided runs in block 0 only.
+// Work that cannot be divided runs in block 0 only, and tells the launch recipe nothing else.
 // CHECK: module attributes {aclop.partitioned = {total = false}}
 // CHECK-LABEL: func.func private @__aclop_compute_total
 // CHECK: %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %c0
 // CHECK: scf.if %[[FIRST]] {
 // CHECK:   scf.for
 // CHECK:   memref.store
-func.func @k(%in: memref<8xf32>, %out: memref<f32>, %block: index, %blocks: index) attributes {aclop.kernel = "total"} {
+func.func @k(%in: memref<8xf32>, %out: memref<f32>, %block: index, %blocks: index) attributes {aclop.kernel = "total", aclop.work_per_element = 8 : i64} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
@@ -98,14 +98,15 @@ func.func @k(%out: memref<100xf32>, %block: index, %blocks: index) attributes {a
 // -----
 
 // A loop over one tile per block (up to the block count) gives block b iteration b; the
-// kernel's request for one block per worker is recorded for the launch recipe.
-// CHECK: module attributes {aclop.blocks_per_worker = {tiles = 1 : i64}, aclop.partitioned = {tiles = true}}
+// kernel's request for one block per worker and its work per output element are recorded for
+// the launch recipe.
+// CHECK: module attributes {aclop.blocks_per_worker = {tiles = 1 : i64}, aclop.partitioned = {tiles = true}, aclop.work_per_element = {tiles = 24 : i64}}
 // CHECK: func.func private @__aclop_compute_tiles(%{{.*}}: memref<?xf32>, %[[BLOCK:.*]]: index, %[[BLOCKS:.*]]: index)
 // CHECK: %[[NEXT:.*]] = arith.addi %[[BLOCK]], %{{.*}}
 // CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[NEXT]], %[[BLOCKS]]
 // CHECK: %[[END:.*]] = arith.select %[[LAST]], %[[BLOCKS]]
 // CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%[[END]])
-func.func @t(%out: memref<?xf32>, %block: index, %blocks: index) attributes {aclop.kernel = "tiles", aclop.blocks_per_worker = 1 : i64} {
+func.func @t(%out: memref<?xf32>, %block: index, %blocks: index) attributes {aclop.kernel = "tiles", aclop.blocks_per_worker = 1 : i64, aclop.work_per_element = 24 : i64} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %one = arith.constant 1.0 : f32

@@ -19,7 +19,13 @@ func.func @strategies(%a: tensor<4x?xf32>, %b: tensor<4x?xf16>, %d: tensor<9xf64
   return %0, %1, %2, %3 : tensor<4x?xf32>, tensor<9xf64>, tensor<?x4xf16>, tensor<4xf32>
 }
 
+// A product's output element is worth its depth in vector FMAs to the launch recipe, the most
+// of the function's products (@products: 128 / 16, on 256-bit vectors 128 / 8); an i8 product's
+// vector sums four products a lane (@integer_product: 128 / 64, or 128 / 32).
 // CHECK-LABEL: func @products
+// CHECK-SAME: attributes {aclop.work_per_element = 8 : i64}
+// AVX2-LABEL: func @products
+// AVX2-SAME: attributes {aclop.work_per_element = 16 : i64}
 // CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 128, 512>, vector_size = 16 : i64}}
 // CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 1, 64, 128, 512>, vector_size = 16 : i64}}
 func.func @products(%a: tensor<64x128xf32>, %b: tensor<128x96xf32>, %x: tensor<2x64x128xf32>, %y: tensor<2x128x96xf32>)
@@ -29,6 +35,14 @@ func.func @products(%a: tensor<64x128xf32>, %b: tensor<128x96xf32>, %x: tensor<2
   return %0, %1 : tensor<64x96xf32>, tensor<2x64x96xf32>
 }
 
+// CHECK-LABEL: func @integer_product
+// CHECK-SAME: attributes {aclop.work_per_element = 2 : i64}
+// AVX2-LABEL: func @integer_product
+// AVX2-SAME: attributes {aclop.work_per_element = 4 : i64}
+func.func @integer_product(%a: tensor<64x128xi8>, %b: tensor<128x96xi8>) -> tensor<64x96xi32> {
+  %0 = aclop.matmul %a, %b : (tensor<64x128xi8>, tensor<128x96xi8>) -> tensor<64x96xi32>
+  return %0 : tensor<64x96xi32>
+}
 
 // A ukernel the target provides takes the products it covers: s8 x s8 -> s32 with sign
 // extension (not a zero-extending product). A ukernel call covers a row tile across every

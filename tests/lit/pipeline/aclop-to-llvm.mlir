@@ -136,8 +136,9 @@ func.func @k(%a: memref<4x?xf32>, %b: memref<4x?xf32>, %bi: index, %bn: index) a
 // -----
 
 // A GEMM kernel on fused register tiles, split into 12-row and 8-row parts: both write the
-// output buffer in place (no temporary, no copy) and the kernel stays block-partitioned.
-// CHECK: module attributes {aclop.partitioned = {gemm_kernel = true}}
+// output buffer in place (no temporary, no copy) and the kernel stays block-partitioned; each
+// output element is worth its depth in vector FMAs to the launch recipe (288 / 16, or 288 / 8).
+// CHECK: module attributes {aclop.partitioned = {gemm_kernel = true}, aclop.work_per_element = {gemm_kernel = {{18|36}} : i64}}
 // CHECK-NOT: @malloc
 // CHECK-NOT: llvm.intr.memcpy
 // CHECK-LABEL: llvm.func @gemm_kernel(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32

@@ -114,20 +114,25 @@ class OneDnnGemmS8 : public Contender {
   AlignedHostArray<int32_t> c_;
 };
 
-// oneDNN's matmul primitive, `in` x `in` -> f32, with B reordered once into the layout the
-// primitive prefers (pre-packed weights, as the oneDNN anchors are measured).
+// oneDNN's matmul primitive, m x k `in` by k x n `in` -> f32 (A stored transposed if `ta`), with
+// B reordered once into the layout the primitive prefers (pre-packed weights, as the issue's
+// oneDNN anchors are measured; `tb` says how B is stored before that).
 class OneDnnMatmul : public Contender {
  public:
-  OneDnnMatmul(int64_t n, dnnl::memory::data_type in, std::string name) : Contender(std::move(name)) {
+  OneDnnMatmul(int64_t n, dnnl::memory::data_type in, std::string name)
+      : OneDnnMatmul(n, n, n, false, false, in, std::move(name)) {}
+  OneDnnMatmul(int64_t m, int64_t n, int64_t k, bool ta, bool tb, dnnl::memory::data_type in, std::string name)
+      : Contender(std::move(name)) {
     using tag = dnnl::memory::format_tag;
     try {
-      dnnl::memory::desc plain({n, n}, in, tag::ab), anyLayout({n, n}, in, tag::any);
-      dnnl::memory::desc result({n, n}, dnnl::memory::data_type::f32, tag::ab);
-      dnnl::matmul::primitive_desc matmul(dnnl::matmul::desc(plain, anyLayout, result), engine_);
-      a_ = dnnl::memory(plain, engine_);
+      dnnl::memory::desc plainA({m, k}, in, ta ? tag::ba : tag::ab), plainB({k, n}, in, tb ? tag::ba : tag::ab);
+      dnnl::memory::desc anyLayout({k, n}, in, tag::any);
+      dnnl::memory::desc result({m, n}, dnnl::memory::data_type::f32, tag::ab);
+      dnnl::matmul::primitive_desc matmul(dnnl::matmul::desc(plainA, anyLayout, result), engine_);
+      a_ = dnnl::memory(plainA, engine_);
       b_ = dnnl::memory(matmul.weights_desc(), engine_);
       c_ = dnnl::memory(result, engine_);
-      dnnl::memory bPlain(plain, engine_);
+      dnnl::memory bPlain(plainB, engine_);
       for (const dnnl::memory *m : {&a_, &bPlain, &c_}) std::memset(m->get_data_handle(), 0, m->get_desc().get_size());
       dnnl::reorder(bPlain, b_).execute(stream_, bPlain, b_);
       stream_.wait();
@@ -226,6 +231,9 @@ void BM_PairedGemmF32Shapes(benchmark::State &state) {
   Contenders contenders;
   contenders.push_back(std::make_unique<HandleGemm>(runtime, ACL_FLOAT, 4, ACL_FLOAT, m, n, k, ta, tb));
   contenders.push_back(std::make_unique<OpenBlasSgemm>(m, n, k, ta, tb));
+#ifdef ACLCPU_HAVE_ONEDNN
+  contenders.push_back(std::make_unique<OneDnnMatmul>(m, n, k, ta, tb, dnnl::memory::data_type::f32, "oneDNN"));
+#endif
   aclcpu_bench::runPaired(state, contenders, 2.0 * m * n * k, "GFLOP/s");
 }
 BENCHMARK(BM_PairedGemmF32Shapes)->Apply(gemmShapes)->Iterations(kPairedRounds);

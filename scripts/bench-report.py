@@ -4,7 +4,8 @@ comparison made on one core:
   - fp32 GEMM through a handle beside OpenBLAS (AVX-512 kernels) and oneDNN's sgemm;
   - s8 x s8 -> s32 GEMM through a handle beside oneDNN's gemm_s8s8s32;
   - bf16 and f16 -> f32 GEMM through a handle beside oneDNN's bf16 matmul primitive;
-  - fp32 GEMM at other shapes (odd sizes, few rows, transposes) beside OpenBLAS;
+  - fp32 GEMM at other shapes (odd sizes, few rows, transposes) beside OpenBLAS and oneDNN's
+    f32 matmul primitive (B pre-packed);
   - Add and Casts on 256 MiB beside memcpy of the same traffic and hand-written AVX-512 loops.
 Each comparison runs side by side in one process (op_bench's BM_PairedGemm*, elementwise_bench's
 BM_Paired*; bench/paired_runs.h): 15 rounds in which ours and each anchor run a batch of calls
@@ -115,19 +116,21 @@ def paired_gemm_table(entries_by_name, family, title, unit, shown_unit):
 
 
 def paired_shapes_table(entries_by_name):
-    """The fp32 GEMM shapes beside OpenBLAS."""
-    rows = []
+    """The fp32 GEMM shapes beside OpenBLAS (and oneDNN's matmul, where it ran)."""
+    rows, anchors = [], []
     for run_name, entries in entries_by_name.items():
         name, *arguments = run_name.split("/")
         if name != GEMM_SHAPES:
             continue
+        anchors = anchors or anchors_of(entries, "GFLOP/s")
         shape = dict(argument.split(":") for argument in arguments if ":" in argument)
         rows.append([f"{shape['m']}x{shape['n']}x{shape['k']}", "NT"[int(shape["ta"])] + "NT"[int(shape["tb"])],
-                     f"{paired_rate(entries, 'aclcpu', 'GFLOP/s'):.0f}",
-                     f"{paired_rate(entries, 'OpenBLAS', 'GFLOP/s'):.0f}", paired_ratio(entries, "OpenBLAS")])
+                     f"{paired_rate(entries, 'aclcpu', 'GFLOP/s'):.0f}"] +
+                    [f"{paired_rate(entries, a, 'GFLOP/s'):.0f}" for a in anchors] +
+                    [paired_ratio(entries, a) for a in anchors])
     if rows:
-        print_table(["fp32 GEMM M×N×K, 1 thread", "op(A) op(B)", "aclcpu GF/s", "OpenBLAS GF/s", "vs OpenBLAS"],
-                    rows)
+        print_table(["fp32 GEMM M×N×K, 1 thread", "op(A) op(B)", "aclcpu GF/s"] + [f"{a} GF/s" for a in anchors] +
+                    [f"vs {a}" for a in anchors], rows)
 
 
 def print_table(header, rows):

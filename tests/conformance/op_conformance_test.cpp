@@ -488,11 +488,11 @@ TEST_F(Conformance, GemmAgainstEigen) {
     // of 4M packed floats, four depth chunks, B packed chunk by chunk) and 140x40x4200 has two
     // depth chunks (2100 deep each, B packed ahead for two bands: C scaled by the first chunk,
     // added to by the second); 704x64x48 takes the f32 ukernel for whole register tiles past 640,
-    // 3x37x50 its few-rows path (B unpacked, 16-column vectors then a scalar tail, depth in fours),
-    // and 45x70x33 its in-place path (A and B unpacked, ragged rows and columns); f32 64x64x64,
-    // 264x128x72 (two blocks, split at a multiple of 8 rows) and 520x96x400 (12-row tiles, 4 rows
-    // split off, three blocks) take generated register tiles with the epilogue fused in when B is
-    // (k, n).
+    // 3x37x50 its few-rows path (B unpacked, 16-column vectors then a scalar tail, depth in eights
+    // then a ragged two), and 45x70x33 its in-place path (A and B unpacked, ragged rows and
+    // columns); f32 64x64x64, 264x128x72 (two blocks, split at a multiple of 8 rows) and
+    // 520x96x400 (12-row tiles, 4 rows split off, three blocks) take generated register tiles
+    // with the epilogue fused in when B is (k, n).
     for (Size size : {Size{1, 1, 1}, Size{64, 64, 64}, Size{127, 65, 300}, Size{256, 192, 256}, Size{1000, 100, 70},
                       Size{140, 530, 300}, Size{5, 1100, 4000}, Size{140, 40, 4200},
                       Size{704, 64, 48}, Size{3, 37, 50}, Size{45, 70, 33}, Size{264, 128, 72},

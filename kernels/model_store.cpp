@@ -6,6 +6,7 @@
 #include "kernel_launch.h"
 #include "memory_checks.h"
 #include "runtime_state.h"
+#include "ukernels/const_panels.h"
 
 #include <algorithm>
 #include <atomic>
@@ -185,7 +186,9 @@ aclError runOrEnqueue(const Model &model, aclcpuKernelEntry entry, uint32_t numB
   KernelLaunch launch;
   launch.entry = entry;
   launch.kernelName = model.request.opType;
-  launch.keepAlive = model.kernel;
+  // A model with constant inputs: the launch reads their values from the model.
+  launch.keepAlive = model.constOperands.empty() ? std::shared_ptr<const void>(model.kernel)
+                                                 : std::shared_ptr<const void>(model.shared_from_this());
   launch.args = std::move(args);
   launch.numBlocks = numBlocks;
   launch.scratchBytes = 0;
@@ -206,7 +209,7 @@ aclError launchStatic(const Model &model, const StaticLaunch &plan, const aclDat
     const char *what = isInput ? "input buffer" : "output buffer";
     if (aclError error = checkBuffer(buffer, plan.bytes[i], what, plan.index[i], caller)) return error;
     if (plan.bytes[i] > 0) ranges[numRanges++] = DeviceRange{buffer->data, plan.bytes[i], what, size_t(plan.index[i])};
-    raw[i] = reinterpret_cast<uintptr_t>(buffer->data);
+    raw[i] = reinterpret_cast<uintptr_t>(plan.constData[i] ? plan.constData[i] : buffer->data);
   }
   if (aclError error = checkDeviceRanges(ranges, numRanges, caller)) return error;
   return runOrEnqueue(model, plan.entry, launchBlockCount(plan.launch, plan.outputs, stream.pool().numThreads()),
@@ -358,12 +361,25 @@ void ModelStore::clear() {
   generation_.fetch_add(1, std::memory_order_acq_rel);
 }
 
+Model::~Model() = default;
+
 std::shared_ptr<Model> makeModel(ResolvedRequest request, std::shared_ptr<CompiledKernel> kernel) {
   auto model = std::make_shared<Model>();
   model->request = std::move(request);
   model->kernel = std::move(kernel);
   const ResolvedRequest &resolved = model->request;
   const CompiledKernel &compiled = *model->kernel;
+  model->constInputs.assign(resolved.inputs.size(), nullptr);
+  for (size_t k = 0; k < resolved.kernelInputs.size(); ++k) {
+    const ResolvedTensor &input = resolved.inputs[resolved.kernelInputs[k]];
+    const TensorSpec &spec = resolved.spec.inputs[k];
+    if (input.constData.empty() || !spec.isStatic() ||
+        input.constData.size() != launchSlot(spec.elementCount(), input.dataType).bytes)
+      continue;
+    const void *values = input.constData.data();
+    model->constOperands.push_back(std::make_unique<ConstOperand>(values, int64_t(input.constData.size())));
+    model->constInputs[resolved.kernelInputs[k]] = values;
+  }
   StaticLaunch plan;
   plan.entry = compiled.entry;
   plan.launch = compiled.launch;
@@ -376,10 +392,14 @@ std::shared_ptr<Model> makeModel(ResolvedRequest request, std::shared_ptr<Compil
     plan.bytes[plan.numBuffers++] = slot.bytes;
     return true;
   };
+  auto addInput = [&](const TensorSpec &spec, aclDataType type, int32_t index) {
+    plan.constData[plan.numBuffers] = model->constInputs[index];
+    return add(spec, type, index);
+  };
   bool isStatic = true;
   for (size_t k = 0; k < resolved.kernelInputs.size() && isStatic; ++k) {
     int index = resolved.kernelInputs[k];
-    isStatic = add(resolved.spec.inputs[k], resolved.inputs[index].dataType, index);
+    isStatic = addInput(resolved.spec.inputs[k], resolved.inputs[index].dataType, index);
   }
   for (size_t i = 0; i < compiled.outputs.size() && isStatic; ++i)
     isStatic = add(compiled.outputs[i], resolved.outputs[i].dataType, static_cast<int32_t>(i));
@@ -431,6 +451,7 @@ __attribute__((noinline)) aclError launchDynamic(const Model &model, const std::
     if (aclError error = add(inputs[index], launchSlot(elementCount(inputDims[index]), request.inputs[index].dataType),
                              request.spec.inputs[k].shape, inputDims[index], "input buffer", index))
       return error;
+    if (const void *values = model.constInputs[index]) raw[numPointers - 1] = reinterpret_cast<uintptr_t>(values);
   }
   for (size_t i = 0; i < kernel.outputs.size(); ++i)
     if (aclError error = add(outputs[i], launchSlot(elementCount(outputDims[i]), request.outputs[i].dataType),

@@ -22,6 +22,8 @@
 
 namespace aclcpu {
 
+class ConstOperand;  // const_panels.h
+
 // What a launch of a model with no dynamic dim needs, worked out once by makeModel and kept
 // together: a launch right after a kernel that filled L1 (a 64^3 GEMM's operands are 48 KiB)
 // reads every line it touches from L2, and these facts were spread over the request, the
@@ -35,11 +37,18 @@ struct StaticLaunch {
   int64_t outputs = 1;                       // elements of the first output (1 if none)
   int32_t index[kMaxBuffers] = {};           // the request's input index, or the output's
   size_t bytes[kMaxBuffers] = {};            // each buffer's size
+  const void *constData[kMaxBuffers] = {};   // a constant input's values (Model::constInputs)
 };
 
-struct Model {
+struct Model : std::enable_shared_from_this<Model> {
   ResolvedRequest request;
   std::shared_ptr<CompiledKernel> kernel;
+  // The kernel reads a constant input (aclSetTensorConst, all its values given) from the
+  // request's copy of them, whatever buffer a launch passes: those copies are registered as
+  // constant operands, whose packed panels a GEMM ukernel keeps across launches. Per request
+  // input, its values or null. Launches keep the model alive while they may read them.
+  std::vector<const void *> constInputs;
+  std::vector<std::unique_ptr<ConstOperand>> constOperands;
   // Set when the model has no dynamic dim and at most StaticLaunch::kMaxBuffers buffers.
   std::optional<StaticLaunch> staticLaunch;
   // Set by launches that found the model without the store (request_memo.h): eviction gives
@@ -49,6 +58,7 @@ struct Model {
   void markUsed() {
     if (!usedUnseen.load(std::memory_order_relaxed)) usedUnseen.store(true, std::memory_order_relaxed);
   }
+  ~Model();
 };
 
 // The blocks a launch of `recipe` over `outputs` output elements divides into on `workers`

@@ -12,6 +12,7 @@
 // while the rows of A stream past it from L2.
 #include "ukernels.h"
 
+#include "const_panels.h"
 #include "epilogue.h"
 #include "intrinsics.h"
 
@@ -565,10 +566,12 @@ void fewRows(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, i
   }
 }
 
+// B is `bBase` from `bOffset` on: where that buffer is a constant operand (const_panels.h), the
+// packed panels of B are kept across calls.
 template <class T, bool Pairs = false>
 void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int64_t bDepthStride,
           int64_t bColumnStride, float *c, int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth,
-          const Epilogue<float> &epilogue) {
+          const Epilogue<float> &epilogue, const void *bBase, int64_t bOffset) {
   if (rows <= 0 || columns <= 0) return;
   if (depth <= 0) {  // an empty product: the epilogue alone
     if (epilogue.scaled()) epilogue.finish(nullptr, 0, c, cRowStride, rows, columns);
@@ -586,6 +589,7 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   if (inPlace(a, aRowStride, aDepthStride, b, bDepthStride, bColumnStride, c, cRowStride, rows, columns, depth,
               epilogue))
     return;
+  const void *constB = aclcpu::isConstOperand(bBase) ? bBase : nullptr;
   // Depth steps of a panel: k, or pairs of k for vdpbf16ps.
   auto stepsOf = [](int64_t slice) { return Pairs ? pairSteps(slice) : slice; };
   // Pairs pack two depth steps into one f32's bytes: sized by pair steps, their chunks hold the
@@ -623,10 +627,31 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
     else
       packA(from, aRowStride, aDepthStride, chunk, slice, packedA);
   };
+  // A panel of B, packed into `scratch` or, for a constant B, kept from an earlier call (or
+  // packed now and kept). Kept panels skip the pass that reads B and writes the panel: 1 thread,
+  // f32 M = 16, N = K = 4096 +27%, M = 128 +47%, bf16 M = 16 +77%; 1024^3 +2.5%.
+  auto panelOfB = [&](int64_t k0, int64_t j0, int64_t slice, int64_t width, float *scratch) -> const float * {
+    if (constB) {
+      const aclcpu::ConstPanelKey key{{bOffset, bDepthStride, bColumnStride, j0, k0, slice, width,
+                               int64_t{sizeof(T)} * 2 + (Pairs ? 1 : 0)}};
+      const int64_t bytes = (width + kColumns - 1) / kColumns * stepsOf(slice) * kColumns * 4;
+      bool fill = false;
+      if (uint8_t *kept = aclcpu::constPanel(constB, key, bytes, fill)) {
+        auto *panel = reinterpret_cast<float *>(kept);
+        if (fill) {
+          packPanelOfB(k0, j0, slice, width, panel);
+          aclcpu::constPanelFilled(constB, key);
+        }
+        return panel;
+      }
+    }
+    packPanelOfB(k0, j0, slice, width, scratch);
+    return scratch;
+  };
   for (int64_t j0 = 0; j0 < columns; j0 += columnChunk) {
     const int64_t width = columns - j0 < columnChunk ? columns - j0 : columnChunk;
     const int64_t blocks = (width + kColumns - 1) / kColumns;
-    for (int64_t k0 = 0; packAhead && k0 < depth; k0 += depthChunk)
+    for (int64_t k0 = 0; packAhead && !constB && k0 < depth; k0 += depthChunk)
       packPanelOfB(k0, j0, depth - k0 < depthChunk ? depth - k0 : depthChunk, width,
                    packedB + k0 / depthChunk * panelFloats);
     // Bands of rows, each through the whole depth: the band's C panel stays in L2 meanwhile.
@@ -635,8 +660,8 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
       for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
         const int64_t slice = depth - k0 < depthChunk ? depth - k0 : depthChunk, steps = stepsOf(slice);
         const Destination<float> out = epilogue.chunk(k0 == 0, c, cRowStride, j0);
-        const float *packedPanel = packAhead ? packedB + k0 / depthChunk * panelFloats : packedB;
-        if (!packAhead) packPanelOfB(k0, j0, slice, width, packedB);
+        const float *packedPanel = packAhead && !constB ? packedB + k0 / depthChunk * panelFloats
+                                                        : panelOfB(k0, j0, slice, width, packedB);
         for (int64_t row0 = band0; row0 < bandEnd; row0 += kRowChunk) {
           const int64_t chunk = bandEnd - row0 < kRowChunk ? bandEnd - row0 : kRowChunk;
           if (!aInPlace) packChunkOfA(row0, k0, chunk, slice);
@@ -690,7 +715,8 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
                        const float *beta, const float *cIn, int64_t cInOffset, int64_t cInRowStride) {              \
     gemm<T, Pairs>(static_cast<const T *>(a) + aOffset, aRowStride, aDepthStride, static_cast<const T *>(b) + bOffset, \
                    bDepthStride, bColumnStride, c + cOffset, cRowStride, rows, columns, depth,                      \
-                   Epilogue<float>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride});                    \
+                   Epilogue<float>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride},                     \
+                   b, bOffset);                                                                                     \
   }
 ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_f32f32f32, float, false)
 ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_f16f16f32, Half, false)

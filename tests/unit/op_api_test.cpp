@@ -956,6 +956,63 @@ TEST_F(OpApiTest, SmallLaunchesKeepStreamOrder) {
   aclopDestroyHandle(handle);
 }
 
+// A MatMul whose B is constant (aclSetTensorConst, all its values): every launch computes with
+// those values, not the buffer passed for B (the GEMM ukernel keeps its packed panels of them
+// across launches), and a launch
+// queued behind a blocked stream still reads them after its handle is destroyed and its model
+// evicted from the store.
+TEST_F(OpApiTest, AConstantBIsReadFromItsValuesAfterItsModelIsGone) {
+  ScopedEnv capacity("ACLCPU_OP_CACHE_CAPACITY", "1");
+  const int m = 20, n = 520, k = 600;  // the f32 ukernel's packed path, where it exists
+  Desc a = desc(ACL_FLOAT, {m, k}), b = desc(ACL_FLOAT, {k, n}), out = desc(ACL_FLOAT, {m, n});
+  auto x = randomFloats(size_t(m) * k, 21), y = randomFloats(size_t(k) * n, 22);
+  ASSERT_EQ(aclSetTensorConst(b.get(), y.data(), y.size() * sizeof(float)), ACL_SUCCESS);
+  // The buffer passed for B is not read: the launch computes with the values B was declared with.
+  DeviceTensor<float> dx(x), dy(std::vector<float>(y.size(), 0.0f)), dz(std::vector<float>(size_t(m) * n));
+  const aclTensorDesc *inputs[] = {a.get(), b.get()};
+  const aclTensorDesc *outputs[] = {out.get()};
+  ASSERT_EQ(aclopCompile("MatMul", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
+      << recentError();
+  aclopHandle *handle = nullptr;
+  ASSERT_EQ(aclopCreateHandle("MatMul", 2, inputs, 1, outputs, nullptr, &handle), ACL_SUCCESS) << recentError();
+  const aclDataBuffer *in[] = {dx.buffer, dy.buffer};
+  aclDataBuffer *result[] = {dz.buffer};
+  auto expectProduct = [&] {
+    auto z = dz.read();
+    for (int i = 0; i < m; i += 3)
+      for (int j = 0; j < n; j += 7)
+        ASSERT_NEAR(z[size_t(i) * n + j], gemmReference(x, y, false, false, m, n, k, i, j), 1e-3) << i << "," << j;
+  };
+  for (int round = 0; round < 2; ++round) {
+    ASSERT_EQ(aclopExecWithHandle(handle, 2, in, 1, result, stream_), ACL_SUCCESS) << recentError();
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    expectProduct();
+  }
+  // Blocked behind a callback on another stream, the launch outlives the handle and the model.
+  aclrtEvent event = nullptr;
+  aclrtStream other = nullptr;
+  ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
+  ASSERT_EQ(aclrtCreateStream(&other), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSubscribeReport(static_cast<uint64_t>(pthread_self()), other), ACL_SUCCESS);
+  ASSERT_EQ(aclrtLaunchCallback([](void *) {}, nullptr, ACL_CALLBACK_BLOCK, other), ACL_SUCCESS);
+  ASSERT_EQ(aclrtRecordEvent(event, other), ACL_SUCCESS);
+  ASSERT_EQ(aclrtStreamWaitEvent(stream_, event), ACL_SUCCESS);
+  DeviceTensor<float> cleared(std::vector<float>(size_t(m) * n));
+  ASSERT_EQ(aclrtMemcpy(dz.device, dz.bytes, cleared.read().data(), dz.bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  ASSERT_EQ(aclopExecWithHandle(handle, 2, in, 1, result, stream_), ACL_SUCCESS) << recentError();
+  aclopDestroyHandle(handle);
+  Desc other1 = desc(ACL_FLOAT, {7});
+  const aclTensorDesc *io[] = {other1.get()};
+  ASSERT_EQ(aclopCompile("Exp", 1, io, 1, io, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
+      << "evicts the MatMul: " << recentError();
+  ASSERT_EQ(aclrtProcessReport(1000), ACL_SUCCESS);  // releases `other`, which records the event
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  expectProduct();
+  ASSERT_EQ(aclrtUnSubscribeReport(static_cast<uint64_t>(pthread_self()), other), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(other), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
+}
+
 // A stream is looked up from a per-thread cache on every launch and synchronize: once
 // destroyed, both refuse it, however often it was used before.
 TEST_F(OpApiTest, LaunchOnDestroyedStreamIsRefused) {

@@ -1,6 +1,6 @@
 // op-bench: a benchdnn-style driver for single operators through the public API.
 //   op-bench --op=GEMM --dtype=f32 --shape=1024x1024x1024 [--trans=NT] [--mode=perf|correct|both]
-//   op-bench --op=MatMul --dtype=f32 --shape=1024x1024x1024 [--trans=NT]
+//   op-bench --op=MatMul --dtype=f32 --shape=1024x1024x1024 [--trans=NT] [--const-b]
 //   op-bench --op=Cast --dtype=f32:f16 --shape=67108864
 //   op-bench --op=Add --dtype=f32 --shape=1048576
 // Correctness compares with a plain-loop reference in double precision, with a tolerance from
@@ -25,6 +25,7 @@ namespace {
 struct Options {
   std::string op = "GEMM", dtype = "f32", shape = "256x256x256", trans = "NN", mode = "both";
   int iterations = 0;  // 0: until ~0.5 s
+  bool constB = false;  // MatMul: B declared constant (aclSetTensorConst), as weights are
   bool product() const { return op == "GEMM" || op == "MatMul"; }  // shape MxNxK, --trans applies
 };
 
@@ -36,9 +37,9 @@ const std::map<std::string, aclDataType> kTypes = {
   fprintf(stderr,
           "op-bench: %s\n"
           "usage: op-bench --op=GEMM|MatMul|Add|Cast --dtype=T[:T] --shape=MxNxK|N [--trans=NN|NT|TN|TT]\n"
-          "                [--mode=perf|correct|both] [--iterations=N]\n"
+          "                [--mode=perf|correct|both] [--iterations=N] [--const-b]\n"
           "  GEMM (aclblasGemmEx), MatMul (a handle): --dtype=f32, f16 (f16 in, f32 out), bf16 (bf16 in,\n"
-          "        f32 out) or i8 (i8 in, i32 out)\n"
+          "        f32 out) or i8 (i8 in, i32 out); --const-b: MatMul's B declared constant\n"
           "  Cast: --dtype=SRC:DST over f32 f16 bf16 f64 i8 u8 i32 i64;  Add: --dtype=f32|f16|bf16|i32\n",
           problem.c_str());
   exit(2);
@@ -208,6 +209,7 @@ int gemm(const Options &options, aclrtStream stream) {
                               aclCreateTensorDesc(in, 2, bDims.data(), ACL_FORMAT_ND),
                               aclCreateTensorDesc(out, 2, cDims.data(), ACL_FORMAT_ND)};
     const aclTensorDesc *inDescs[] = {descs[0], descs[1]}, *outDescs[] = {descs[2]};
+    if (options.constB) CHECK_ACL(aclSetTensorConst(descs[1], b.host.data(), b.bytes()));
     aclopAttr *attr = aclopCreateAttr();
     CHECK_ACL(aclopSetAttrBool(attr, "transpose_x1", ta));
     CHECK_ACL(aclopSetAttrBool(attr, "transpose_x2", tb));
@@ -337,17 +339,20 @@ int main(int argc, char **argv) {
     else if (const char *v = value("--trans=")) options.trans = v;
     else if (const char *v = value("--mode=")) options.mode = v;
     else if (const char *v = value("--iterations=")) options.iterations = atoi(v);
+    else if (arg == "--const-b") options.constB = true;
     else usage("unknown option '" + arg + "'");
   }
   if (options.mode != "perf" && options.mode != "correct" && options.mode != "both") usage("bad --mode");
   if (!options.product() && options.op != "Add" && options.op != "Cast") usage("bad --op");
+  if (options.constB && options.op != "MatMul") usage("--const-b is for --op=MatMul");
   CHECK_ACL(aclInit(nullptr));
   CHECK_ACL(aclrtSetDevice(0));
   aclrtStream stream = nullptr;
   CHECK_ACL(aclrtCreateStream(&stream));
   int status = options.product() ? gemm(options, stream) : elementwise(options, stream);
-  printf("repro: op-bench --op=%s --dtype=%s --shape=%s%s --mode=%s\n", options.op.c_str(), options.dtype.c_str(),
-         options.shape.c_str(), options.product() ? (" --trans=" + options.trans).c_str() : "", options.mode.c_str());
+  printf("repro: op-bench --op=%s --dtype=%s --shape=%s%s%s --mode=%s\n", options.op.c_str(), options.dtype.c_str(),
+         options.shape.c_str(), options.product() ? (" --trans=" + options.trans).c_str() : "",
+         options.constB ? " --const-b" : "", options.mode.c_str());
   aclrtDestroyStream(stream);
   aclrtResetDevice(0);
   aclFinalize();

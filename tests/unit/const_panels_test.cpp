@@ -1,0 +1,119 @@
+// Constant operands' packed panels (kernels/ukernels/const_panels.h), through the f32-accumulating
+// GEMM ukernels called directly: a registered B is packed once and its panels read again by
+// later calls, whatever path the call takes (panels packed just in time for one band of rows,
+// or ahead for several), with the same results as an unregistered B; an unregistered operand
+// keeps nothing.
+#include "op_compiler.h"
+
+#include "../../kernels/ukernels/const_panels.h"
+#include "../../kernels/ukernels/ukernels.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace aclcpu;
+
+namespace {
+
+bool hostHas(const std::string &symbol) {
+  const auto &ukernels = hostTarget().ukernels;
+  return std::find(ukernels.begin(), ukernels.end(), symbol) != ukernels.end();
+}
+
+std::vector<float> randomFloats(size_t n, unsigned seed) {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<float> value(-1, 1);
+  std::vector<float> out(n);
+  for (float &x : out) x = value(generator);
+  return out;
+}
+
+// C = A (rows x depth) B (depth x columns), both row-major, by the f32 ukernel in scaled mode.
+std::vector<float> multiply(const std::vector<float> &a, const float *b, int64_t rows, int64_t columns,
+                            int64_t depth) {
+  std::vector<float> c(size_t(rows * columns), -1.0f);
+  const float one = 1, zero = 0;
+  aclcpu_ukernel_gemm_f32f32f32(a.data(), 0, depth, 1, b, 0, columns, 1, c.data(), 0, columns, rows, columns, depth,
+                                &one, &zero, c.data(), 0, columns);
+  return c;
+}
+
+void expectProduct(const std::vector<float> &c, const std::vector<float> &a, const std::vector<float> &b,
+                   int64_t rows, int64_t columns, int64_t depth) {
+  for (int64_t i = 0; i < rows; i += 7)
+    for (int64_t j = 0; j < columns; j += 5) {
+      double sum = 0;
+      for (int64_t k = 0; k < depth; ++k) sum += double(a[i * depth + k]) * b[k * columns + j];
+      ASSERT_NEAR(c[i * columns + j], sum, 1e-4 * std::sqrt(double(depth))) << i << "," << j;
+    }
+}
+
+TEST(ConstPanels, AConstantBIsPackedOnceAndItsPanelsReused) {
+  if (!hostHas("aclcpu_ukernel_gemm_f32f32f32")) GTEST_SKIP() << "no AVX-512 ukernels on this CPU";
+  const int64_t columns = 520, depth = 700;  // ragged column and depth chunks
+  std::vector<float> b = randomFloats(size_t(depth * columns), 1);
+  for (int64_t rows : {20, 300}) {  // one band (panels just in time) and three (panels ahead)
+    SCOPED_TRACE(rows);
+    std::vector<float> a = randomFloats(size_t(rows * depth), unsigned(rows));
+    std::vector<float> plain = multiply(a, b.data(), rows, columns, depth);
+    expectProduct(plain, a, b, rows, columns, depth);
+    ConstPanelCounts before = constPanelCounts();
+    EXPECT_EQ(multiply(a, b.data(), rows, columns, depth), plain);
+    EXPECT_EQ(constPanelCounts().filled, before.filled) << "an unregistered B keeps nothing";
+    ConstOperand constant(b.data(), int64_t(b.size() * sizeof(float)));
+    EXPECT_EQ(multiply(a, b.data(), rows, columns, depth), plain);
+    ConstPanelCounts first = constPanelCounts();
+    EXPECT_GT(first.filled, before.filled);
+    for (int call = 0; call < 2; ++call) EXPECT_EQ(multiply(a, b.data(), rows, columns, depth), plain);
+    ConstPanelCounts later = constPanelCounts();
+    EXPECT_EQ(later.filled, first.filled) << "nothing packed twice";
+    EXPECT_GE(later.reused - first.reused, 2 * (first.filled - before.filled));
+  }
+}
+
+// bf16 pairs (vdpbf16ps) and f16 widened to f32 keep their own panels, as the same product.
+TEST(ConstPanels, SixteenBitOperandsKeepTheirPanels) {
+  const int64_t rows = 40, columns = 300, depth = 530;
+  for (const char *symbol : {"aclcpu_ukernel_gemm_bf16bf16f32_dpbf16", "aclcpu_ukernel_gemm_f16f16f32"}) {
+    SCOPED_TRACE(symbol);
+    if (!hostHas(symbol)) continue;
+    const bool bf16 = std::string(symbol).find("bf16") != std::string::npos;
+    // Values of magnitude 1/4 to 2: sign, exponent near the bias, random mantissa.
+    std::mt19937 generator(5);
+    auto values = [&](int64_t n) {
+      std::vector<uint16_t> out(static_cast<size_t>(n));
+      for (uint16_t &bits : out) {
+        const uint32_t random = generator();
+        bits = bf16 ? uint16_t((random & 0x8000) | ((125 + random % 3) << 7) | (random >> 16 & 0x7f))
+                    : uint16_t((random & 0x8000) | ((13 + random % 3) << 10) | (random >> 16 & 0x3ff));
+      }
+      return out;
+    };
+    std::vector<uint16_t> a16 = values(rows * depth), b16 = values(depth * columns);
+    GemmF32Ukernel *ukernel = bf16 ? aclcpu_ukernel_gemm_bf16bf16f32_dpbf16 : aclcpu_ukernel_gemm_f16f16f32;
+    auto run = [&] {
+      std::vector<float> c(size_t(rows * columns));
+      const float one = 1, zero = 0;
+      ukernel(a16.data(), 0, depth, 1, b16.data(), 0, columns, 1, c.data(), 0, columns, rows, columns, depth, &one,
+              &zero, c.data(), 0, columns);
+      return c;
+    };
+    std::vector<float> plain = run();
+    ConstOperand constant(b16.data(), int64_t(b16.size() * 2));
+    ConstPanelCounts before = constPanelCounts();
+    EXPECT_EQ(run(), plain);
+    ConstPanelCounts first = constPanelCounts();
+    EXPECT_GT(first.filled, before.filled);
+    EXPECT_EQ(run(), plain);
+    EXPECT_EQ(constPanelCounts().filled, first.filled);
+    EXPECT_GT(constPanelCounts().reused, first.reused);
+  }
+}
+
+}  // namespace

@@ -1,7 +1,7 @@
 // GEMM through a handle, alone (BM_Gemm*Handle) and side by side with the anchors in one process
 // (BM_PairedGemm*, paired_runs.h): OpenBLAS's sgemm and oneDNN's sgemm for fp32, oneDNN's
 // gemm_s8s8s32 for s8, oneDNN's bf16 matmul (B pre-packed) for bf16 and f16 (oneDNN has no f16
-// GEMM on CPU). Everything on one core: ACLCPU_NUM_THREADS=1, openblas_set_num_threads(1), and
+// GEMM on CPU), and ours with B constant beside oneDNN's matmul with B pre-packed. Everything on one core: ACLCPU_NUM_THREADS=1, openblas_set_num_threads(1), and
 // OMP_NUM_THREADS=1 for oneDNN (op_bench.cpp's main). Part of op_bench.
 #include "bench_support.h"
 
@@ -54,6 +54,29 @@ class HandleGemm : public aclcpu_bench::HandleContender {
 
  private:
   Tensor a_, b_, c_, alpha_, beta_;
+};
+
+// Ours with B declared constant (aclSetTensorConst), as weights are: a MatMul through a handle
+// whose GEMM ukernel packs B's panels in its first call and reads them again in later ones
+// (kernels/ukernels/const_panels.h), as oneDNN's matmul reads a B reordered ahead.
+class ConstBMatMul : public aclcpu_bench::HandleContender {
+ public:
+  ConstBMatMul(const Runtime &runtime, aclDataType in, size_t inBytes, int64_t m, int64_t n, int64_t k)
+      : HandleContender(runtime), a_(in, {m, k}, inBytes), b_(in, {k, n}, inBytes), c_(ACL_FLOAT, {m, n}, 4),
+        values_(size_t(k) * size_t(n) * inBytes, 0) {
+    aclSetTensorConst(b_.desc, values_.data(), values_.size());
+    const aclTensorDesc *inputs[] = {a_.desc, b_.desc};
+    const aclTensorDesc *outputs[] = {c_.desc};
+    aclopHandle *handle = nullptr;
+    if (aclopCompile("MatMul", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr) != ACL_SUCCESS ||
+        aclopCreateHandle("MatMul", 2, inputs, 1, outputs, nullptr, &handle) != ACL_SUCCESS)
+      handle = nullptr;
+    bind(handle, {a_.buffer, b_.buffer}, c_.buffer);
+  }
+
+ private:
+  Tensor a_, b_, c_;
+  std::vector<uint8_t> values_;
 };
 
 class OpenBlasSgemm : public Contender {
@@ -262,6 +285,27 @@ void BM_PairedGemmBf16(benchmark::State &state) { runPairedHalf(state, ACL_BF16)
 BENCHMARK(BM_PairedGemmBf16)->Apply(pairedSizes);
 void BM_PairedGemmF16(benchmark::State &state) { runPairedHalf(state, ACL_FLOAT16); }
 BENCHMARK(BM_PairedGemmF16)->Apply(pairedSizes);
+
+// B constant on both sides: ours declared so (ConstBMatMul) beside oneDNN's matmul with B
+// reordered ahead, f32 and bf16 -> f32, where packing B costs the most (few rows) and at 1024^3.
+void BM_PairedGemmConstB(benchmark::State &state) {
+  const int64_t m = state.range(0), n = state.range(1), k = state.range(2);
+  const bool bf16 = state.range(3) != 0;
+  Runtime runtime;
+  Contenders contenders;
+  contenders.push_back(std::make_unique<ConstBMatMul>(runtime, bf16 ? ACL_BF16 : ACL_FLOAT, bf16 ? 2 : 4, m, n, k));
+  contenders.push_back(std::make_unique<OneDnnMatmul>(
+      m, n, k, false, false, bf16 ? dnnl::memory::data_type::bf16 : dnnl::memory::data_type::f32, "oneDNN"));
+  aclcpu_bench::runPaired(state, contenders, 2.0 * m * n * k, "GFLOP/s");
+}
+BENCHMARK(BM_PairedGemmConstB)
+    ->ArgsProduct({{1, 16, 128}, {4096}, {4096}, {0, 1}})
+    ->Args({1024, 1024, 1024, 0})
+    ->Args({1024, 1024, 1024, 1})
+    ->ArgNames({"m", "n", "k", "bf16"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(kPairedRounds);
 #endif
 
 }  // namespace

@@ -6,6 +6,8 @@ comparison made on one core:
   - bf16 and f16 -> f32 GEMM through a handle beside oneDNN's bf16 matmul primitive;
   - fp32 GEMM at other shapes (odd sizes, few rows, transposes) beside OpenBLAS and oneDNN's
     f32 matmul primitive (B pre-packed);
+  - f32 and bf16 MatMul with B constant (aclSetTensorConst) beside oneDNN's matmul with B
+    pre-packed;
   - Add and Casts on 256 MiB beside memcpy of the same traffic and hand-written AVX-512 loops.
 Each comparison runs side by side in one process (op_bench's BM_PairedGemm*, elementwise_bench's
 BM_Paired*; bench/paired_runs.h): 15 rounds in which ours and each anchor run a batch of calls
@@ -31,6 +33,7 @@ GEMM_FAMILIES = [("BM_PairedGemmF32", "n³ fp32 GEMM", "GFLOP/s", "GF/s"),
                  ("BM_PairedGemmBf16", "n³ bf16 GEMM", "GFLOP/s", "GF/s"),
                  ("BM_PairedGemmF16", "n³ f16 GEMM", "GFLOP/s", "GF/s")]
 GEMM_SHAPES = "BM_PairedGemmF32Shapes"
+GEMM_CONST_B = "BM_PairedGemmConstB"
 
 
 # The environment for the benchmarks: this machine's sets OPENBLAS_CORETYPE (forcing OpenBLAS
@@ -133,6 +136,22 @@ def paired_shapes_table(entries_by_name):
                     [f"vs {a}" for a in anchors], rows)
 
 
+def const_b_table(entries_by_name):
+    """Ours with B constant (aclSetTensorConst) beside oneDNN's matmul with B pre-packed."""
+    rows = []
+    for run_name, entries in entries_by_name.items():
+        name, *arguments = run_name.split("/")
+        if name != GEMM_CONST_B:
+            continue
+        shape = dict(argument.split(":") for argument in arguments if ":" in argument)
+        rows.append([f"{shape['m']}x{shape['n']}x{shape['k']}", "bf16" if int(shape["bf16"]) else "f32",
+                     f"{paired_rate(entries, 'aclcpu', 'GFLOP/s'):.0f}",
+                     f"{paired_rate(entries, 'oneDNN', 'GFLOP/s'):.0f}", paired_ratio(entries, "oneDNN")])
+    if rows:
+        print_table(["B constant, M×N×K, 1 thread", "dtype", "aclcpu GF/s", "oneDNN (B pre-packed) GF/s",
+                     "vs oneDNN"], rows)
+
+
 def print_table(header, rows):
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
@@ -201,6 +220,7 @@ def main():
     tables = {family: paired_gemm_table(entries, family, title, unit, shown)
               for family, title, unit, shown in GEMM_FAMILIES}
     paired_shapes_table(entries)
+    const_b_table(entries)
     elementwise_table(paired(saved["elementwise"]))
     if tables["BM_PairedGemmF32"]:
         plot(tables["BM_PairedGemmF32"], args.png)

@@ -32,9 +32,23 @@ class EventWaitTask : public StreamTask {
   uint64_t generation_;
 };
 
-uint64_t Event::beginRecord() {
+uint64_t Event::beginRecord(const std::shared_ptr<Stream> &stream) {
   std::lock_guard<std::mutex> lock(mutex_);
+  recordedOn_ = stream;
   return ++recorded_;
+}
+
+// A thread waiting through the stream takes the blocks its launches offer, as one in
+// aclrtSynchronizeStream does, where it would otherwise spin beside the workers (taking a core
+// from them) and leave the launch's second block to a parked worker's futex wake.
+void Event::synchronize(uint64_t generation) const {
+  std::shared_ptr<Stream> stream;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (generation == recorded_) stream = recordedOn_.lock();
+  }
+  if (stream) return stream->waitFor(completed_, generation);
+  completed_.waitFor(generation, spin_);
 }
 
 uint64_t Event::latestGeneration() const {

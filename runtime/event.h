@@ -19,13 +19,16 @@ class Event : public std::enable_shared_from_this<Event> {
  public:
   explicit Event(std::chrono::nanoseconds spin) : spin_(spin) {}
 
-  // Starts a new generation; returns it. The caller enqueues recordTask(generation).
-  uint64_t beginRecord();
+  // Starts a new generation, recorded on `stream`; returns it. The caller enqueues
+  // recordTask(generation) on that stream.
+  uint64_t beginRecord(const std::shared_ptr<Stream> &stream);
   std::unique_ptr<StreamTask> recordTask(uint64_t generation);
   // The most recently started generation; 0 when the event was never recorded.
   uint64_t latestGeneration() const;
   bool isComplete(uint64_t generation) const { return completed_.value() >= generation; }
-  void waitFor(uint64_t generation) const { completed_.waitFor(generation, spin_); }
+  // Blocks until `generation` completes: through the stream it was recorded on while that
+  // stream lives (Stream::waitFor: the waiter helps its launches), else spinning, then parking.
+  void synchronize(uint64_t generation) const;
   // Timestamp of the most recent completed record, if the latest record has completed.
   bool completedTimestamp(std::chrono::steady_clock::time_point &out) const;
 
@@ -42,6 +45,7 @@ class Event : public std::enable_shared_from_this<Event> {
   const std::chrono::nanoseconds spin_;
   mutable std::mutex mutex_;
   uint64_t recorded_ = 0;
+  std::weak_ptr<Stream> recordedOn_;  // the stream of the latest record
   std::chrono::steady_clock::time_point timestamp_;
   uint64_t timestampGeneration_ = 0;
   std::vector<std::pair<uint64_t, std::shared_ptr<Stream>>> waiters_;

@@ -66,13 +66,15 @@ void Stream::finishRunOnCaller() {
 
 uint64_t Stream::enqueuedCount() const { return enqueued_.load(std::memory_order_acquire); }
 
+void Stream::waitFor(const ProgressCounter &progress, uint64_t target) {
+  if (progress.value() >= target) return;
+  auto start = std::chrono::steady_clock::now();
+  waitHelping(progress, target, synchronizeWaits_.budget(spin_));
+  synchronizeWaits_.record(std::chrono::steady_clock::now() - start);
+}
+
 aclError Stream::synchronize() {
-  uint64_t target = enqueuedCount();
-  if (completed_.value() < target) {
-    auto start = std::chrono::steady_clock::now();
-    waitHelping(target, synchronizeWaits_.budget(spin_));
-    synchronizeWaits_.record(std::chrono::steady_clock::now() - start);
-  }
+  waitFor(completed_, enqueuedCount());
   // A failed task set failed_ before its completion was published.
   if (!failed_.load(std::memory_order_acquire)) return ACL_SUCCESS;
   std::lock_guard<std::mutex> lock(mutex_);
@@ -111,8 +113,8 @@ std::shared_ptr<PoolJob> Stream::takeOffer() {
 // 446, 512^3 371 -> 407, bf16 256^3 298 -> 780, Add of 64K f32 35 -> 147 GB/s). Spinning for
 // longer than the configured spin with no spare core was worse still: it held off the worker
 // that was to post the other block (1024^3 244 -> 198 GF/s).
-void Stream::waitHelping(uint64_t target, std::chrono::nanoseconds spin) {
-  auto reached = [&] { return completed_.value() >= target; };
+void Stream::waitHelping(const ProgressCounter &progress, uint64_t target, std::chrono::nanoseconds spin) {
+  auto reached = [&] { return progress.value() >= target; };
   // Pool workers wait without taking offers: a worker already has its own block slot.
   const bool helps = WorkerPool::currentWorkerIndex() < 0;
   if (helps) {
@@ -140,7 +142,7 @@ void Stream::waitHelping(uint64_t target, std::chrono::nanoseconds spin) {
     }
     if (unclaimed) pool_.post(std::move(unclaimed));
   }
-  completed_.waitFor(target, std::chrono::nanoseconds(0));
+  progress.waitFor(target, std::chrono::nanoseconds(0));
 }
 
 void Stream::resume() {

@@ -55,6 +55,9 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   // Waits for every task enqueued before the call; returns (and clears) the first task error.
   // The waiting thread runs work offered to it meanwhile (offerToWaiter).
   aclError synchronize();
+  // Waits, as synchronize does, until `progress` reaches `target`: for a point on this stream
+  // other than its end (an event recorded on it), whose waiter helps the stream's launches too.
+  void waitFor(const ProgressCounter &progress, uint64_t target);
   // Hands `job` (blocks of a kernel launch running on this stream) to a thread waiting in
   // synchronize, if one is and has no other job offered; false otherwise. The job must do no
   // harm if it runs after its launch is over, or never.
@@ -72,9 +75,9 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   void runOnPool() override;
 
  private:
-  // synchronize's wait: runs what is offered, spins for `spin` (again after each job it ran)
-  // while a core is spare, then parks.
-  void waitHelping(uint64_t target, std::chrono::nanoseconds spin);
+  // waitFor's wait: runs what is offered, spins for `spin` (again after each job it ran) while
+  // a core is spare, then parks.
+  void waitHelping(const ProgressCounter &progress, uint64_t target, std::chrono::nanoseconds spin);
   // The offered job, or null; takeOfferLocked with mutex_ held.
   std::shared_ptr<PoolJob> takeOffer();
   std::shared_ptr<PoolJob> takeOfferLocked();

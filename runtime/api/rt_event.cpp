@@ -29,7 +29,7 @@ extern "C" aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
   if (aclError error = resolveEvent(event, resolvedEvent, __func__)) return error;
   std::shared_ptr<Stream> resolvedStream;
   if (aclError error = resolveStream(stream, resolvedStream, __func__)) return error;
-  resolvedStream->enqueue(resolvedEvent->recordTask(resolvedEvent->beginRecord()));
+  resolvedStream->enqueue(resolvedEvent->recordTask(resolvedEvent->beginRecord(resolvedStream)));
   return ACL_SUCCESS;
 }
 
@@ -49,7 +49,7 @@ extern "C" aclError aclrtSynchronizeEvent(aclrtEvent event) {
   ACLCPU_REQUIRE_INIT();
   std::shared_ptr<Event> resolved;
   if (aclError error = resolveEvent(event, resolved, __func__)) return error;
-  resolved->waitFor(resolved->latestGeneration());
+  resolved->synchronize(resolved->latestGeneration());
   return ACL_SUCCESS;
 }
 

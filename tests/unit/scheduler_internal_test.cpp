@@ -187,6 +187,25 @@ int32_t recordBlock(const void *args, const aclcpuBlockCtx *ctx) {
   return 0;
 }
 
+// One of a two-block launch's blocks ran on this thread in the launch's slot for a thread
+// outside the pool, the other on a pool worker in its own slot.
+void expectOneBlockRanHere(const BlockRecord (&records)[2]) {
+  const int onCaller = records[0].thread == std::this_thread::get_id() ? 0 : 1;
+  EXPECT_EQ(records[onCaller].thread, std::this_thread::get_id());
+  EXPECT_EQ(records[onCaller].worker, records[onCaller].workers - 1);  // the outside slot
+  EXPECT_NE(records[1 - onCaller].thread, std::this_thread::get_id());
+  EXPECT_LT(records[1 - onCaller].worker, 2u);  // a pool worker's own slot
+}
+
+// A task that launches two blocks of recordBlock on `stream` once the test thread waits.
+std::unique_ptr<StreamTask> launchLater(WorkerPool &pool, Stream &stream, BlockRecord (&records)[2], int32_t &status) {
+  return task([&pool, &stream, &records, &status] {
+    std::this_thread::sleep_for(20ms);  // the test thread is waiting by then
+    uint32_t faultBlock = 0;
+    status = runBlocks(pool, recordBlock, records, 2, 0, faultBlock, &stream);
+  });
+}
+
 // A thread synchronizing on a stream while a launch on it hands out its blocks runs some of
 // them itself (Stream::offerToWaiter), in the launch's slot for a thread outside the pool,
 // instead of a parked worker being woken for them.
@@ -196,18 +215,29 @@ TEST(Stream, ASynchronizingThreadRunsBlocksOfTheLaunch) {
   auto stream = std::make_shared<Stream>(pool, 0, std::chrono::seconds(10));  // spins throughout
   BlockRecord records[2];
   int32_t status = -1;
-  stream->enqueue(task([&] {
-    std::this_thread::sleep_for(20ms);  // the test thread is in synchronize by then
-    uint32_t faultBlock = 0;
-    status = runBlocks(pool, recordBlock, records, 2, 0, faultBlock, stream.get());
-  }));
+  stream->enqueue(launchLater(pool, *stream, records, status));
   EXPECT_EQ(stream->synchronize(), ACL_SUCCESS);
   EXPECT_EQ(status, 0);
-  const int onCaller = records[0].thread == std::this_thread::get_id() ? 0 : 1;
-  EXPECT_EQ(records[onCaller].thread, std::this_thread::get_id());
-  EXPECT_EQ(records[onCaller].worker, records[onCaller].workers - 1);  // the outside slot
-  EXPECT_NE(records[1 - onCaller].thread, std::this_thread::get_id());
-  EXPECT_LT(records[1 - onCaller].worker, 2u);  // a pool worker's own slot
+  expectOneBlockRanHere(records);
+}
+
+// So does a thread synchronizing on an event recorded after the launch (through the stream of
+// the record), where it used to spin beside the workers and leave the block to a parked one.
+TEST(Event, ASynchronizingThreadRunsBlocksOfALaunchBeforeIt) {
+  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "the waiting thread spins only with a spare core";
+  WorkerPool pool(2, 20us, false);
+  auto stream = std::make_shared<Stream>(pool, 0, std::chrono::seconds(10));
+  auto event = std::make_shared<Event>(20us);
+  BlockRecord records[2];
+  int32_t status = -1;
+  stream->enqueue(launchLater(pool, *stream, records, status));
+  uint64_t generation = event->beginRecord(stream);
+  stream->enqueue(event->recordTask(generation));
+  event->synchronize(generation);
+  EXPECT_TRUE(event->isComplete(generation));
+  EXPECT_EQ(status, 0);
+  expectOneBlockRanHere(records);
+  EXPECT_EQ(stream->synchronize(), ACL_SUCCESS);
 }
 
 TEST(Stream, RunsTasksInOrderAndReportsTheFirstError) {
@@ -287,7 +317,7 @@ TEST(Event, GenerationsCompleteInOrderAndWakeWaiters) {
   std::atomic<bool> gate{false};
   recorder->enqueue(std::make_unique<FunctionTask>(
       [&](Stream &) { return gate.load() ? TaskOutcome::Done : TaskOutcome::Blocked; }));
-  uint64_t generation = event->beginRecord();
+  uint64_t generation = event->beginRecord(recorder);
   recorder->enqueue(event->recordTask(generation));
   int seen = 0;
   waiter->enqueue(event->waitTask(generation));

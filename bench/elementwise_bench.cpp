@@ -58,13 +58,7 @@ class AddRun : public HandleContender {
   explicit AddRun(const Runtime &runtime)
       : HandleContender(runtime), a_(ACL_FLOAT, {kElements}, 4), b_(ACL_FLOAT, {kElements}, 4),
         out_(ACL_FLOAT, {kElements}, 4) {
-    const aclTensorDesc *descs[] = {a_.desc, b_.desc};
-    const aclTensorDesc *outDescs[] = {out_.desc};
-    aclopHandle *handle = nullptr;
-    if (aclopCompile("Add", 2, descs, 1, outDescs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr) != ACL_SUCCESS ||
-        aclopCreateHandle("Add", 2, descs, 1, outDescs, nullptr, &handle) != ACL_SUCCESS)
-      handle = nullptr;
-    bind(handle, {a_.buffer, b_.buffer}, out_.buffer);
+    compileAndBind("Add", {a_.desc, b_.desc}, out_.desc, {a_.buffer, b_.buffer}, out_.buffer);
   }
 
  private:

@@ -65,13 +65,7 @@ class ConstBMatMul : public aclcpu_bench::HandleContender {
       : HandleContender(runtime), a_(in, {m, k}, inBytes), b_(in, {k, n}, inBytes), c_(ACL_FLOAT, {m, n}, 4),
         values_(size_t(k) * size_t(n) * inBytes, 0) {
     aclSetTensorConst(b_.desc, values_.data(), values_.size());
-    const aclTensorDesc *inputs[] = {a_.desc, b_.desc};
-    const aclTensorDesc *outputs[] = {c_.desc};
-    aclopHandle *handle = nullptr;
-    if (aclopCompile("MatMul", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr) != ACL_SUCCESS ||
-        aclopCreateHandle("MatMul", 2, inputs, 1, outputs, nullptr, &handle) != ACL_SUCCESS)
-      handle = nullptr;
-    bind(handle, {a_.buffer, b_.buffer}, c_.buffer);
+    compileAndBind("MatMul", {a_.desc, b_.desc}, c_.desc, {a_.buffer, b_.buffer}, c_.buffer);
   }
 
  private:

@@ -23,6 +23,31 @@ float gemmReference(const std::vector<float> &a, const std::vector<float> &b, bo
   return sum;
 }
 
+// Holds `stream` at a gate until open(): an event it waits for, recorded on another stream
+// behind a blocking callback that open() lets this thread process.
+class StreamGate {
+ public:
+  explicit StreamGate(aclrtStream stream) {
+    EXPECT_EQ(aclrtCreateEvent(&event_), ACL_SUCCESS);
+    EXPECT_EQ(aclrtCreateStream(&other_), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSubscribeReport(thisThread(), other_), ACL_SUCCESS);
+    EXPECT_EQ(aclrtLaunchCallback([](void *) {}, nullptr, ACL_CALLBACK_BLOCK, other_), ACL_SUCCESS);
+    EXPECT_EQ(aclrtRecordEvent(event_, other_), ACL_SUCCESS);
+    EXPECT_EQ(aclrtStreamWaitEvent(stream, event_), ACL_SUCCESS);
+  }
+  ~StreamGate() {
+    EXPECT_EQ(aclrtUnSubscribeReport(thisThread(), other_), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyStream(other_), ACL_SUCCESS);
+    EXPECT_EQ(aclrtDestroyEvent(event_), ACL_SUCCESS);
+  }
+  void open() { EXPECT_EQ(aclrtProcessReport(1000), ACL_SUCCESS); }  // the other stream records the event
+
+ private:
+  static uint64_t thisThread() { return static_cast<uint64_t>(pthread_self()); }
+  aclrtEvent event_ = nullptr;
+  aclrtStream other_ = nullptr;
+};
+
 TEST_F(OpApiTest, CompileThenExecuteV2WithBroadcasting) {
   Desc a = desc(ACL_FLOAT, {4, 3}), b = desc(ACL_FLOAT, {3}), out = desc(ACL_FLOAT, {4, 3});
   const aclTensorDesc *inputs[] = {a.get(), b.get()};
@@ -934,25 +959,17 @@ TEST_F(OpApiTest, SmallLaunchesKeepStreamOrder) {
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   EXPECT_EQ(out.read()[7], 2.0f);
   // Behind an event recorded after a blocking callback the launch waits, then runs in order.
-  aclrtEvent event = nullptr;
-  aclrtStream other = nullptr;
-  ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
-  ASSERT_EQ(aclrtCreateStream(&other), ACL_SUCCESS);
-  ASSERT_EQ(aclrtSubscribeReport(static_cast<uint64_t>(pthread_self()), other), ACL_SUCCESS);
-  ASSERT_EQ(aclrtLaunchCallback([](void *) {}, nullptr, ACL_CALLBACK_BLOCK, other), ACL_SUCCESS);
-  ASSERT_EQ(aclrtRecordEvent(event, other), ACL_SUCCESS);
-  ASSERT_EQ(aclrtStreamWaitEvent(stream_, event), ACL_SUCCESS);
-  DeviceTensor<float> later(std::vector<float>(8, 0.0f));
-  aclDataBuffer *laterResult[] = {later.buffer};
-  ASSERT_EQ(aclopExecWithHandle(handle, 2, in, 1, laterResult, stream_), ACL_SUCCESS);
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  EXPECT_EQ(later.read()[7], 0.0f) << "ran before the event it waits for";
-  ASSERT_EQ(aclrtProcessReport(1000), ACL_SUCCESS);  // releases `other`, which records the event
-  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-  EXPECT_EQ(later.read()[7], 2.0f);
-  ASSERT_EQ(aclrtUnSubscribeReport(static_cast<uint64_t>(pthread_self()), other), ACL_SUCCESS);
-  EXPECT_EQ(aclrtDestroyStream(other), ACL_SUCCESS);
-  EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
+  {
+    StreamGate gate(stream_);
+    DeviceTensor<float> later(std::vector<float>(8, 0.0f));
+    aclDataBuffer *laterResult[] = {later.buffer};
+    ASSERT_EQ(aclopExecWithHandle(handle, 2, in, 1, laterResult, stream_), ACL_SUCCESS);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    EXPECT_EQ(later.read()[7], 0.0f) << "ran before the event it waits for";
+    gate.open();
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    EXPECT_EQ(later.read()[7], 2.0f);
+  }
   aclopDestroyHandle(handle);
 }
 
@@ -989,14 +1006,7 @@ TEST_F(OpApiTest, AConstantBIsReadFromItsValuesAfterItsModelIsGone) {
     expectProduct();
   }
   // Blocked behind a callback on another stream, the launch outlives the handle and the model.
-  aclrtEvent event = nullptr;
-  aclrtStream other = nullptr;
-  ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
-  ASSERT_EQ(aclrtCreateStream(&other), ACL_SUCCESS);
-  ASSERT_EQ(aclrtSubscribeReport(static_cast<uint64_t>(pthread_self()), other), ACL_SUCCESS);
-  ASSERT_EQ(aclrtLaunchCallback([](void *) {}, nullptr, ACL_CALLBACK_BLOCK, other), ACL_SUCCESS);
-  ASSERT_EQ(aclrtRecordEvent(event, other), ACL_SUCCESS);
-  ASSERT_EQ(aclrtStreamWaitEvent(stream_, event), ACL_SUCCESS);
+  StreamGate gate(stream_);
   DeviceTensor<float> cleared(std::vector<float>(size_t(m) * n));
   ASSERT_EQ(aclrtMemcpy(dz.device, dz.bytes, cleared.read().data(), dz.bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
   ASSERT_EQ(aclopExecWithHandle(handle, 2, in, 1, result, stream_), ACL_SUCCESS) << recentError();
@@ -1005,12 +1015,9 @@ TEST_F(OpApiTest, AConstantBIsReadFromItsValuesAfterItsModelIsGone) {
   const aclTensorDesc *io[] = {other1.get()};
   ASSERT_EQ(aclopCompile("Exp", 1, io, 1, io, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
       << "evicts the MatMul: " << recentError();
-  ASSERT_EQ(aclrtProcessReport(1000), ACL_SUCCESS);  // releases `other`, which records the event
+  gate.open();
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
   expectProduct();
-  ASSERT_EQ(aclrtUnSubscribeReport(static_cast<uint64_t>(pthread_self()), other), ACL_SUCCESS);
-  EXPECT_EQ(aclrtDestroyStream(other), ACL_SUCCESS);
-  EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
 }
 
 // A stream is looked up from a per-thread cache on every launch and synchronize: once

@@ -1,8 +1,9 @@
 // GEMM through a handle, alone (BM_Gemm*Handle) and side by side with the anchors in one process
 // (BM_PairedGemm*, paired_runs.h): OpenBLAS's sgemm and oneDNN's sgemm for fp32, oneDNN's
 // gemm_s8s8s32 for s8, oneDNN's bf16 matmul (B pre-packed) for bf16 and f16 (oneDNN has no f16
-// GEMM on CPU), and ours with B constant beside oneDNN's matmul with B pre-packed. Everything on one core: ACLCPU_NUM_THREADS=1, openblas_set_num_threads(1), and
-// OMP_NUM_THREADS=1 for oneDNN (op_bench.cpp's main). Part of op_bench.
+// GEMM on CPU), and ours with B constant beside oneDNN's matmul with B pre-packed. Everything
+// on one core: ACLCPU_NUM_THREADS=1, openblas_set_num_threads(1), and OMP_NUM_THREADS=1 for
+// oneDNN (op_bench.cpp's main). Part of op_bench.
 #include "bench_support.h"
 
 #include "acl/acl.h"

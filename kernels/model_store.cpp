@@ -461,8 +461,8 @@ __attribute__((noinline)) aclError launchDynamic(const Model &model, const std::
   if (aclError error = checkDeviceRanges(ranges, numRanges, caller)) return error;
   memcpy(raw + numPointers, dynamicSizes, 8 * numDynamicSizes);
   int64_t outputElements = outputDims.empty() ? 1 : elementCount(outputDims[0]);
-  return runOrEnqueue(model, kernel.entry, launchBlockCount(kernel.launch, outputElements, resolved->pool().numThreads()), touched, *resolved,
-                      raw, numPointers + numDynamicSizes, caller);
+  uint32_t numBlocks = launchBlockCount(kernel.launch, outputElements, resolved->pool().numThreads());
+  return runOrEnqueue(model, kernel.entry, numBlocks, touched, *resolved, raw, numPointers + numDynamicSizes, caller);
 }
 
 }  // namespace

@@ -310,8 +310,8 @@ TEST_F(JitTest, UkernelGemmAsksForOneBlockPerWorker) {
     EXPECT_TRUE(kernel) << error;
     return kernel;
   };
-  auto gemm = compile("gemm", {{ElementType::I8, {300, 200}}, {ElementType::I8, {200, 70}}, {ElementType::I32, {300, 70}},
-                               {ElementType::I32, {}}, {ElementType::I32, {}}});
+  auto gemm = compile("gemm", {{ElementType::I8, {300, 200}}, {ElementType::I8, {200, 70}},
+                               {ElementType::I32, {300, 70}}, {ElementType::I32, {}}, {ElementType::I32, {}}});
   auto add = compile("add", {{ElementType::F32, {300, 70}}, {ElementType::F32, {300, 70}}});
   auto matmul = compile("matmul", {{ElementType::F32, {300, 200}}, {ElementType::F32, {200, 70}}});
   ASSERT_TRUE(gemm && add && matmul);

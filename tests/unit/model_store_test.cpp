@@ -179,7 +179,8 @@ TEST(ModelFileFormat, ARecipeOutOfRangeIsRejected) {
                               LaunchRecipe{true, 1, 0}, LaunchRecipe{true, 1, LaunchRecipe::kMaxWorkPerElement + 1}}) {
     ModelFile bad = file;
     bad.launch = recipe;
-    EXPECT_FALSE(readModelFile(writeModelFile(bad), back, error)) << recipe.blocksPerWorker << " " << recipe.workPerElement;
+    EXPECT_FALSE(readModelFile(writeModelFile(bad), back, error))
+        << recipe.blocksPerWorker << " " << recipe.workPerElement;
     EXPECT_EQ(error, "malformed header");
   }
   EXPECT_TRUE(readModelFile(writeModelFile(file), back, error)) << error;

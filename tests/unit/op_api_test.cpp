@@ -988,7 +988,8 @@ TEST_F(OpApiTest, AConstantBIsReadFromItsValuesAfterItsModelIsGone) {
   DeviceTensor<float> dx(x), dy(std::vector<float>(y.size(), 0.0f)), dz(std::vector<float>(size_t(m) * n));
   const aclTensorDesc *inputs[] = {a.get(), b.get()};
   const aclTensorDesc *outputs[] = {out.get()};
-  ASSERT_EQ(aclopCompile("MatMul", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
+  ASSERT_EQ(aclopCompile("MatMul", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_SUCCESS)
       << recentError();
   aclopHandle *handle = nullptr;
   ASSERT_EQ(aclopCreateHandle("MatMul", 2, inputs, 1, outputs, nullptr, &handle), ACL_SUCCESS) << recentError();

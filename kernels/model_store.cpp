@@ -393,8 +393,9 @@ std::shared_ptr<Model> makeModel(ResolvedRequest request, std::shared_ptr<Compil
     return true;
   };
   auto addInput = [&](const TensorSpec &spec, aclDataType type, int32_t index) {
-    plan.constData[plan.numBuffers] = model->constInputs[index];
-    return add(spec, type, index);
+    if (!add(spec, type, index)) return false;
+    plan.constData[plan.numBuffers - 1] = model->constInputs[index];
+    return true;
   };
   bool isStatic = true;
   for (size_t k = 0; k < resolved.kernelInputs.size() && isStatic; ++k) {

@@ -59,7 +59,7 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   // other than its end (an event recorded on it), whose waiter helps the stream's launches too.
   void waitFor(const ProgressCounter &progress, uint64_t target);
   // Hands `job` (blocks of a kernel launch running on this stream) to a thread waiting in
-  // synchronize, if one is and has no other job offered; false otherwise. The job must do no
+  // synchronize or waitFor, if one is and has no other job offered; false otherwise. The job must do no
   // harm if it runs after its launch is over, or never.
   bool offerToWaiter(std::shared_ptr<PoolJob> job);
   // Re-runs a blocked head task; safe to call from any thread, at any time.
@@ -113,7 +113,8 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   std::string errorMessage_;
 
   ProgressCounter completed_;
-  // Threads in synchronize that take offers, and the job offered to them (under mutex_).
+  // Threads in synchronize or waitFor that take offers, and the job offered to them (under
+  // mutex_).
   int waiters_ = 0;
   std::shared_ptr<PoolJob> offered_;
   std::atomic<bool> hasOffer_{false};

@@ -604,8 +604,9 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   const int64_t panelFloats = panelBlocks * stepsOf(panelDepth) * kColumns;  // one depth chunk of a column panel
   const int64_t depthChunks = (depth + depthChunk - 1) / depthChunk;
   // Several bands reuse a column panel: its whole depth is packed ahead, once. One band packs
-  // each depth chunk just before it uses it, while it is in L2.
-  const bool packAhead = rows > rowBand;
+  // each depth chunk just before it uses it, while it is in L2. A constant B's panels are kept
+  // (panelOfB): none is packed ahead into scratch.
+  const bool packAhead = rows > rowBand && !constB;
   auto *packedB = reinterpret_cast<float *>(aclcpu::ukernelScratch(0, (packAhead ? depthChunks : 1) * panelFloats * 4));
   // f32 A with its rows along k is read in place (RowsInPlace), bf16 pairs too with an even
   // depth (PairsInPlace; every chunk but the last is a multiple of 16 deep), anything else packed.
@@ -651,7 +652,7 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   for (int64_t j0 = 0; j0 < columns; j0 += columnChunk) {
     const int64_t width = columns - j0 < columnChunk ? columns - j0 : columnChunk;
     const int64_t blocks = (width + kColumns - 1) / kColumns;
-    for (int64_t k0 = 0; packAhead && !constB && k0 < depth; k0 += depthChunk)
+    for (int64_t k0 = 0; packAhead && k0 < depth; k0 += depthChunk)
       packPanelOfB(k0, j0, depth - k0 < depthChunk ? depth - k0 : depthChunk, width,
                    packedB + k0 / depthChunk * panelFloats);
     // Bands of rows, each through the whole depth: the band's C panel stays in L2 meanwhile.
@@ -660,8 +661,8 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
       for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
         const int64_t slice = depth - k0 < depthChunk ? depth - k0 : depthChunk, steps = stepsOf(slice);
         const Destination<float> out = epilogue.chunk(k0 == 0, c, cRowStride, j0);
-        const float *packedPanel = packAhead && !constB ? packedB + k0 / depthChunk * panelFloats
-                                                        : panelOfB(k0, j0, slice, width, packedB);
+        const float *packedPanel =
+            packAhead ? packedB + k0 / depthChunk * panelFloats : panelOfB(k0, j0, slice, width, packedB);
         for (int64_t row0 = band0; row0 < bandEnd; row0 += kRowChunk) {
           const int64_t chunk = bandEnd - row0 < kRowChunk ? bandEnd - row0 : kRowChunk;
           if (!aInPlace) packChunkOfA(row0, k0, chunk, slice);

@@ -56,7 +56,7 @@ std::string difference(const ResolvedRequest &model, const ResolvedRequest &requ
         bool fits = have[i].dims[d] < 0 ? dim >= lo && (hi < 0 || dim <= hi) : dim == have[i].dims[d];
         if (!fits) return which + " dims " + dimsText(want[i].dims) + " vs " + dimsText(have[i].dims);
       }
-      if (have[i].constData != want[i].constData) return which + " const data";
+      if (!sameValues(have[i].constValues, want[i].constValues)) return which + " const data";
     }
   }
   return "";
@@ -373,11 +373,11 @@ std::shared_ptr<Model> makeModel(ResolvedRequest request, std::shared_ptr<Compil
   for (size_t k = 0; k < resolved.kernelInputs.size(); ++k) {
     const ResolvedTensor &input = resolved.inputs[resolved.kernelInputs[k]];
     const TensorSpec &spec = resolved.spec.inputs[k];
-    if (input.constData.empty() || !spec.isStatic() ||
-        input.constData.size() != launchSlot(spec.elementCount(), input.dataType).bytes)
+    if (!input.constValues || input.constValues->size() == 0 || !spec.isStatic() ||
+        input.constValues->size() != launchSlot(spec.elementCount(), input.dataType).bytes)
       continue;
-    const void *values = input.constData.data();
-    model->constOperands.push_back(std::make_unique<ConstOperand>(values, int64_t(input.constData.size())));
+    const void *values = input.constValues->data();
+    model->constOperands.push_back(std::make_unique<ConstOperand>(values, int64_t(input.constValues->size())));
     model->constInputs[resolved.kernelInputs[k]] = values;
   }
   StaticLaunch plan;

@@ -19,14 +19,15 @@ std::string intList(const ResolvedRequest &request, const std::string &attribute
   }
   if (inputIndex < static_cast<int>(request.inputs.size())) {
     const ResolvedTensor &input = request.inputs[inputIndex];
-    if (input.constData.empty())
+    if (!input.constValues || input.constValues->size() == 0)
       return "input " + std::to_string(inputIndex) + " ('" + attribute + "') must be a const tensor (aclSetTensorConst)";
     size_t width = input.dataType == ACL_INT64 ? 8 : input.dataType == ACL_INT32 ? 4 : 0;
     if (width == 0) return "input '" + attribute + "' must be int32 or int64";
-    for (size_t at = 0; at + width <= input.constData.size(); at += width) {
+    const ConstValues &values = *input.constValues;
+    for (size_t at = 0; at + width <= values.size(); at += width) {
       int64_t value = 0;
-      if (width == 8) memcpy(&value, input.constData.data() + at, 8);
-      else { int32_t v; memcpy(&v, input.constData.data() + at, 4); value = v; }
+      if (width == 8) memcpy(&value, values.data() + at, 8);
+      else { int32_t v; memcpy(&v, values.data() + at, 4); value = v; }
       out.push_back(value);
     }
     return "";

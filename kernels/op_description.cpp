@@ -154,9 +154,11 @@ bool parseTensor(const json &in, aclTensorDesc &out, const std::string &field, s
     int64_t count = staticElementCount(out);
     if (count < 0 || static_cast<size_t>(count) != in["const_value"].size())
       return fail(error, field + ".const_value", "needs one value per element of a static shape");
+    std::vector<uint8_t> bytes;
     for (const json &value : in["const_value"])
-      if (!appendConstElement(value, out.dataType, out.constData))
+      if (!appendConstElement(value, out.dataType, bytes))
         return fail(error, field + ".const_value", "value " + value.dump() + " does not fit the data type");
+    out.constValues = std::make_shared<const ConstValues>(std::move(bytes));
     out.isConst = true;
   }
   return true;

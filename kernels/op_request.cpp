@@ -11,12 +11,6 @@ namespace aclcpu {
 
 namespace {
 
-uint64_t fnv(const std::vector<uint8_t> &bytes) {
-  uint64_t hash = 0xcbf29ce484222325ull;
-  for (uint8_t b : bytes) hash = (hash ^ b) * 0x100000001b3ull;
-  return hash;
-}
-
 // Signatures are built on every aclopExecuteV2: plain appends, no streams.
 void appendNumber(std::string &out, int64_t value) { out += std::to_string(value); }
 void appendNumber(std::string &out, float value) {
@@ -72,11 +66,11 @@ void describeTensor(std::string &out, const ResolvedTensor &t) {
     appendNumber(out, range[1]);
     out += '}';
   }
-  if (!t.constData.empty()) {
+  if (t.constValues && t.constValues->size() != 0) {
     out += ":const";
-    appendNumber(out, int64_t(t.constData.size()));
+    appendNumber(out, int64_t(t.constValues->size()));
     out += '#';
-    appendNumber(out, int64_t(fnv(t.constData)));
+    appendNumber(out, int64_t(t.constValues->digest()));
   }
   out += ';';
 }
@@ -102,7 +96,7 @@ aclError resolveTensor(const aclTensorDesc *desc, bool allDimsDynamic, ResolvedT
     // broadcast, and a compiled kernel never broadcasts along a dynamic dim.
     if (allDimsDynamic && out.dims[d] != 1) out.dims[d] = -1;
   }
-  if (desc->isConst) out.constData = desc->constData;
+  if (desc->isConst) out.constValues = desc->constValues;
   return ACL_SUCCESS;
 }
 

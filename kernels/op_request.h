@@ -18,7 +18,7 @@ struct ResolvedTensor {
   std::vector<std::array<int64_t, 2>> ranges;      // per dim; [d, d] for static dims
   bool present = true;                             // false: an absent optional input
   bool unknownRank = false;                        // outputs only: the shape is left to inference
-  std::vector<uint8_t> constData;
+  SharedConstValues constValues;                   // a constant input's values, or null
 };
 
 struct ResolvedRequest {

@@ -26,7 +26,7 @@ int64_t staticElementCount(const aclTensorDesc &desc) {
 
 bool sameDescription(const aclTensorDesc &a, const aclTensorDesc &b) {
   return a.dataType == b.dataType && a.format == b.format && a.dims == b.dims && a.unknownRank == b.unknownRank &&
-         a.shapeRange == b.shapeRange && a.isConst == b.isConst && a.constData == b.constData &&
+         a.shapeRange == b.shapeRange && a.isConst == b.isConst && sameValues(a.constValues, b.constValues) &&
          a.placement == b.placement;
 }
 

@@ -4,6 +4,7 @@
 
 #include "acl/acl_base.h"
 #include "acl/acl_op.h"
+#include "const_values.h"
 
 #include <array>
 #include <cstdint>
@@ -19,7 +20,7 @@ struct aclTensorDesc {
   bool unknownRank = false;   // created from {-2}
   std::vector<std::array<int64_t, 2>> shapeRange;  // one [lo, hi] per dim when set; hi -1 = unbounded
   bool isConst = false;
-  std::vector<uint8_t> constData;
+  aclcpu::SharedConstValues constValues;  // set by aclSetTensorConst, never changed in place
   aclMemType placement = ACL_MEMTYPE_DEVICE;
 };
 

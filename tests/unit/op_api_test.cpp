@@ -235,6 +235,49 @@ TEST_F(OpApiTest, RepeatedExecuteV2FollowsChangedDescriptionsAndAttributes) {
   aclopDestroyAttr(attr);
 }
 
+// ExecuteV2 with a constant input computes with the values the description was last given
+// (aclSetTensorConst copies them): the same values given again find the model, others do not
+// until compiled, and the buffer passed for the input is never read.
+TEST_F(OpApiTest, RepeatedExecuteV2FollowsAConstantsValues) {
+  Desc a = desc(ACL_FLOAT, {2, 3}), b = desc(ACL_FLOAT, {3, 4}), out = desc(ACL_FLOAT, {2, 4});
+  auto x = randomFloats(6, 31), y = randomFloats(12, 32), other = randomFloats(12, 33);
+  DeviceTensor<float> dx(x), unread(std::vector<float>(12, 0.0f)), dz(std::vector<float>(8));
+  aclTensorDesc *inDescs[] = {a.get(), b.get()};
+  aclTensorDesc *outDescs[] = {out.get()};
+  aclDataBuffer *in[] = {dx.buffer, unread.buffer};
+  aclDataBuffer *outBuffers[] = {dz.buffer};
+  auto compileWith = [&](std::vector<float> values) {
+    ASSERT_EQ(aclSetTensorConst(b.get(), values.data(), values.size() * sizeof(float)), ACL_SUCCESS);
+    const aclTensorDesc *inputs[] = {a.get(), b.get()};
+    const aclTensorDesc *outputs[] = {out.get()};
+    ASSERT_EQ(aclopCompile("MatMul", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+              ACL_SUCCESS)
+        << recentError();
+  };
+  auto expectProductWith = [&](const std::vector<float> &values) {
+    for (int round = 0; round < 2; ++round)  // the second from the memo
+      ASSERT_EQ(aclopExecuteV2("MatMul", 2, inDescs, in, 1, outDescs, outBuffers, nullptr, stream_), ACL_SUCCESS)
+          << recentError();
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+    auto z = dz.read();
+    for (int i = 0; i < 2; ++i)
+      for (int j = 0; j < 4; ++j) EXPECT_NEAR(z[i * 4 + j], gemmReference(x, values, false, false, 2, 4, 3, i, j), 1e-5);
+  };
+  std::vector<float> given = y;
+  compileWith(given);
+  given.assign(12, 7.0f);  // the description holds its own copy
+  expectProductWith(y);
+  ASSERT_EQ(aclSetTensorConst(b.get(), y.data(), y.size() * sizeof(float)), ACL_SUCCESS);
+  expectProductWith(y);  // equal values given again: the same model
+  ASSERT_EQ(aclSetTensorConst(b.get(), other.data(), other.size() * sizeof(float)), ACL_SUCCESS);
+  EXPECT_EQ(aclopExecuteV2("MatMul", 2, inDescs, in, 1, outDescs, outBuffers, nullptr, stream_), ACL_ERROR_OP_NOT_FOUND)
+      << "other values are another model";
+  compileWith(other);
+  expectProductWith(other);
+  ASSERT_EQ(aclSetTensorConst(b.get(), y.data(), y.size() * sizeof(float)), ACL_SUCCESS);
+  expectProductWith(y);  // both models are in the store
+}
+
 // Memoized ExecuteV2 requests follow the model store: a model used only through the memo still
 // counts as recently used, and an evicted model is not found even while a handle keeps it alive.
 TEST_F(OpApiTest, RepeatedExecuteV2FollowsTheModelStore) {

@@ -1,6 +1,6 @@
 // op-bench: a benchdnn-style driver for single operators through the public API.
 //   op-bench --op=GEMM --dtype=f32 --shape=1024x1024x1024 [--trans=NT] [--mode=perf|correct|both]
-//   op-bench --op=MatMul --dtype=f32 --shape=1024x1024x1024 [--trans=NT] [--const-b]
+//   op-bench --op=MatMul --dtype=f32 --shape=1024x1024x1024 [--trans=NT] [--const-b] [--api=execute]
 //   op-bench --op=Cast --dtype=f32:f16 --shape=67108864
 //   op-bench --op=Add --dtype=f32 --shape=1048576
 // Correctness compares with a plain-loop reference in double precision, with a tolerance from
@@ -26,6 +26,7 @@ struct Options {
   std::string op = "GEMM", dtype = "f32", shape = "256x256x256", trans = "NN", mode = "both";
   int iterations = 0;  // 0: until ~0.5 s
   bool constB = false;  // MatMul: B declared constant (aclSetTensorConst), as weights are
+  std::string api = "handle";  // MatMul: aclopExecWithHandle, or "execute": aclopExecuteV2 each call
   bool product() const { return op == "GEMM" || op == "MatMul"; }  // shape MxNxK, --trans applies
 };
 
@@ -37,9 +38,10 @@ const std::map<std::string, aclDataType> kTypes = {
   fprintf(stderr,
           "op-bench: %s\n"
           "usage: op-bench --op=GEMM|MatMul|Add|Cast --dtype=T[:T] --shape=MxNxK|N [--trans=NN|NT|TN|TT]\n"
-          "                [--mode=perf|correct|both] [--iterations=N] [--const-b]\n"
+          "                [--mode=perf|correct|both] [--iterations=N] [--const-b] [--api=handle|execute]\n"
           "  GEMM (aclblasGemmEx), MatMul (a handle): --dtype=f32, f16 (f16 in, f32 out), bf16 (bf16 in,\n"
-          "        f32 out) or i8 (i8 in, i32 out); --const-b: MatMul's B declared constant\n"
+          "        f32 out) or i8 (i8 in, i32 out); --const-b: MatMul's B declared constant;\n"
+          "        --api=execute: MatMul through aclopExecuteV2 on every call, not a handle\n"
           "  Cast: --dtype=SRC:DST over f32 f16 bf16 f64 i8 u8 i32 i64;  Add: --dtype=f32|f16|bf16|i32\n",
           problem.c_str());
   exit(2);
@@ -201,22 +203,28 @@ int gemm(const Options &options, aclrtStream stream) {
   beta.toDevice();
   aclopHandle *handle = nullptr;
   std::vector<aclDataBuffer *> buffers;
+  std::vector<aclTensorDesc *> descs;  // kept for aclopExecuteV2
+  aclopAttr *attr = nullptr;
+  bool execute = options.api == "execute";
   if (options.op == "MatMul") {
     std::vector<int64_t> aDims = ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k};
     std::vector<int64_t> bDims = tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n};
     std::vector<int64_t> cDims{m, n};
-    aclTensorDesc *descs[] = {aclCreateTensorDesc(in, 2, aDims.data(), ACL_FORMAT_ND),
-                              aclCreateTensorDesc(in, 2, bDims.data(), ACL_FORMAT_ND),
-                              aclCreateTensorDesc(out, 2, cDims.data(), ACL_FORMAT_ND)};
+    descs = {aclCreateTensorDesc(in, 2, aDims.data(), ACL_FORMAT_ND), aclCreateTensorDesc(in, 2, bDims.data(), ACL_FORMAT_ND),
+             aclCreateTensorDesc(out, 2, cDims.data(), ACL_FORMAT_ND)};
     const aclTensorDesc *inDescs[] = {descs[0], descs[1]}, *outDescs[] = {descs[2]};
     if (options.constB) CHECK_ACL(aclSetTensorConst(descs[1], b.host.data(), b.bytes()));
-    aclopAttr *attr = aclopCreateAttr();
+    attr = aclopCreateAttr();
     CHECK_ACL(aclopSetAttrBool(attr, "transpose_x1", ta));
     CHECK_ACL(aclopSetAttrBool(attr, "transpose_x2", tb));
     CHECK_ACL(aclopCompile("MatMul", 2, inDescs, 1, outDescs, attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr));
-    CHECK_ACL(aclopCreateHandle("MatMul", 2, inDescs, 1, outDescs, attr, &handle));
-    aclopDestroyAttr(attr);  // the handle keeps what it needs, as the descriptions
-    for (aclTensorDesc *desc : descs) aclDestroyTensorDesc(desc);
+    if (!execute) {
+      CHECK_ACL(aclopCreateHandle("MatMul", 2, inDescs, 1, outDescs, attr, &handle));
+      aclopDestroyAttr(attr);  // the handle keeps what it needs, as the descriptions
+      attr = nullptr;
+      for (aclTensorDesc *desc : descs) aclDestroyTensorDesc(desc);
+      descs.clear();
+    }
     buffers = {aclCreateDataBuffer(a.device, a.bytes()), aclCreateDataBuffer(b.device, b.bytes()),
                aclCreateDataBuffer(c.device, c.bytes())};
   }
@@ -224,6 +232,13 @@ int gemm(const Options &options, aclrtStream stream) {
     if (handle) {
       const aclDataBuffer *inputs[] = {buffers[0], buffers[1]};
       CHECK_ACL(aclopExecWithHandle(handle, 2, inputs, 1, &buffers[2], stream));
+      CHECK_ACL(aclrtSynchronizeStream(stream));
+      return;
+    }
+    if (execute) {
+      aclTensorDesc *inDescs[] = {descs[0], descs[1]}, *outDescs[] = {descs[2]};
+      aclDataBuffer *inputs[] = {buffers[0], buffers[1]};
+      CHECK_ACL(aclopExecuteV2("MatMul", 2, inDescs, inputs, 1, outDescs, &buffers[2], attr, stream));
       CHECK_ACL(aclrtSynchronizeStream(stream));
       return;
     }
@@ -257,6 +272,8 @@ int gemm(const Options &options, aclrtStream stream) {
            options.shape.c_str(), options.trans.c_str(), seconds * 1e3, 2.0 * m * n * k / seconds / 1e9);
   }
   if (handle) aclopDestroyHandle(handle);
+  if (attr) aclopDestroyAttr(attr);
+  for (aclTensorDesc *desc : descs) aclDestroyTensorDesc(desc);
   for (aclDataBuffer *buffer : buffers) aclDestroyDataBuffer(buffer);
   return ok ? 0 : 1;
 }
@@ -340,19 +357,22 @@ int main(int argc, char **argv) {
     else if (const char *v = value("--mode=")) options.mode = v;
     else if (const char *v = value("--iterations=")) options.iterations = atoi(v);
     else if (arg == "--const-b") options.constB = true;
+    else if (const char *v = value("--api=")) options.api = v;
     else usage("unknown option '" + arg + "'");
   }
   if (options.mode != "perf" && options.mode != "correct" && options.mode != "both") usage("bad --mode");
   if (!options.product() && options.op != "Add" && options.op != "Cast") usage("bad --op");
   if (options.constB && options.op != "MatMul") usage("--const-b is for --op=MatMul");
+  if (options.api != "handle" && options.api != "execute") usage("bad --api");
+  if (options.api != "handle" && options.op != "MatMul") usage("--api is for --op=MatMul");
   CHECK_ACL(aclInit(nullptr));
   CHECK_ACL(aclrtSetDevice(0));
   aclrtStream stream = nullptr;
   CHECK_ACL(aclrtCreateStream(&stream));
   int status = options.product() ? gemm(options, stream) : elementwise(options, stream);
-  printf("repro: op-bench --op=%s --dtype=%s --shape=%s%s%s --mode=%s\n", options.op.c_str(), options.dtype.c_str(),
+  printf("repro: op-bench --op=%s --dtype=%s --shape=%s%s%s%s --mode=%s\n", options.op.c_str(), options.dtype.c_str(),
          options.shape.c_str(), options.product() ? (" --trans=" + options.trans).c_str() : "",
-         options.constB ? " --const-b" : "", options.mode.c_str());
+         options.constB ? " --const-b" : "", options.api == "execute" ? " --api=execute" : "", options.mode.c_str());
   aclrtDestroyStream(stream);
   aclrtResetDevice(0);
   aclFinalize();

@@ -1,0 +1,35 @@
+// A constant tensor's values (aclSetTensorConst, a single-op JSON's const_value). They are
+// immutable once made, so descriptions, the request memo, resolved requests and models share
+// one copy; and their digest is made once, so a call that passes the same weights again is
+// matched and named without copying, comparing or hashing megabytes of them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace aclcpu {
+
+class ConstValues {
+ public:
+  explicit ConstValues(std::vector<uint8_t> bytes);
+  ConstValues(const void *data, size_t size);
+
+  const uint8_t *data() const { return bytes_.data(); }
+  size_t size() const { return bytes_.size(); }
+  // A 64-bit digest of the bytes: equal values have equal digests.
+  uint64_t digest() const { return digest_; }
+
+ private:
+  std::vector<uint8_t> bytes_;
+  uint64_t digest_;
+};
+
+using SharedConstValues = std::shared_ptr<const ConstValues>;
+
+// Whether two value sets, either possibly absent, hold the same bytes. The same object, or
+// different sizes or digests, decide it without reading them.
+bool sameValues(const SharedConstValues &a, const SharedConstValues &b);
+
+}  // namespace aclcpu

@@ -37,10 +37,15 @@ struct CachedFinds {
 };
 thread_local CachedFinds cachedFinds;
 
+void releaseMemory(const Allocation &allocation) {
+  if (allocation.pages.mapping) unmapHugePages(allocation.pages);
+  else free(reinterpret_cast<void *>(allocation.base));
+}
+
 }  // namespace
 
-aclError MemoryTable::allocate(MemoryKind kind, int deviceId, size_t size, size_t limit, bool poison, void **out,
-                               const char *function) {
+aclError MemoryTable::allocate(MemoryKind kind, int deviceId, size_t size, size_t limit, bool poison, bool hugePages,
+                               void **out, const char *function) {
   if (size == 0) return reportError(ACL_ERROR_INVALID_PARAM, function, "size must be greater than 0");
   if (size > SIZE_MAX - kAlignment)
     return reportError(ACL_ERROR_BAD_ALLOC, function, "size %zu is too large", size);
@@ -58,7 +63,10 @@ aclError MemoryTable::allocate(MemoryKind kind, int deviceId, size_t size, size_
       deviceBytes_[deviceId] += rounded;  // reserved before the allocation so concurrent mallocs respect the limit
     }
   }
-  void *ptr = aligned_alloc(kAlignment, rounded);
+  HugePageBlock pages;
+  void *ptr = nullptr;
+  if (hugePages && rounded >= kHugePageMinBytes && mapOnHugePages(rounded, pages)) ptr = pages.data;
+  else ptr = aligned_alloc(kAlignment, rounded);
   if (ptr == nullptr) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (kind == MemoryKind::Device) deviceBytes_[deviceId] -= rounded;
@@ -67,13 +75,15 @@ aclError MemoryTable::allocate(MemoryKind kind, int deviceId, size_t size, size_
   // Checked mode fills fresh memory with 0xFF (a NaN pattern) so reads of uninitialized data show.
   if (poison) memset(ptr, 0xFF, rounded);
   std::lock_guard<std::mutex> lock(mutex_);
-  allocations_[reinterpret_cast<uintptr_t>(ptr)] = Allocation{reinterpret_cast<uintptr_t>(ptr), rounded, kind, deviceId};
+  allocations_[reinterpret_cast<uintptr_t>(ptr)] =
+      Allocation{reinterpret_cast<uintptr_t>(ptr), rounded, kind, deviceId, pages};
   *out = ptr;
   return ACL_SUCCESS;
 }
 
 aclError MemoryTable::release(void *ptr, MemoryKind kind, const char *function) {
   const char *kindName = kind == MemoryKind::Device ? "device" : "host";
+  Allocation released;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = allocations_.find(reinterpret_cast<uintptr_t>(ptr));
@@ -85,10 +95,11 @@ aclError MemoryTable::release(void *ptr, MemoryKind kind, const char *function) 
       return reportError(ACL_ERROR_INVALID_PARAM, function, "%p is %s memory, not %s memory", ptr,
                          kind == MemoryKind::Device ? "host" : "device", kindName);
     if (kind == MemoryKind::Device) deviceBytes_[it->second.deviceId] -= it->second.size;
+    released = it->second;
     allocations_.erase(it);
     erasures.fetch_add(1, std::memory_order_release);
   }
-  free(ptr);
+  releaseMemory(released);
   return ACL_SUCCESS;
 }
 
@@ -125,7 +136,7 @@ void MemoryTable::releaseAll(int deviceId, MemoryKind kind) {
     if (it->second.kind == kind && (kind == MemoryKind::Host || it->second.deviceId == deviceId)) {
       if (kind == MemoryKind::Device) deviceBytes_[deviceId] -= it->second.size;
       erasures.fetch_add(1, std::memory_order_release);
-      free(reinterpret_cast<void *>(it->first));
+      releaseMemory(it->second);
       it = allocations_.erase(it);
     } else {
       ++it;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "acl/acl_base.h"
+#include "huge_pages.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -20,15 +21,17 @@ struct Allocation {
   size_t size = 0;
   MemoryKind kind = MemoryKind::Device;
   int deviceId = -1;
+  HugePageBlock pages;  // its mapping, when on huge pages; else it came from aligned_alloc
 };
 
 class MemoryTable {
  public:
   static constexpr size_t kAlignment = 64;
 
-  // Allocates `size` bytes (64-byte aligned). Device allocations count against `limit`.
-  aclError allocate(MemoryKind kind, int deviceId, size_t size, size_t limit, bool poison, void **out,
-                    const char *function);
+  // Allocates `size` bytes (64-byte aligned). Device allocations count against `limit`. With
+  // `hugePages`, blocks of kHugePageMinBytes and more are mapped for transparent huge pages.
+  aclError allocate(MemoryKind kind, int deviceId, size_t size, size_t limit, bool poison, bool hugePages,
+                    void **out, const char *function);
   aclError release(void *ptr, MemoryKind kind, const char *function);
 
   // The allocation that contains [ptr, ptr+1), if any.

@@ -49,8 +49,10 @@ extern "C" aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy
   std::shared_ptr<Context> context;
   if (aclError error = currentContext(context, __func__)) return error;
   auto &device = *context->device;
+  // The huge-page policies get transparent huge pages for large blocks; NORMAL_ONLY does not.
+  bool hugePages = policy != ACL_MEM_MALLOC_NORMAL_ONLY && policy != ACL_MEM_MALLOC_NORMAL_ONLY_P2P;
   return memoryTable().allocate(MemoryKind::Device, device.id(), size, device.memoryLimit(),
-                                Runtime::get().config.checkedMode, devPtr, __func__);
+                                Runtime::get().config.checkedMode, hugePages, devPtr, __func__);
 }
 
 extern "C" aclError aclrtFree(void *devPtr) {
@@ -62,8 +64,8 @@ extern "C" aclError aclrtFree(void *devPtr) {
 extern "C" aclError aclrtMallocHost(void **hostPtr, size_t size) {
   ACLCPU_REQUIRE_INIT();
   ACLCPU_CHECK_NOT_NULL(hostPtr);
-  return memoryTable().allocate(MemoryKind::Host, -1, size, SIZE_MAX, Runtime::get().config.checkedMode, hostPtr,
-                                __func__);
+  return memoryTable().allocate(MemoryKind::Host, -1, size, SIZE_MAX, Runtime::get().config.checkedMode, false,
+                                hostPtr, __func__);
 }
 
 extern "C" aclError aclrtFreeHost(void *hostPtr) {

@@ -2,7 +2,11 @@
 #include "runtime_fixture.h"
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -22,6 +26,58 @@ TEST_F(MemoryTest, MallocIsAlignedAndFreeable) {
   ASSERT_EQ(aclrtMallocHost(&h, 100), ACL_SUCCESS);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(h) % 64, 0u);
   EXPECT_EQ(aclrtFreeHost(h), ACL_SUCCESS);
+}
+
+namespace {
+
+// The VmFlags of the mapping that holds `p` (/proc/self/smaps), or "" if none does.
+std::string mappingFlags(const void *p) {
+  std::ifstream smaps("/proc/self/smaps");
+  std::string line;
+  bool inside = false;
+  auto address = reinterpret_cast<uintptr_t>(p);
+  while (std::getline(smaps, line)) {
+    unsigned long long start = 0, end = 0;
+    if (sscanf(line.c_str(), "%llx-%llx ", &start, &end) == 2 && line.find(':') > line.find(' ')) {
+      inside = address >= start && address < end;
+      continue;
+    }
+    if (inside && line.rfind("VmFlags:", 0) == 0) return line.substr(8) + " ";
+  }
+  return "";
+}
+
+}  // namespace
+
+// aclrtMalloc's huge-page policies map blocks of 4 MiB and more for transparent huge pages
+// (advised: madvise's "hg" flag), each starting at another offset into its page so operands
+// do not share cache sets; NORMAL_ONLY does not ask. Every block is whole, aligned and freeable.
+TEST_F(MemoryTest, LargeBlocksOfTheHugePagePoliciesAreAdvisedForHugePages) {
+  const size_t size = (size_t(8) << 20) + 100;
+  std::vector<uintptr_t> offsets;
+  for (aclrtMemMallocPolicy policy : {ACL_MEM_MALLOC_HUGE_FIRST, ACL_MEM_MALLOC_HUGE_ONLY, ACL_MEM_MALLOC_HUGE_FIRST_P2P,
+                                      ACL_MEM_MALLOC_NORMAL_ONLY, ACL_MEM_MALLOC_NORMAL_ONLY_P2P}) {
+    void *p = nullptr;
+    ASSERT_EQ(aclrtMalloc(&p, size, policy), ACL_SUCCESS);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u);
+    memset(p, 7, size);
+    std::vector<uint8_t> back(size);
+    ASSERT_EQ(aclrtMemcpy(back.data(), size, p, size, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    EXPECT_EQ(back[0], 7);
+    EXPECT_EQ(back[size - 1], 7);
+    bool huge = policy != ACL_MEM_MALLOC_NORMAL_ONLY && policy != ACL_MEM_MALLOC_NORMAL_ONLY_P2P;
+    std::string flags = mappingFlags(p);
+    ASSERT_NE(flags, "") << "no mapping holds the block";
+    EXPECT_EQ(flags.find(" hg ") != std::string::npos, huge) << "policy " << policy << ", flags" << flags;
+    if (huge) offsets.push_back(reinterpret_cast<uintptr_t>(p) % 4096);
+    EXPECT_EQ(aclrtFree(p), ACL_SUCCESS);
+  }
+  EXPECT_NE(offsets[0], offsets[1]);
+  EXPECT_NE(offsets[1], offsets[2]);
+  void *small = nullptr;  // under 4 MiB: no mapping of its own to advise
+  ASSERT_EQ(aclrtMalloc(&small, size_t(1) << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  EXPECT_EQ(mappingFlags(small).find(" hg "), std::string::npos);
+  EXPECT_EQ(aclrtFree(small), ACL_SUCCESS);
 }
 
 TEST_F(MemoryTest, MallocArgumentErrors) {

@@ -149,13 +149,16 @@ int32_t runBlocks(WorkerPool &pool, aclcpuKernelEntry entry, const void *args, u
   }
   auto run = std::make_shared<BlockRun>(entry, args, numBlocks, chunk, workers + 1, scratchBytes);
   // A thread synchronizing on the stream takes the first helper's place: it is awake, where a
-  // parked worker takes a futex wake (~25-55 us here) to start. Only from a worker: this
+  // parked worker takes a futex wake (~25-55 us here) to start. With none waiting yet, the
+  // offer stays open beside the posted helpers for one that arrives during the launch (an
+  // event's waiter, which records and waits after enqueuing). Only from a worker: this
   // thread's own slot is then not the outside one. Once the launch is over, the run claims no
   // block, so an offer taken late does nothing.
-  uint32_t posted = 0;
-  if (stream != nullptr && WorkerPool::currentWorkerIndex() >= 0 && stream->offerToWaiter(run)) posted = 1;
-  for (uint32_t i = posted; i < helpers; ++i) pool.post(run);
+  Stream::Offer offer = Stream::Offer::Refused;
+  if (stream != nullptr && WorkerPool::currentWorkerIndex() >= 0) offer = stream->offerToWaiter(run);
+  for (uint32_t i = offer == Stream::Offer::Taken ? 1 : 0; i < helpers; ++i) pool.post(run);
   run->work();
+  if (offer == Stream::Offer::Open) stream->withdrawOffer(*run);  // every block is claimed
   run->join();
   return run->fault(faultBlock);
 }

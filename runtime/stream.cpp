@@ -86,12 +86,19 @@ aclError Stream::synchronize() {
   return error;
 }
 
-bool Stream::offerToWaiter(std::shared_ptr<PoolJob> job) {
+Stream::Offer Stream::offerToWaiter(std::shared_ptr<PoolJob> job) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (waiters_ == 0 || offered_) return false;
+  if (offered_) return Offer::Refused;
   offered_ = std::move(job);
+  offerPosted_ = waiters_ == 0;
   hasOffer_.store(true, std::memory_order_release);
-  return true;
+  return offerPosted_ ? Offer::Open : Offer::Taken;
+}
+
+void Stream::withdrawOffer(const PoolJob &job) {
+  std::shared_ptr<PoolJob> withdrawn;  // released outside the lock
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (offered_.get() == &job) withdrawn = takeOfferLocked();
 }
 
 std::shared_ptr<PoolJob> Stream::takeOfferLocked() {
@@ -138,7 +145,7 @@ void Stream::waitHelping(const ProgressCounter &progress, uint64_t target, std::
     std::shared_ptr<PoolJob> unclaimed;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (--waiters_ == 0) unclaimed = takeOfferLocked();
+      if (--waiters_ == 0 && !offerPosted_) unclaimed = takeOfferLocked();
     }
     if (unclaimed) pool_.post(std::move(unclaimed));
   }

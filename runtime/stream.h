@@ -58,10 +58,15 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   // Waits, as synchronize does, until `progress` reaches `target`: for a point on this stream
   // other than its end (an event recorded on it), whose waiter helps the stream's launches too.
   void waitFor(const ProgressCounter &progress, uint64_t target);
-  // Hands `job` (blocks of a kernel launch running on this stream) to a thread waiting in
-  // synchronize or waitFor, if one is and has no other job offered; false otherwise. The job must do no
-  // harm if it runs after its launch is over, or never.
-  bool offerToWaiter(std::shared_ptr<PoolJob> job);
+  // Offers `job` (blocks of a kernel launch running on this stream) to threads waiting in
+  // synchronize or waitFor. Taken: one is waiting and the job is its. Open: none is, so the job
+  // stays offered to one that starts waiting while the launch runs (an event's waiter arrives
+  // after the launch began); the caller posts it to the pool as well, and withdraws it when the
+  // launch is over. Refused: another job is offered. The job must do no harm if it runs after
+  // its launch is over, or never.
+  enum class Offer { Taken, Open, Refused };
+  Offer offerToWaiter(std::shared_ptr<PoolJob> job);
+  void withdrawOffer(const PoolJob &job);
   // Re-runs a blocked head task; safe to call from any thread, at any time.
   void resume();
   // Records the first failure of a task; synchronize reports it.
@@ -117,6 +122,7 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   // mutex_).
   int waiters_ = 0;
   std::shared_ptr<PoolJob> offered_;
+  bool offerPosted_ = false;  // offered_ was also posted to the pool (an Open offer)
   std::atomic<bool> hasOffer_{false};
 };
 

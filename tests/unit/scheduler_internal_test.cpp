@@ -240,6 +240,42 @@ TEST(Event, ASynchronizingThreadRunsBlocksOfALaunchBeforeIt) {
   EXPECT_EQ(stream->synchronize(), ACL_SUCCESS);
 }
 
+// A thread that starts waiting while a launch runs (an event's waiter records and waits after
+// enqueuing) still takes blocks of it: with no waiter at its start, the launch's offer stays
+// open beside the helper it posts to the pool (here held busy, so the launch's worker would
+// otherwise run every block alone).
+TEST(Event, AWaiterArrivingDuringALaunchRunsSomeOfItsBlocks) {
+  WorkerPool pool(2, 20us, false);
+  std::atomic<bool> release{false};
+  holdWorkers(pool, 1, release);
+  auto stream = std::make_shared<Stream>(pool, 0, std::chrono::seconds(10));
+  auto event = std::make_shared<Event>(20us);
+  constexpr uint32_t kBlocks = 8;
+  BlockRecord records[kBlocks];
+  std::atomic<bool> started{false};
+  int32_t status = -1;
+  stream->enqueue(task([&] {
+    started.store(true);
+    uint32_t faultBlock = 0;
+    status = runBlocks(pool, recordBlock, records, kBlocks, 0, faultBlock, stream.get());
+  }));
+  while (!started.load()) std::this_thread::yield();
+  std::this_thread::sleep_for(2ms);  // the launch's worker is in its first block
+  uint64_t generation = event->beginRecord(stream);
+  stream->enqueue(event->recordTask(generation));
+  event->synchronize(generation);
+  release.store(true);
+  EXPECT_EQ(status, 0);
+  int here = 0;
+  for (const BlockRecord &record : records)
+    if (record.thread == std::this_thread::get_id()) {
+      ++here;
+      EXPECT_EQ(record.worker, record.workers - 1);  // the outside slot
+    }
+  EXPECT_GE(here, 1) << "the waiter ran none of the blocks left when it arrived";
+  EXPECT_EQ(stream->synchronize(), ACL_SUCCESS);
+}
+
 TEST(Stream, RunsTasksInOrderAndReportsTheFirstError) {
   WorkerPool pool(2, 20us, false);
   auto stream = std::make_shared<Stream>(pool, 0, 20us);

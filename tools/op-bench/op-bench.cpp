@@ -27,6 +27,7 @@ struct Options {
   int iterations = 0;  // 0: until ~0.5 s
   bool constB = false;  // MatMul: B declared constant (aclSetTensorConst), as weights are
   std::string api = "handle";  // MatMul: aclopExecWithHandle, or "execute": aclopExecuteV2 each call
+  std::string sync = "stream";  // each run waits by aclrtSynchronizeStream, or "event": a recorded event
   bool product() const { return op == "GEMM" || op == "MatMul"; }  // shape MxNxK, --trans applies
 };
 
@@ -39,9 +40,11 @@ const std::map<std::string, aclDataType> kTypes = {
           "op-bench: %s\n"
           "usage: op-bench --op=GEMM|MatMul|Add|Cast --dtype=T[:T] --shape=MxNxK|N [--trans=NN|NT|TN|TT]\n"
           "                [--mode=perf|correct|both] [--iterations=N] [--const-b] [--api=handle|execute]\n"
+          "                [--sync=stream|event]\n"
           "  GEMM (aclblasGemmEx), MatMul (a handle): --dtype=f32, f16 (f16 in, f32 out), bf16 (bf16 in,\n"
           "        f32 out) or i8 (i8 in, i32 out); --const-b: MatMul's B declared constant;\n"
           "        --api=execute: MatMul through aclopExecuteV2 on every call, not a handle\n"
+          "  --sync=event: each run waits on an event recorded after it, not on the stream\n"
           "  Cast: --dtype=SRC:DST over f32 f16 bf16 f64 i8 u8 i32 i64;  Add: --dtype=f32|f16|bf16|i32\n",
           problem.c_str());
   exit(2);
@@ -55,6 +58,18 @@ const std::map<std::string, aclDataType> kTypes = {
       exit(1);                                                                                          \
     }                                                                                                   \
   } while (0)
+
+// Waits for what a run enqueued on `stream`: on the stream, or on an event recorded after it.
+void finishRun(const Options &options, aclrtStream stream) {
+  if (options.sync == "stream") {
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    return;
+  }
+  static aclrtEvent event = nullptr;
+  if (event == nullptr) CHECK_ACL(aclrtCreateEvent(&event));
+  CHECK_ACL(aclrtRecordEvent(event, stream));
+  CHECK_ACL(aclrtSynchronizeEvent(event));
+}
 
 // Host values of any supported type, as doubles, and back.
 double load(aclDataType type, const uint8_t *at) {
@@ -232,20 +247,20 @@ int gemm(const Options &options, aclrtStream stream) {
     if (handle) {
       const aclDataBuffer *inputs[] = {buffers[0], buffers[1]};
       CHECK_ACL(aclopExecWithHandle(handle, 2, inputs, 1, &buffers[2], stream));
-      CHECK_ACL(aclrtSynchronizeStream(stream));
+      finishRun(options, stream);
       return;
     }
     if (execute) {
       aclTensorDesc *inDescs[] = {descs[0], descs[1]}, *outDescs[] = {descs[2]};
       aclDataBuffer *inputs[] = {buffers[0], buffers[1]};
       CHECK_ACL(aclopExecuteV2("MatMul", 2, inDescs, inputs, 1, outDescs, &buffers[2], attr, stream));
-      CHECK_ACL(aclrtSynchronizeStream(stream));
+      finishRun(options, stream);
       return;
     }
     CHECK_ACL(aclblasGemmEx(ta ? ACL_TRANS_T : ACL_TRANS_N, tb ? ACL_TRANS_T : ACL_TRANS_N, ACL_TRANS_N, m, n, k,
                             alpha.device, a.device, -1, in, b.device, -1, in, beta.device, c.device, -1, out,
                             ACL_COMPUTE_HIGH_PRECISION, stream));
-    CHECK_ACL(aclrtSynchronizeStream(stream));
+    finishRun(options, stream);
   };
   bool ok = true;
   if (options.mode != "perf") {
@@ -310,7 +325,7 @@ int elementwise(const Options &options, aclrtStream stream) {
   aclDataBuffer *outputs[] = {zb};
   auto run = [&] {
     CHECK_ACL(aclopExecWithHandle(handle, cast ? 1 : 2, inputs, 1, outputs, stream));
-    CHECK_ACL(aclrtSynchronizeStream(stream));
+    finishRun(options, stream);
   };
   bool ok = true;
   if (options.mode != "perf") {
@@ -358,6 +373,7 @@ int main(int argc, char **argv) {
     else if (const char *v = value("--iterations=")) options.iterations = atoi(v);
     else if (arg == "--const-b") options.constB = true;
     else if (const char *v = value("--api=")) options.api = v;
+    else if (const char *v = value("--sync=")) options.sync = v;
     else usage("unknown option '" + arg + "'");
   }
   if (options.mode != "perf" && options.mode != "correct" && options.mode != "both") usage("bad --mode");
@@ -365,14 +381,16 @@ int main(int argc, char **argv) {
   if (options.constB && options.op != "MatMul") usage("--const-b is for --op=MatMul");
   if (options.api != "handle" && options.api != "execute") usage("bad --api");
   if (options.api != "handle" && options.op != "MatMul") usage("--api is for --op=MatMul");
+  if (options.sync != "stream" && options.sync != "event") usage("bad --sync");
   CHECK_ACL(aclInit(nullptr));
   CHECK_ACL(aclrtSetDevice(0));
   aclrtStream stream = nullptr;
   CHECK_ACL(aclrtCreateStream(&stream));
   int status = options.product() ? gemm(options, stream) : elementwise(options, stream);
-  printf("repro: op-bench --op=%s --dtype=%s --shape=%s%s%s%s --mode=%s\n", options.op.c_str(), options.dtype.c_str(),
-         options.shape.c_str(), options.product() ? (" --trans=" + options.trans).c_str() : "",
-         options.constB ? " --const-b" : "", options.api == "execute" ? " --api=execute" : "", options.mode.c_str());
+  printf("repro: op-bench --op=%s --dtype=%s --shape=%s%s%s%s%s --mode=%s\n", options.op.c_str(),
+         options.dtype.c_str(), options.shape.c_str(), options.product() ? (" --trans=" + options.trans).c_str() : "",
+         options.constB ? " --const-b" : "", options.api == "execute" ? " --api=execute" : "",
+         options.sync == "event" ? " --sync=event" : "", options.mode.c_str());
   aclrtDestroyStream(stream);
   aclrtResetDevice(0);
   aclFinalize();

@@ -111,7 +111,7 @@ const std::string &compilerFingerprint() {
   static const std::string fingerprint = [] {
     const HostTarget &host = hostTarget();
     // Bump the aclcpu part whenever the pipeline changes the code it emits.
-    return std::string("aclcpu-jit-12;llvm-") + LLVM_VERSION_STRING + ";" + host.triple + ";" + host.cpu + ";" +
+    return std::string("aclcpu-jit-13;llvm-") + LLVM_VERSION_STRING + ";" + host.triple + ";" + host.cpu + ";" +
            host.features + ";ukernels=" + llvm::join(host.ukernels, ",");
   }();
   return fingerprint;
@@ -271,6 +271,14 @@ std::unique_ptr<CompiledKernel> compileOp(const OpSpec &spec, const CompileOptio
   };
   recorded("aclop.blocks_per_worker", kernel->launch.blocksPerWorker, LaunchRecipe::kMaxBlocksPerWorker);
   recorded("aclop.work_per_element", kernel->launch.workPerElement, LaunchRecipe::kMaxWorkPerElement);
+  auto depths = (*module)->getAttrOfType<mlir::DictionaryAttr>("aclop.work_depth");
+  auto depth = depths ? depths.getAs<mlir::DenseI64ArrayAttr>(kKernelName) : mlir::DenseI64ArrayAttr();
+  if (depth && depth.size() == 3 && depth[0] >= 0 && depth[0] <= LaunchRecipe::kMaxDepthInput && depth[1] >= 0 &&
+      depth[1] <= LaunchRecipe::kMaxDepthDim && depth[2] >= 1 && depth[2] <= LaunchRecipe::kMaxDepthLanes) {
+    kernel->launch.depthInput = static_cast<int32_t>(depth[0]);
+    kernel->launch.depthDim = static_cast<uint32_t>(depth[1]);
+    kernel->launch.depthLanes = static_cast<uint32_t>(depth[2]);
+  }
 
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule = mlir::translateModuleToLLVMIR(*module, llvmContext, "aclop");

@@ -22,13 +22,18 @@ struct CompileOptions {
 // how many blocks per worker. More blocks balance the load; fewer repeat less per-block work,
 // as a GEMM whose ukernel calls each pack all of b asks for one (aclop.blocks_per_worker). The
 // work of one output element, in element-wise elements, sizes the blocks: a product's is its
-// depth in vector FMAs (aclop.work_per_element).
+// depth in vector FMAs (aclop.work_per_element). A product of dynamic depth reads its depth at
+// launch, from dim `depthDim` of kernel input `depthInput`, over `depthLanes` (aclop.work_depth).
 struct LaunchRecipe {
   static constexpr uint32_t kMaxBlocksPerWorker = 64;
   static constexpr uint32_t kMaxWorkPerElement = 1u << 24;
+  static constexpr int32_t kMaxDepthInput = 15;  // a kernel has at most 16 buffers
+  static constexpr uint32_t kMaxDepthDim = 63, kMaxDepthLanes = 1u << 10;
   bool partitioned = false;
   uint32_t blocksPerWorker = 4;
   uint32_t workPerElement = 1;
+  int32_t depthInput = -1;  // -1: the depth is static (or unknown), workPerElement says it all
+  uint32_t depthDim = 0, depthLanes = 1;
 };
 
 // A compiled operator. Its argument block is one 8-byte data pointer per input, then per

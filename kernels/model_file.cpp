@@ -15,7 +15,8 @@ namespace aclcpu {
 namespace {
 
 constexpr char kMagic[8] = {'A', 'C', 'L', 'C', 'P', 'U', 'O', 'M'};
-constexpr uint32_t kFormatVersion = 4;  // 3: the launch recipe's blocks_per_worker; 4: its work_per_element
+constexpr uint32_t kFormatVersion = 5;  // 3: the launch recipe's blocks_per_worker; 4: its work_per_element;
+                                        // 5: its work_depth
 constexpr size_t kMaxHeaderBytes = 1u << 20;
 
 template <typename T>
@@ -31,6 +32,17 @@ bool take(const std::vector<char> &in, size_t &at, T &value) {
   memcpy(&value, in.data() + at, sizeof(T));
   at += sizeof(T);
   return true;
+}
+
+// The recipe's work_depth: [input, dim, lanes], input -1 for none, each in LaunchRecipe's range.
+bool validWorkDepth(const nlohmann::json &json) {
+  if (!json.contains("work_depth")) return false;
+  const nlohmann::json &depth = json["work_depth"];
+  auto within = [](const nlohmann::json &value, int64_t lo, int64_t hi) {
+    return value.is_number_integer() && value.get<int64_t>() >= lo && value.get<int64_t>() <= hi;
+  };
+  return depth.is_array() && depth.size() == 3 && within(depth[0], -1, LaunchRecipe::kMaxDepthInput) &&
+         within(depth[1], 0, LaunchRecipe::kMaxDepthDim) && within(depth[2], 1, LaunchRecipe::kMaxDepthLanes);
 }
 
 }  // namespace
@@ -74,6 +86,7 @@ std::vector<char> writeModelFile(const ModelFile &file) {
                       {"partitioned", file.launch.partitioned},
                       {"blocks_per_worker", file.launch.blocksPerWorker},
                       {"work_per_element", file.launch.workPerElement},
+                      {"work_depth", {file.launch.depthInput, file.launch.depthDim, file.launch.depthLanes}},
                       {"outputs", outputs}};
   if (!file.description.empty()) json["op"] = nlohmann::json::parse(file.description, nullptr, /*allow_exceptions=*/false);
   std::string header = json.dump();
@@ -126,7 +139,7 @@ bool readModelFile(const std::vector<char> &bytes, ModelFile &out, std::string &
       !json["triple"].is_string() || !json.contains("features") || !json["features"].is_string() ||
       (json.contains("op") && !json["op"].is_object()) || !json.contains("partitioned") ||
       !json["partitioned"].is_boolean() || !count("blocks_per_worker", LaunchRecipe::kMaxBlocksPerWorker) ||
-      !count("work_per_element", LaunchRecipe::kMaxWorkPerElement) || !json.contains("outputs") ||
+      !count("work_per_element", LaunchRecipe::kMaxWorkPerElement) || !validWorkDepth(json) || !json.contains("outputs") ||
       !json["outputs"].is_array()) {
     error = "malformed header";
     return false;
@@ -140,6 +153,9 @@ bool readModelFile(const std::vector<char> &bytes, ModelFile &out, std::string &
   out.launch.partitioned = json["partitioned"];
   out.launch.blocksPerWorker = json["blocks_per_worker"];
   out.launch.workPerElement = json["work_per_element"];
+  out.launch.depthInput = json["work_depth"][0];
+  out.launch.depthDim = json["work_depth"][1];
+  out.launch.depthLanes = json["work_depth"][2];
   for (const auto &output : json["outputs"]) {
     if (!output.is_object() || !output.contains("type") || !output["type"].is_number_integer() ||
         !output.contains("shape") || !output["shape"].is_array()) {

@@ -218,10 +218,13 @@ aclError launchStatic(const Model &model, const StaticLaunch &plan, const aclDat
 
 }  // namespace
 
-uint32_t launchBlockCount(const LaunchRecipe &recipe, int64_t outputs, unsigned workers) {
+uint32_t launchBlockCount(const LaunchRecipe &recipe, int64_t outputs, unsigned workers, int64_t depth) {
   if (!recipe.partitioned) return 1;
   int64_t most = int64_t(recipe.blocksPerWorker) * std::max(1u, workers);
-  return static_cast<uint32_t>(std::clamp<int64_t>(outputs * recipe.workPerElement / 16384, 1, most));
+  int64_t work = recipe.workPerElement;
+  if (recipe.depthInput >= 0 && depth > 0)
+    work = std::clamp<int64_t>((depth + recipe.depthLanes - 1) / recipe.depthLanes, 1, LaunchRecipe::kMaxWorkPerElement);
+  return static_cast<uint32_t>(std::clamp<int64_t>(outputs * work / 16384, 1, most));
 }
 
 // Never destroyed: compiled kernels must be released while LLVM is alive, which aclFinalize
@@ -462,7 +465,13 @@ __attribute__((noinline)) aclError launchDynamic(const Model &model, const std::
   if (aclError error = checkDeviceRanges(ranges, numRanges, caller)) return error;
   memcpy(raw + numPointers, dynamicSizes, 8 * numDynamicSizes);
   int64_t outputElements = outputDims.empty() ? 1 : elementCount(outputDims[0]);
-  uint32_t numBlocks = launchBlockCount(kernel.launch, outputElements, resolved->pool().numThreads());
+  int64_t depth = 0;  // a product's dynamic depth, where the recipe says which input dim holds it
+  if (const LaunchRecipe &recipe = kernel.launch; recipe.depthInput >= 0) {
+    size_t input = static_cast<size_t>(recipe.depthInput);
+    if (input < request.kernelInputs.size() && recipe.depthDim < inputDims[request.kernelInputs[input]].size())
+      depth = inputDims[request.kernelInputs[input]][recipe.depthDim];
+  }
+  uint32_t numBlocks = launchBlockCount(kernel.launch, outputElements, resolved->pool().numThreads(), depth);
   return runOrEnqueue(model, kernel.entry, numBlocks, touched, *resolved, raw, numPointers + numDynamicSizes, caller);
 }
 

@@ -63,8 +63,9 @@ struct Model : std::enable_shared_from_this<Model> {
 
 // The blocks a launch of `recipe` over `outputs` output elements divides into on `workers`
 // workers: ~16K element-wise elements of work a block (a product's element is worth its depth
-// in vector FMAs), at most the recipe's blocks per worker.
-uint32_t launchBlockCount(const LaunchRecipe &recipe, int64_t outputs, unsigned workers);
+// in vector FMAs; `depth`, a dynamic depth as launched, where the recipe reads one), at most the
+// recipe's blocks per worker.
+uint32_t launchBlockCount(const LaunchRecipe &recipe, int64_t outputs, unsigned workers, int64_t depth = 0);
 
 // A model of `request` running `kernel`.
 std::shared_ptr<Model> makeModel(ResolvedRequest request, std::shared_ptr<CompiledKernel> kernel);

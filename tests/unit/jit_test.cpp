@@ -327,6 +327,21 @@ TEST_F(JitTest, UkernelGemmAsksForOneBlockPerWorker) {
   EXPECT_EQ(matmul->launch.workPerElement, vectors(hostTarget().vectorBits / 32));
   EXPECT_EQ(gemm->launch.workPerElement, vectors(hostTarget().vectorBits / 32 * 4));
   EXPECT_EQ(add->launch.workPerElement, 1u);
+  EXPECT_EQ(matmul->launch.depthInput, -1) << "a static depth";
+  // A dynamic depth is read at launch from A's columns (input 0, dim 1), or its rows when A is
+  // transposed (dim 0).
+  auto dynamicDepth = compile("matmul", {{ElementType::F32, {1, -1}}, {ElementType::F32, {-1, 4096}}});
+  ASSERT_TRUE(dynamicDepth);
+  EXPECT_EQ(dynamicDepth->launch.depthInput, 0);
+  EXPECT_EQ(dynamicDepth->launch.depthDim, 1u);
+  EXPECT_EQ(dynamicDepth->launch.depthLanes, uint32_t(hostTarget().vectorBits / 32));
+  std::string error;
+  auto transposed = compileOp(OpSpec{"matmul", {{ElementType::F32, {-1, 8}}, {ElementType::F32, {-1, 64}}},
+                                     {{"transpose_a", true}}},
+                              CompileOptions{}, error);
+  ASSERT_TRUE(transposed) << error;
+  EXPECT_EQ(transposed->launch.depthInput, 0);
+  EXPECT_EQ(transposed->launch.depthDim, 0u);
 }
 
 TEST_F(JitTest, BatchMatMulBroadcastsTheBatch) {

@@ -183,7 +183,27 @@ TEST(ModelFileFormat, ARecipeOutOfRangeIsRejected) {
         << recipe.blocksPerWorker << " " << recipe.workPerElement;
     EXPECT_EQ(error, "malformed header");
   }
+  // Where a dynamic depth is read: an input, dim and lane count a kernel can have.
+  for (auto [input, dim, lanes] : {std::tuple{-2, 0u, 1u}, {LaunchRecipe::kMaxDepthInput + 1, 0u, 1u},
+                                   {0, LaunchRecipe::kMaxDepthDim + 1, 1u}, {0, 1u, 0u},
+                                   {0, 1u, LaunchRecipe::kMaxDepthLanes + 1}}) {
+    ModelFile bad = file;
+    bad.launch.depthInput = input;
+    bad.launch.depthDim = dim;
+    bad.launch.depthLanes = lanes;
+    EXPECT_FALSE(readModelFile(writeModelFile(bad), back, error)) << input << " " << dim << " " << lanes;
+    EXPECT_EQ(error, "malformed header");
+  }
+  ModelFile dynamicDepth = file;
+  dynamicDepth.launch.depthInput = 1;
+  dynamicDepth.launch.depthDim = 2;
+  dynamicDepth.launch.depthLanes = 16;
+  ASSERT_TRUE(readModelFile(writeModelFile(dynamicDepth), back, error)) << error;
+  EXPECT_EQ(back.launch.depthInput, 1);
+  EXPECT_EQ(back.launch.depthDim, 2u);
+  EXPECT_EQ(back.launch.depthLanes, 16u);
   EXPECT_TRUE(readModelFile(writeModelFile(file), back, error)) << error;
+  EXPECT_EQ(back.launch.depthInput, -1);
 }
 
 // Blocks hold ~16K element-wise elements of work: a product's output element counts its depth
@@ -200,4 +220,9 @@ TEST(LaunchBlocks, AProductsBlocksCountItsDepth) {
   EXPECT_EQ(launchBlockCount(add, 3 * 16384, 2), 3u);
   EXPECT_EQ(launchBlockCount(add, 1 << 30, 2), 8u) << "four blocks per worker";
   EXPECT_EQ(launchBlockCount(LaunchRecipe{false, 4, 1}, 1 << 30, 2), 1u) << "not partitioned";
+  // A dynamic depth counts as launched: M = 1, N = K = 4096 over 16 lanes is two blocks.
+  LaunchRecipe dynamicDepth{true, 1, 1, 0, 1, 16};
+  EXPECT_EQ(launchBlockCount(dynamicDepth, 4096, 2, 4096), 2u);
+  EXPECT_EQ(launchBlockCount(dynamicDepth, 4096, 2, 64), 1u);
+  EXPECT_EQ(launchBlockCount(dynamicDepth, 4096, 2, 0), 1u) << "an empty depth: the recipe's work per element";
 }

@@ -27,6 +27,7 @@ struct Options {
   int iterations = 0;  // 0: until ~0.5 s
   bool constB = false;  // MatMul: B declared constant (aclSetTensorConst), as weights are
   std::string api = "handle";  // MatMul: aclopExecWithHandle, or "execute": aclopExecuteV2 each call
+  bool fuzz = false;  // MatMul: compiled with ACL_OP_COMPILE_FUZZ (every dim but 1s dynamic)
   std::string sync = "stream";  // each run waits by aclrtSynchronizeStream, or "event": a recorded event
   bool product() const { return op == "GEMM" || op == "MatMul"; }  // shape MxNxK, --trans applies
 };
@@ -40,10 +41,11 @@ const std::map<std::string, aclDataType> kTypes = {
           "op-bench: %s\n"
           "usage: op-bench --op=GEMM|MatMul|Add|Cast --dtype=T[:T] --shape=MxNxK|N [--trans=NN|NT|TN|TT]\n"
           "                [--mode=perf|correct|both] [--iterations=N] [--const-b] [--api=handle|execute]\n"
-          "                [--sync=stream|event]\n"
+          "                [--fuzz] [--sync=stream|event]\n"
           "  GEMM (aclblasGemmEx), MatMul (a handle): --dtype=f32, f16 (f16 in, f32 out), bf16 (bf16 in,\n"
           "        f32 out) or i8 (i8 in, i32 out); --const-b: MatMul's B declared constant;\n"
-          "        --api=execute: MatMul through aclopExecuteV2 on every call, not a handle\n"
+          "        --api=execute: MatMul through aclopExecuteV2 on every call, not a handle;\n"
+          "        --fuzz: MatMul compiled for dynamic shapes (ACL_OP_COMPILE_FUZZ)\n"
           "  --sync=event: each run waits on an event recorded after it, not on the stream\n"
           "  Cast: --dtype=SRC:DST over f32 f16 bf16 f64 i8 u8 i32 i64;  Add: --dtype=f32|f16|bf16|i32\n",
           problem.c_str());
@@ -232,6 +234,7 @@ int gemm(const Options &options, aclrtStream stream) {
     attr = aclopCreateAttr();
     CHECK_ACL(aclopSetAttrBool(attr, "transpose_x1", ta));
     CHECK_ACL(aclopSetAttrBool(attr, "transpose_x2", tb));
+    if (options.fuzz) CHECK_ACL(aclopSetCompileFlag(ACL_OP_COMPILE_FUZZ));
     CHECK_ACL(aclopCompile("MatMul", 2, inDescs, 1, outDescs, attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr));
     if (!execute) {
       CHECK_ACL(aclopCreateHandle("MatMul", 2, inDescs, 1, outDescs, attr, &handle));
@@ -372,6 +375,7 @@ int main(int argc, char **argv) {
     else if (const char *v = value("--mode=")) options.mode = v;
     else if (const char *v = value("--iterations=")) options.iterations = atoi(v);
     else if (arg == "--const-b") options.constB = true;
+    else if (arg == "--fuzz") options.fuzz = true;
     else if (const char *v = value("--api=")) options.api = v;
     else if (const char *v = value("--sync=")) options.sync = v;
     else usage("unknown option '" + arg + "'");
@@ -379,6 +383,7 @@ int main(int argc, char **argv) {
   if (options.mode != "perf" && options.mode != "correct" && options.mode != "both") usage("bad --mode");
   if (!options.product() && options.op != "Add" && options.op != "Cast") usage("bad --op");
   if (options.constB && options.op != "MatMul") usage("--const-b is for --op=MatMul");
+  if (options.fuzz && options.op != "MatMul") usage("--fuzz is for --op=MatMul");
   if (options.api != "handle" && options.api != "execute") usage("bad --api");
   if (options.api != "handle" && options.op != "MatMul") usage("--api is for --op=MatMul");
   if (options.sync != "stream" && options.sync != "event") usage("bad --sync");
@@ -387,10 +392,10 @@ int main(int argc, char **argv) {
   aclrtStream stream = nullptr;
   CHECK_ACL(aclrtCreateStream(&stream));
   int status = options.product() ? gemm(options, stream) : elementwise(options, stream);
-  printf("repro: op-bench --op=%s --dtype=%s --shape=%s%s%s%s%s --mode=%s\n", options.op.c_str(),
+  printf("repro: op-bench --op=%s --dtype=%s --shape=%s%s%s%s%s%s --mode=%s\n", options.op.c_str(),
          options.dtype.c_str(), options.shape.c_str(), options.product() ? (" --trans=" + options.trans).c_str() : "",
          options.constB ? " --const-b" : "", options.api == "execute" ? " --api=execute" : "",
-         options.sync == "event" ? " --sync=event" : "", options.mode.c_str());
+         options.fuzz ? " --fuzz" : "", options.sync == "event" ? " --sync=event" : "", options.mode.c_str());
   aclrtDestroyStream(stream);
   aclrtResetDevice(0);
   aclFinalize();

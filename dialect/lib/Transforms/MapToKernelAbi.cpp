@@ -213,9 +213,9 @@ struct AclopMapToKernelAbiPass : aclop::impl::AclopMapToKernelAbiBase<AclopMapTo
       module->setAttr("aclop.partitioned", recorded.getDictionary(&getContext()));
       // What a partitioned kernel tells its launch recipe is recorded beside: the blocks per
       // worker it asks for (aclop-tile-and-vectorize: one row tile per block) and the work of
-      // one output element (aclop-select-strategy).
-      for (StringRef recipe : {"aclop.blocks_per_worker", "aclop.work_per_element"}) {
-        auto value = compute->getAttrOfType<IntegerAttr>(recipe);
+      // one output element, or where a dynamic depth gives it (aclop-select-strategy).
+      for (StringRef recipe : {"aclop.blocks_per_worker", "aclop.work_per_element", "aclop.work_depth"}) {
+        Attribute value = compute->getAttr(recipe);
         if (!value || !partitioned) continue;
         NamedAttrList perKernel(module->getAttrOfType<DictionaryAttr>(recipe));
         perKernel.set(name, value);

@@ -9,6 +9,7 @@
 
 #include "RegisterTiles.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
 #include <algorithm>
@@ -162,12 +163,34 @@ SmallVector<int64_t> ukernelTiles(linalg::LinalgOp op) {
 // 128^3 GEMM (16K outputs) was one block: two workers, f32 213 -> 362 GF/s with two, bf16 329 ->
 // 495, s8 524 -> 617 GOP/s; M = 1, N = K = 4096 f32 17 -> 25; 255^3 297 -> 405. Smaller
 // products lose to a split (f32 80^3 188 -> 140; s8 96^3, two blocks by lanes, 294 -> 268).
+//
+// A dynamic depth is read at launch: `aclop.work_depth` = [argument, dim, lanes] names the
+// function argument (an input the product reads, as a tensor or through to_tensor) and its dim
+// that hold the depth.
+// Counting such a product by outputs alone made M = 1, N = K = 4096 one block on two workers.
 void recordWorkPerElement(linalg::LinalgOp op, int64_t vectorSize) {
-  int64_t depth = op.getStaticLoopRanges()[op.getNumLoops() - 2];
+  const unsigned depthLoop = op.getNumLoops() - 2;
+  int64_t depth = op.getStaticLoopRanges()[depthLoop];
   auto func = op->getParentOfType<FunctionOpInterface>();
-  if (ShapedType::isDynamic(depth) || !func) return;
+  if (!func) return;
   Type input = elementType(op.getDpsInputs()[0]);
   int64_t perLane = input.isInteger() ? std::max<int64_t>(1, 32 / input.getIntOrFloatBitWidth()) : 1;
+  if (ShapedType::isDynamic(depth)) {
+    for (OpOperand *operand : op.getDpsInputOperands()) {
+      Value source = operand->get();
+      if (auto toTensor = source.getDefiningOp<bufferization::ToTensorOp>()) source = toTensor.getBuffer();
+      auto argument = dyn_cast<BlockArgument>(source);
+      if (!argument || argument.getOwner() != &func->getRegion(0).front()) continue;
+      AffineMap map = op.getMatchingIndexingMap(operand);
+      for (unsigned dim = 0; dim < map.getNumResults(); ++dim)
+        if (map.getResult(dim) == getAffineDimExpr(depthLoop, op->getContext())) {
+          func->setAttr("aclop.work_depth",
+                        DenseI64ArrayAttr::get(op->getContext(), {argument.getArgNumber(), dim, vectorSize * perLane}));
+          return;
+        }
+    }
+    return;
+  }
   int64_t work = std::max<int64_t>(1, llvm::divideCeil(depth, vectorSize * perLane));
   if (auto recorded = func->getAttrOfType<IntegerAttr>("aclop.work_per_element"))
     work = std::max(work, recorded.getInt());

@@ -231,18 +231,22 @@ Value kernelBlockCount(linalg::LinalgOp product, linalg::GenericOp epilogue);
 // the tiles the better (1024^3 f32 in one call 143 GF/s, in four 135; M = 128, N = K = 4096: 109
 // against 97 in two), and the launch recipe runs one block per worker for such a kernel
 // (aclop.blocks_per_worker). Blocks divide the columns where there are at least as many of them
-// as rows (static shapes), else the rows. Split by rows, each call reads and packs all of B: M =
+// as rows, else the rows. Split by rows, each call reads and packs all of B: M =
 // 16, N = K = 4096 on two workers ran no faster than on one, and square products lost to the
 // column split, where each call packs its columns of B and reads A in place (two workers, f32
 // 1024^3 372 -> 379 GF/s, 2048^3 384 -> 403, bf16 1024^3 +2-3%; transposed A, packed either
-// way, even). Elsewhere, tiles of the strategy's rows.
+// way, even). A dynamic dim counts as 256 rows or columns in that comparison: a MatMul compiled
+// for every shape (M = 1 kept static, or dynamic too) split by rows gave its second block no
+// row or packed all of B twice (two workers: M = 1, N = K = 4096 16 GF/s, M = 16 65-74, against
+// the static kernels' 35 and 98-119). Elsewhere, tiles of the strategy's rows.
 void setUkernelTiling(IRRewriter &rewriter, linalg::LinalgOp product, linalg::GenericOp epilogue,
                       ArrayRef<int64_t> tiles, scf::SCFTilingOptions &options) {
   const size_t dims = epilogue ? 2 : 3;
   if (Value blocks = kernelBlockCount(product, epilogue)) {
     SmallVector<int64_t> ranges = product.getStaticLoopRanges();
     int64_t rows = ranges[ranges.size() - 3], columns = ranges.back();
-    bool byColumns = !ShapedType::isDynamic(rows) && !ShapedType::isDynamic(columns) && columns >= rows;
+    auto known = [](int64_t size) { return ShapedType::isDynamic(size) ? int64_t{256} : size; };
+    bool byColumns = known(columns) >= known(rows);
     SmallVector<OpFoldResult> counts(dims, rewriter.getIndexAttr(0));
     counts[byColumns ? dims - 1 : 0] = blocks;
     options.setNumThreads(counts);

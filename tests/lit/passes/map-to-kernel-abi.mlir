@@ -98,15 +98,15 @@ func.func @k(%out: memref<100xf32>, %block: index, %blocks: index) attributes {a
 // -----
 
 // A loop over one tile per block (up to the block count) gives block b iteration b; the
-// kernel's request for one block per worker and its work per output element are recorded for
-// the launch recipe.
-// CHECK: module attributes {aclop.blocks_per_worker = {tiles = 1 : i64}, aclop.partitioned = {tiles = true}, aclop.work_per_element = {tiles = 24 : i64}}
+// kernel's request for one block per worker and its work per output element (or where its
+// dynamic depth is) are recorded for the launch recipe.
+// CHECK: module attributes {aclop.blocks_per_worker = {tiles = 1 : i64}, aclop.partitioned = {tiles = true}, aclop.work_depth = {tiles = array<i64: 0, 1, 16>}, aclop.work_per_element = {tiles = 24 : i64}}
 // CHECK: func.func private @__aclop_compute_tiles(%{{.*}}: memref<?xf32>, %[[BLOCK:.*]]: index, %[[BLOCKS:.*]]: index)
 // CHECK: %[[NEXT:.*]] = arith.addi %[[BLOCK]], %{{.*}}
 // CHECK: %[[LAST:.*]] = arith.cmpi eq, %[[NEXT]], %[[BLOCKS]]
 // CHECK: %[[END:.*]] = arith.select %[[LAST]], %[[BLOCKS]]
 // CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%[[END]])
-func.func @t(%out: memref<?xf32>, %block: index, %blocks: index) attributes {aclop.kernel = "tiles", aclop.blocks_per_worker = 1 : i64, aclop.work_per_element = 24 : i64} {
+func.func @t(%out: memref<?xf32>, %block: index, %blocks: index) attributes {aclop.kernel = "tiles", aclop.blocks_per_worker = 1 : i64, aclop.work_per_element = 24 : i64, aclop.work_depth = array<i64: 0, 1, 16>} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %one = arith.constant 1.0 : f32

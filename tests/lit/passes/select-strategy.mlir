@@ -44,6 +44,36 @@ func.func @integer_product(%a: tensor<64x128xi8>, %b: tensor<128x96xi8>) -> tens
   return %0 : tensor<64x96xi32>
 }
 
+// A dynamic depth is read at launch: [argument, its dim holding the depth, lanes per vector
+// FMA], from the first input read in place (A's columns, or its rows when transposed).
+// CHECK-LABEL: func @dynamic_depth
+// CHECK-SAME: attributes {aclop.work_depth = array<i64: 0, 1, 16>}
+// AVX2-LABEL: func @dynamic_depth
+// AVX2-SAME: attributes {aclop.work_depth = array<i64: 0, 1, 8>}
+func.func @dynamic_depth(%a: tensor<4x?xf32>, %b: tensor<?x96xf32>) -> tensor<4x96xf32> {
+  %0 = aclop.matmul %a, %b : (tensor<4x?xf32>, tensor<?x96xf32>) -> tensor<4x96xf32>
+  return %0 : tensor<4x96xf32>
+}
+
+// The kernel's form: buffers read through to_tensor.
+// CHECK-LABEL: func @dynamic_depth_buffers
+// CHECK-SAME: attributes {aclop.work_depth = array<i64: 1, 0, 16>}
+func.func @dynamic_depth_buffers(%a: memref<4x?xf32>, %b: memref<?x96xf32>, %out: memref<4x96xf32>) {
+  %b_tensor = bufferization.to_tensor %b restrict : memref<?x96xf32> to tensor<?x96xf32>
+  %a_tensor = bufferization.to_tensor %a restrict : memref<4x?xf32> to tensor<4x?xf32>
+  %0 = aclop.matmul %b_tensor, %a_tensor {transpose_a = true, transpose_b = true} : (tensor<?x96xf32>, tensor<4x?xf32>) -> tensor<96x4xf32>
+  %1 = aclop.transpose %0 {perm = array<i64: 1, 0>} : (tensor<96x4xf32>) -> tensor<4x96xf32>
+  bufferization.materialize_in_destination %1 in restrict writable %out : (tensor<4x96xf32>, memref<4x96xf32>) -> ()
+  return
+}
+
+// CHECK-LABEL: func @dynamic_depth_transposed
+// CHECK-SAME: attributes {aclop.work_depth = array<i64: 0, 0, 64>}
+func.func @dynamic_depth_transposed(%a: tensor<?x4xi8>, %b: tensor<96x?xi8>) -> tensor<4x96xi32> {
+  %0 = aclop.matmul %a, %b {transpose_a = true, transpose_b = true} : (tensor<?x4xi8>, tensor<96x?xi8>) -> tensor<4x96xi32>
+  return %0 : tensor<4x96xi32>
+}
+
 // A ukernel the target provides takes the products it covers: s8 x s8 -> s32 with sign
 // extension (not a zero-extending product). A ukernel call covers a row tile across every
 // column and the whole depth (cache_tiles 0 = untiled): for f32 accumulators 512 rows from

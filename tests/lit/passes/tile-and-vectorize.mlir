@@ -183,6 +183,48 @@ func.func @compute_wide(%a: memref<40x300xi8>, %b: memref<300x700xi8>, %out: mem
   return
 }
 
+// A dynamic dim counts as 256 rows or columns: with the columns dynamic (ACL_OP_COMPILE_FUZZ
+// keeps a row count of 1 static) up to 256 static rows divide the columns, more the rows; both
+// dynamic, the columns.
+// UKERNEL-LABEL: func @compute_dynamic_columns
+// UKERNEL: scf.forall (%{{.*}}) in (%arg4)
+// UKERNEL:   tensor.extract_slice %{{.*}}[0, %{{.*}}] [%{{.*}}, %{{.*}}] [1, 1] : tensor<?x?xi8> to tensor<?x?xi8>
+// UKERNEL:   ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni"
+func.func @compute_dynamic_columns(%a: memref<1x?xi8>, %b: memref<?x?xi8>, %out: memref<1x?xi32>, %block: index,
+                                   %blocks: index) attributes {aclop.kernel = "mm"} {
+  %x = bufferization.to_tensor %a restrict : memref<1x?xi8> to tensor<1x?xi8>
+  %y = bufferization.to_tensor %b restrict : memref<?x?xi8> to tensor<?x?xi8>
+  %r = aclop.matmul %x, %y : (tensor<1x?xi8>, tensor<?x?xi8>) -> tensor<1x?xi32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<1x?xi32>, memref<1x?xi32>) -> ()
+  return
+}
+
+// UKERNEL-LABEL: func @compute_dynamic
+// UKERNEL: scf.forall (%{{.*}}) in (%arg4)
+// UKERNEL:   tensor.extract_slice %{{.*}}[0, %{{.*}}] [%{{.*}}, %{{.*}}] [1, 1] : tensor<?x?xi8> to tensor<?x?xi8>
+// UKERNEL:   ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni"
+func.func @compute_dynamic(%a: memref<?x?xi8>, %b: memref<?x?xi8>, %out: memref<?x?xi32>, %block: index,
+                           %blocks: index) attributes {aclop.kernel = "mm"} {
+  %x = bufferization.to_tensor %a restrict : memref<?x?xi8> to tensor<?x?xi8>
+  %y = bufferization.to_tensor %b restrict : memref<?x?xi8> to tensor<?x?xi8>
+  %r = aclop.matmul %x, %y : (tensor<?x?xi8>, tensor<?x?xi8>) -> tensor<?x?xi32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x?xi32>, memref<?x?xi32>) -> ()
+  return
+}
+
+// UKERNEL-LABEL: func @compute_dynamic_columns_many_rows
+// UKERNEL: scf.forall (%{{.*}}) in (%arg4)
+// UKERNEL:   tensor.extract_slice %{{.*}}[%{{.*}}, 0] [%{{.*}}, %{{.*}}] [1, 1] : tensor<257x?xi8> to tensor<?x?xi8>
+// UKERNEL:   ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni"
+func.func @compute_dynamic_columns_many_rows(%a: memref<257x?xi8>, %b: memref<?x?xi8>, %out: memref<257x?xi32>,
+                                             %block: index, %blocks: index) attributes {aclop.kernel = "mm"} {
+  %x = bufferization.to_tensor %a restrict : memref<257x?xi8> to tensor<257x?xi8>
+  %y = bufferization.to_tensor %b restrict : memref<?x?xi8> to tensor<?x?xi8>
+  %r = aclop.matmul %x, %y : (tensor<257x?xi8>, tensor<?x?xi8>) -> tensor<257x?xi32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<257x?xi32>, memref<257x?xi32>) -> ()
+  return
+}
+
 // As many columns as rows: the columns too.
 // UKERNEL-LABEL: func @compute_square
 // UKERNEL: scf.forall (%{{.*}}) in (%arg4)

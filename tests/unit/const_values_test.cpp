@@ -72,25 +72,26 @@ TEST(ConstValues, RequestsAndMemoKeysShareADescriptionsValues) {
   RequestKey key = RequestKey::of(arguments);
   EXPECT_EQ(key.inputs[1].constValues.get(), b.constValues.get());
   EXPECT_TRUE(key.matches(arguments));
-  ResolvedRequest request;
-  ASSERT_EQ(resolveRequest("MatMul", 2, inputs, 1, outputs, nullptr, false, request, "test"), ACL_SUCCESS);
-  EXPECT_EQ(request.inputs[1].constValues.get(), b.constValues.get());
-  std::string signature = request.signature();
+  auto signatureNow = [&] {
+    ResolvedRequest request;
+    EXPECT_EQ(resolveRequest("MatMul", 2, inputs, 1, outputs, nullptr, false, request, "test"), ACL_SUCCESS);
+    EXPECT_EQ(request.inputs[1].constValues.get(), b.constValues.get());
+    return request.signature();
+  };
+  std::string signature = signatureNow();
 
   // New values in the description (aclSetTensorConst makes a new object): neither the key nor
   // the signature match; the same bytes again match both.
-  weights[5] = 2.0f;
-  b.constValues = std::make_shared<const ConstValues>(weights.data(), weights.size() * sizeof(float));
+  auto setWeight = [&](float value) {
+    weights[5] = value;
+    b.constValues = std::make_shared<const ConstValues>(weights.data(), weights.size() * sizeof(float));
+  };
+  setWeight(2.0f);
   EXPECT_FALSE(key.matches(arguments));
-  ResolvedRequest changed;
-  ASSERT_EQ(resolveRequest("MatMul", 2, inputs, 1, outputs, nullptr, false, changed, "test"), ACL_SUCCESS);
-  EXPECT_NE(changed.signature(), signature);
-  weights[5] = 0.5f;
-  b.constValues = std::make_shared<const ConstValues>(weights.data(), weights.size() * sizeof(float));
+  EXPECT_NE(signatureNow(), signature);
+  setWeight(0.5f);
   EXPECT_TRUE(key.matches(arguments));
-  ResolvedRequest again;
-  ASSERT_EQ(resolveRequest("MatMul", 2, inputs, 1, outputs, nullptr, false, again, "test"), ACL_SUCCESS);
-  EXPECT_EQ(again.signature(), signature);
+  EXPECT_EQ(signatureNow(), signature);
 }
 
 }  // namespace

@@ -23,6 +23,13 @@ float gemmReference(const std::vector<float> &a, const std::vector<float> &b, bo
   return sum;
 }
 
+// The output of a 2x3 by 3x4 MatMul checked against x times y.
+void expectSmallProduct(DeviceTensor<float> &out, const std::vector<float> &x, const std::vector<float> &y) {
+  auto z = out.read();
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 4; ++j) EXPECT_NEAR(z[i * 4 + j], gemmReference(x, y, false, false, 2, 4, 3, i, j), 1e-5);
+}
+
 // Holds `stream` at a gate until open(): an event it waits for, recorded on another stream
 // behind a blocking callback that open() lets this thread process.
 class StreamGate {
@@ -189,9 +196,7 @@ TEST_F(OpApiTest, AttributeDefaultsApplyOnBothSides) {
   aclDataBuffer *outBuffers[] = {dz.buffer};
   ASSERT_EQ(aclopExecWithHandle(handle, 2, in, 1, outBuffers, stream_), ACL_SUCCESS);
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-  auto z = dz.read();
-  for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 4; ++j) EXPECT_NEAR(z[i * 4 + j], gemmReference(x, y, false, false, 2, 4, 3, i, j), 1e-5);
+  expectSmallProduct(dz, x, y);
   aclopSetAttrBool(attr, "transpose_x1", 1);
   aclopHandle *other = nullptr;
   EXPECT_EQ(aclopCreateHandle("MatMul", 2, inputs, 1, outputs, attr, &other), ACL_ERROR_OP_NOT_FOUND);
@@ -219,9 +224,7 @@ TEST_F(OpApiTest, RepeatedExecuteV2FollowsChangedDescriptionsAndAttributes) {
     ASSERT_EQ(aclopExecuteV2("MatMul", 2, inDescs, in, 1, outDescs, outBuffers, attr, stream_), ACL_SUCCESS)
         << recentError();
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-  auto z = dz.read();
-  for (int i = 0; i < 2; ++i)
-    for (int j = 0; j < 4; ++j) EXPECT_NEAR(z[i * 4 + j], gemmReference(x, y, false, false, 2, 4, 3, i, j), 1e-5);
+  expectSmallProduct(dz, x, y);
   aclopSetAttrBool(attr, "transpose_x1", 1);
   EXPECT_EQ(aclopExecuteV2("MatMul", 2, inDescs, in, 1, outDescs, outBuffers, attr, stream_), ACL_ERROR_OP_NOT_FOUND);
   aclopSetAttrBool(attr, "transpose_x1", 0);
@@ -259,9 +262,7 @@ TEST_F(OpApiTest, RepeatedExecuteV2FollowsAConstantsValues) {
       ASSERT_EQ(aclopExecuteV2("MatMul", 2, inDescs, in, 1, outDescs, outBuffers, nullptr, stream_), ACL_SUCCESS)
           << recentError();
     ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-    auto z = dz.read();
-    for (int i = 0; i < 2; ++i)
-      for (int j = 0; j < 4; ++j) EXPECT_NEAR(z[i * 4 + j], gemmReference(x, values, false, false, 2, 4, 3, i, j), 1e-5);
+    expectSmallProduct(dz, x, values);
   };
   std::vector<float> given = y;
   compileWith(given);

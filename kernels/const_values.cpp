@@ -1,6 +1,8 @@
 // Constant values and their digest.
 #include "const_values.h"
 
+#include "huge_pages.h"
+
 #include <cstring>
 
 namespace aclcpu {
@@ -33,10 +35,23 @@ uint64_t digestOf(const uint8_t *bytes, size_t size) {
 
 }  // namespace
 
-ConstValues::ConstValues(std::vector<uint8_t> bytes) : bytes_(std::move(bytes)), digest_(digestOf(bytes_.data(), bytes_.size())) {}
+ConstValues::ConstValues(const void *data, size_t size) : size_(size) {
+  HugePageBlock pages;
+  if (size >= kHugePageMinBytes && mapOnHugePages(size, pages)) {
+    mapped_ = static_cast<uint8_t *>(pages.data);
+    mapping_ = pages.mapping;
+    mappingBytes_ = pages.mappingBytes;
+    memcpy(mapped_, data, size);
+  } else if (size > 0) {
+    const auto *bytes = static_cast<const uint8_t *>(data);
+    bytes_.assign(bytes, bytes + size);
+  }
+  digest_ = digestOf(this->data(), size_);
+}
 
-ConstValues::ConstValues(const void *data, size_t size)
-    : ConstValues(std::vector<uint8_t>(static_cast<const uint8_t *>(data), static_cast<const uint8_t *>(data) + size)) {}
+ConstValues::ConstValues(std::vector<uint8_t> bytes) : ConstValues(bytes.data(), bytes.size()) {}
+
+ConstValues::~ConstValues() { unmapHugePages(HugePageBlock{mapped_, mapping_, mappingBytes_}); }
 
 bool sameValues(const SharedConstValues &a, const SharedConstValues &b) {
   if (a == b) return true;

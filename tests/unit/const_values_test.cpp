@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 using namespace aclcpu;
@@ -52,6 +53,20 @@ TEST(ConstValues, SameValuesComparesBytesNotObjects) {
   EXPECT_FALSE(sameValues(a, nullptr));
   EXPECT_TRUE(sameValues(nullptr, std::make_shared<const ConstValues>(std::vector<uint8_t>{})))
       << "no values and no bytes are the same";
+}
+
+// Values of 4 MiB and more are copied onto huge pages: the same bytes and digest either way.
+TEST(ConstValues, LargeValuesAreACopyWithTheSameDigest) {
+  std::vector<uint8_t> source = bytesOf((size_t(5) << 20) + 3);
+  ConstValues fromPointer(source.data(), source.size()), fromVector(source);
+  ASSERT_EQ(fromPointer.size(), source.size());
+  EXPECT_NE(fromPointer.data(), source.data());
+  EXPECT_EQ(memcmp(fromPointer.data(), source.data(), source.size()), 0);
+  EXPECT_EQ(memcmp(fromVector.data(), source.data(), source.size()), 0);
+  EXPECT_EQ(fromPointer.digest(), fromVector.digest());
+  source.back() ^= 1;  // the values were copied: a change to the source is not theirs
+  EXPECT_NE(ConstValues(source).digest(), fromPointer.digest());
+  EXPECT_NE(fromPointer.data()[source.size() - 1], source.back());
 }
 
 // What aclopExecuteV2 does on every call: build or match a memo key, and resolve the request.

@@ -25,7 +25,8 @@ uint64_t digestOf(const uint8_t *bytes, size_t size) {
       memcpy(&word, bytes + at + 8 * lane, 8);
       lanes[lane] = mixWord(lanes[lane], word);
     }
-  uint64_t hash = rotateLeft(lanes[0], 1) + rotateLeft(lanes[1], 7) + rotateLeft(lanes[2], 12) + rotateLeft(lanes[3], 18);
+  uint64_t hash =
+      rotateLeft(lanes[0], 1) + rotateLeft(lanes[1], 7) + rotateLeft(lanes[2], 12) + rotateLeft(lanes[3], 18);
   for (; at < size; ++at) hash = mixWord(hash, bytes[at]);
   hash ^= hash >> 33;  // spread the last words' bits over the whole digest
   hash *= kWordMultiplier;

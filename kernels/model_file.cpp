@@ -139,8 +139,8 @@ bool readModelFile(const std::vector<char> &bytes, ModelFile &out, std::string &
       !json["triple"].is_string() || !json.contains("features") || !json["features"].is_string() ||
       (json.contains("op") && !json["op"].is_object()) || !json.contains("partitioned") ||
       !json["partitioned"].is_boolean() || !count("blocks_per_worker", LaunchRecipe::kMaxBlocksPerWorker) ||
-      !count("work_per_element", LaunchRecipe::kMaxWorkPerElement) || !validWorkDepth(json) || !json.contains("outputs") ||
-      !json["outputs"].is_array()) {
+      !count("work_per_element", LaunchRecipe::kMaxWorkPerElement) || !validWorkDepth(json) ||
+      !json.contains("outputs") || !json["outputs"].is_array()) {
     error = "malformed header";
     return false;
   }

@@ -223,7 +223,8 @@ uint32_t launchBlockCount(const LaunchRecipe &recipe, int64_t outputs, unsigned 
   int64_t most = int64_t(recipe.blocksPerWorker) * std::max(1u, workers);
   int64_t work = recipe.workPerElement;
   if (recipe.depthInput >= 0 && depth > 0)
-    work = std::clamp<int64_t>((depth + recipe.depthLanes - 1) / recipe.depthLanes, 1, LaunchRecipe::kMaxWorkPerElement);
+    work = std::clamp<int64_t>((depth + recipe.depthLanes - 1) / recipe.depthLanes, 1,
+                               LaunchRecipe::kMaxWorkPerElement);
   return static_cast<uint32_t>(std::clamp<int64_t>(outputs * work / 16384, 1, most));
 }
 

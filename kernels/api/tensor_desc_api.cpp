@@ -145,7 +145,8 @@ extern "C" aclError aclSetTensorConst(aclTensorDesc *desc, void *dataBuffer, siz
   size_t expected = count < 0 ? 0 : static_cast<size_t>(count) * aclDataTypeSize(desc->dataType);
   if (length != expected)
     return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "length %zu differs from the description's %zu bytes", length, expected);
-  desc->constValues = std::make_shared<const ConstValues>(dataBuffer, length);  // a new object: earlier holders keep theirs
+  // A new object: earlier holders (models, the request memo) keep theirs.
+  desc->constValues = std::make_shared<const ConstValues>(dataBuffer, length);
   desc->isConst = true;
   return ACL_SUCCESS;
 }

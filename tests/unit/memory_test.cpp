@@ -55,8 +55,9 @@ std::string mappingFlags(const void *p) {
 TEST_F(MemoryTest, LargeBlocksOfTheHugePagePoliciesAreAdvisedForHugePages) {
   const size_t size = (size_t(8) << 20) + 100;
   std::vector<uintptr_t> offsets;
-  for (aclrtMemMallocPolicy policy : {ACL_MEM_MALLOC_HUGE_FIRST, ACL_MEM_MALLOC_HUGE_ONLY, ACL_MEM_MALLOC_HUGE_FIRST_P2P,
-                                      ACL_MEM_MALLOC_NORMAL_ONLY, ACL_MEM_MALLOC_NORMAL_ONLY_P2P}) {
+  for (aclrtMemMallocPolicy policy : {ACL_MEM_MALLOC_HUGE_FIRST, ACL_MEM_MALLOC_HUGE_ONLY,
+                                      ACL_MEM_MALLOC_HUGE_FIRST_P2P, ACL_MEM_MALLOC_NORMAL_ONLY,
+                                      ACL_MEM_MALLOC_NORMAL_ONLY_P2P}) {
     void *p = nullptr;
     ASSERT_EQ(aclrtMalloc(&p, size, policy), ACL_SUCCESS);
     EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u);

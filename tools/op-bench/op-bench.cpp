@@ -227,7 +227,8 @@ int gemm(const Options &options, aclrtStream stream) {
     std::vector<int64_t> aDims = ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k};
     std::vector<int64_t> bDims = tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n};
     std::vector<int64_t> cDims{m, n};
-    descs = {aclCreateTensorDesc(in, 2, aDims.data(), ACL_FORMAT_ND), aclCreateTensorDesc(in, 2, bDims.data(), ACL_FORMAT_ND),
+    descs = {aclCreateTensorDesc(in, 2, aDims.data(), ACL_FORMAT_ND),
+             aclCreateTensorDesc(in, 2, bDims.data(), ACL_FORMAT_ND),
              aclCreateTensorDesc(out, 2, cDims.data(), ACL_FORMAT_ND)};
     const aclTensorDesc *inDescs[] = {descs[0], descs[1]}, *outDescs[] = {descs[2]};
     if (options.constB) CHECK_ACL(aclSetTensorConst(descs[1], b.host.data(), b.bytes()));

@@ -4,8 +4,9 @@
 #include "diagnostics.h"
 #include "op_definitions.h"
 
-#include <cstring>
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 
 namespace aclcpu {
 
@@ -86,6 +87,12 @@ aclError resolveTensor(const aclTensorDesc *desc, bool allDimsDynamic, ResolvedT
     return reportError(ACL_ERROR_OP_UNSUPPORTED_DYNAMIC, caller, "%s %d has unknown rank, which aclcpu does not compile",
                        what, index);
   out.unknownRank = desc->unknownRank;  // an output's shape may be left to inference
+  // A shape whose elements or bytes overflow int64 would wrap every size computed from it
+  // (a launch over 2^64 elements checked a 64-byte buffer and ran off its end).
+  int64_t elements = knownElementCount(desc->dims), bytes = 0;
+  const int64_t elementBytes = std::max<int64_t>(1, int64_t(aclDataTypeSize(desc->dataType)));
+  if (elements < 0 || __builtin_mul_overflow(elements, elementBytes, &bytes))
+    return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s %d has more elements than fit in memory", what, index);
   out.dims = desc->dims;
   for (size_t d = 0; d < out.dims.size(); ++d) {
     std::array<int64_t, 2> range{out.dims[d], out.dims[d]};

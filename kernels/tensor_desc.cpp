@@ -14,14 +14,18 @@ bool isKnownDataType(aclDataType type) {
   return false;
 }
 
+int64_t knownElementCount(const std::vector<int64_t> &dims) {
+  int64_t count = 1;
+  for (int64_t d : dims)
+    if (d >= 0 && __builtin_mul_overflow(count, d, &count)) return -1;
+  return count;
+}
+
 int64_t staticElementCount(const aclTensorDesc &desc) {
   if (desc.unknownRank) return -1;
-  int64_t count = 1;
-  for (int64_t d : desc.dims) {
+  for (int64_t d : desc.dims)
     if (d < 0) return -1;
-    count *= d;
-  }
-  return count;
+  return knownElementCount(desc.dims);
 }
 
 bool sameDescription(const aclTensorDesc &a, const aclTensorDesc &b) {

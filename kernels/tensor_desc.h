@@ -40,8 +40,10 @@ using OpAttrValue = std::variant<bool, int64_t, float, std::string, DataTypeValu
                                  std::vector<float>, std::vector<bool>, std::vector<std::string>>;
 
 bool isKnownDataType(aclDataType type);
-// Elements of a fully static description; -1 when any dim is unknown.
+// Elements of a fully static description; -1 when any dim is unknown or their count overflows.
 int64_t staticElementCount(const aclTensorDesc &desc);
+// The product of `dims` (each >= 0; unknown ones, -1, skipped), or -1 if it overflows int64.
+int64_t knownElementCount(const std::vector<int64_t> &dims);
 // Whether two descriptions say the same thing (every field, by content).
 bool sameDescription(const aclTensorDesc &a, const aclTensorDesc &b);
 

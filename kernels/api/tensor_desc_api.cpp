@@ -81,7 +81,9 @@ extern "C" size_t aclGetTensorDescElementCount(const aclTensorDesc *desc) {
 
 extern "C" size_t aclGetTensorDescSize(const aclTensorDesc *desc) {
   if (desc == nullptr) return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "desc is NULL"), 0;
-  return aclGetTensorDescElementCount(desc) * aclDataTypeSize(desc->dataType);
+  size_t bytes = 0;  // 0 too when the size overflows
+  const size_t elements = aclGetTensorDescElementCount(desc);
+  return __builtin_mul_overflow(elements, aclDataTypeSize(desc->dataType), &bytes) ? 0 : bytes;
 }
 
 extern "C" aclError aclGetTensorDescDimV2(const aclTensorDesc *desc, size_t index, int64_t *dimSize) {

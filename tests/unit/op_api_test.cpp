@@ -1065,6 +1065,28 @@ TEST_F(OpApiTest, AConstantBIsReadFromItsValuesAfterItsModelIsGone) {
   expectProduct();
 }
 
+// A shape whose element count, or byte size, overflows 64 bits is refused wherever a request is
+// resolved: its sizes would wrap (2^64 elements to 0, and a launch over them checked a 64-byte
+// buffer, then ran off its end).
+TEST_F(OpApiTest, AShapeWhoseSizeOverflowsIsRefused) {
+  for (std::vector<int64_t> dims : {std::vector<int64_t>{int64_t(1) << 33, int64_t(1) << 31},   // elements
+                                    std::vector<int64_t>{int64_t(1) << 31, int64_t(1) << 31}}) {  // f32 bytes
+    Desc huge = desc(ACL_FLOAT, dims);
+    EXPECT_EQ(aclGetTensorDescSize(huge.get()), 0u) << "a size that does not fit, not a wrapped one";
+    const aclTensorDesc *io[] = {huge.get(), huge.get()};
+    EXPECT_EQ(aclopCompile("Add", 2, io, 1, io, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+              ACL_ERROR_INVALID_PARAM);
+    EXPECT_NE(std::string(aclGetRecentErrMsg()).find("more elements than fit in memory"), std::string::npos)
+        << aclGetRecentErrMsg();
+    aclopHandle *handle = nullptr;
+    EXPECT_EQ(aclopCreateHandle("Add", 2, io, 1, io, nullptr, &handle), ACL_ERROR_INVALID_PARAM);
+    DeviceTensor<float> small(std::vector<float>(16, 1.0f));
+    EXPECT_EQ(executeV2("Add", {huge.get(), huge.get()}, {small.buffer, small.buffer}, {huge.get()}, {small.buffer}),
+              ACL_ERROR_INVALID_PARAM);
+  }
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+}
+
 // A stream is looked up from a per-thread cache on every launch and synchronize: once
 // destroyed, both refuse it, however often it was used before.
 TEST_F(OpApiTest, LaunchOnDestroyedStreamIsRefused) {

@@ -544,6 +544,9 @@ struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopT
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> candidates, contractions;
     getOperation().walk([&](linalg::LinalgOp op) {
+      // An empty loop (a GEMM with m, n or k of 0) stays a plain generic: its loops run no
+      // iteration, and tiling a static 0 crashed in MLIR's tile size computation.
+      if (llvm::is_contained(op.getStaticLoopRanges(), 0)) return;
       auto strategy = op->getAttrOfType<DictionaryAttr>("aclop.strategy");
       if (strategy && strategy.get("tile_sizes")) candidates.push_back(op);
       if (strategy && strategy.get("cache_tiles")) contractions.push_back(op);

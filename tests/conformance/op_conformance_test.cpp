@@ -478,33 +478,41 @@ void checkGemmAgainstEigen(aclDataType inputType, aclDataType outputType, int m,
   for (void *p : {da, db, dc, dAlpha, dBeta}) aclrtFree(p);
 }
 
-// f32, f16 and bf16 inputs, every transpose, odd and larger sizes, alpha = 1.25, beta = -0.75.
-TEST_F(Conformance, GemmAgainstEigen) {
-  struct Size {
-    int m, n, k;
-  };
+struct GemmSize {
+  int m, n, k;
+};
+
+// checkGemmAgainstEigen over f32, f16 and bf16 inputs, every transpose and `sizes`, alpha = 1.25,
+// beta = -0.75; false after a fatal failure. Counts the cases in `checked`.
+bool checkGemmSizesAgainstEigen(std::initializer_list<GemmSize> sizes, aclrtStream stream, int &checked) {
   for (aclDataType inputType : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16})
-    // 1000x100 runs on several blocks whose row boundaries are not multiples of the row tile;
-    // 140x530x300 crosses each of the float ukernel's panels where L2 is under 2 MiB (132-row
-    // chunks, 512 columns, 256 deep); where L2 is larger, 5x1100x4000 crosses a column panel (1024
-    // of 4M packed floats, four depth chunks, B packed chunk by chunk) and 140x40x4200 has two
-    // depth chunks (2100 deep each, B packed ahead for two bands: C scaled by the first chunk,
-    // added to by the second); 704x64x48 takes the f32 ukernel for whole register tiles past 640,
-    // 3x37x50 its few-rows path (B unpacked, 16-column vectors then a scalar tail, depth in eights
-    // then a ragged two), and 45x70x33 its in-place path (A and B unpacked, ragged rows and
-    // columns); f32 64x64x64, 264x128x72 (two blocks, split at a multiple of 8 rows) and
-    // 520x96x400 (12-row tiles, 4 rows split off, three blocks) take generated register tiles
-    // with the epilogue fused in when B is (k, n).
-    for (Size size : {Size{1, 1, 1}, Size{64, 64, 64}, Size{127, 65, 300}, Size{256, 192, 256}, Size{1000, 100, 70},
-                      Size{140, 530, 300}, Size{5, 1100, 4000}, Size{140, 40, 4200},
-                      Size{704, 64, 48}, Size{3, 37, 50}, Size{45, 70, 33}, Size{264, 128, 72},
-                      Size{520, 96, 400}})
+    for (GemmSize size : sizes)
       for (bool ta : {false, true})
         for (bool tb : {false, true}) {
-          checkGemmAgainstEigen(inputType, ACL_FLOAT, size.m, size.n, size.k, ta, tb, 1.25f, -0.75f, first_);
-          if (HasFatalFailure()) return;
-          ++checked_;
+          checkGemmAgainstEigen(inputType, ACL_FLOAT, size.m, size.n, size.k, ta, tb, 1.25f, -0.75f, stream);
+          if (testing::Test::HasFatalFailure()) return false;
+          ++checked;
         }
+  return true;
+}
+
+// Odd and larger sizes. 1000x100 runs on several blocks whose row boundaries are not multiples
+// of the row tile; 140x530x300 crosses each of the float ukernel's panels where L2 is under
+// 2 MiB (132-row chunks, 512 columns, 256 deep); where L2 is larger, 5x1100x4000 crosses a
+// column panel (1024 of 4M packed floats, four depth chunks, B packed chunk by chunk) and
+// 140x40x4200 has two depth chunks (2100 deep each, B packed ahead for two bands: C scaled by
+// the first chunk, added to by the second); 704x64x48 takes the f32 ukernel for whole register
+// tiles past 640, 3x37x50 its few-rows path (B unpacked, 16-column vectors then a scalar tail,
+// depth in eights then a ragged two), and 45x70x33 its in-place path (A and B unpacked, ragged
+// rows and columns); f32 64x64x64, 264x128x72 (two blocks, split at a multiple of 8 rows) and
+// 520x96x400 (12-row tiles, 4 rows split off, three blocks) take generated register tiles with
+// the epilogue fused in when B is (k, n).
+TEST_F(Conformance, GemmAgainstEigen) {
+  if (!checkGemmSizesAgainstEigen({{1, 1, 1}, {64, 64, 64}, {127, 65, 300}, {256, 192, 256}, {1000, 100, 70},
+                                   {140, 530, 300}, {5, 1100, 4000}, {140, 40, 4200}, {704, 64, 48}, {3, 37, 50},
+                                   {45, 70, 33}, {264, 128, 72}, {520, 96, 400}},
+                                  first_, checked_))
+    return;
   printf("GEMM against Eigen: %d cases\n", checked_);
 }
 
@@ -512,18 +520,10 @@ TEST_F(Conformance, GemmAgainstEigen) {
 // Generated register tiles and the ukernel's sizes alike; tiling a static 0 crashed the
 // compiler (m, n or k of 0 at 5x5x5).
 TEST_F(Conformance, GemmWithAnEmptyDim) {
-  struct Size {
-    int m, n, k;
-  };
-  for (aclDataType inputType : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16})
-    for (Size size : {Size{0, 5, 5}, Size{5, 0, 5}, Size{5, 5, 0}, Size{0, 0, 0}, Size{0, 64, 64}, Size{64, 64, 0},
-                      Size{300, 200, 0}, Size{3, 37, 0}})
-      for (bool ta : {false, true})
-        for (bool tb : {false, true}) {
-          checkGemmAgainstEigen(inputType, ACL_FLOAT, size.m, size.n, size.k, ta, tb, 1.25f, -0.75f, first_);
-          if (HasFatalFailure()) return;
-          ++checked_;
-        }
+  if (!checkGemmSizesAgainstEigen({{0, 5, 5}, {5, 0, 5}, {5, 5, 0}, {0, 0, 0}, {0, 64, 64}, {64, 64, 0},
+                                   {300, 200, 0}, {3, 37, 0}},
+                                  first_, checked_))
+    return;
   printf("GEMM with an empty dim: %d cases\n", checked_);
 }
 

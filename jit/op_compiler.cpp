@@ -273,8 +273,7 @@ std::unique_ptr<CompiledKernel> compileOp(const OpSpec &spec, const CompileOptio
   recorded("aclop.work_per_element", kernel->launch.workPerElement, LaunchRecipe::kMaxWorkPerElement);
   auto depths = (*module)->getAttrOfType<mlir::DictionaryAttr>("aclop.work_depth");
   auto depth = depths ? depths.getAs<mlir::DenseI64ArrayAttr>(kKernelName) : mlir::DenseI64ArrayAttr();
-  if (depth && depth.size() == 3 && depth[0] >= 0 && depth[0] <= LaunchRecipe::kMaxDepthInput && depth[1] >= 0 &&
-      depth[1] <= LaunchRecipe::kMaxDepthDim && depth[2] >= 1 && depth[2] <= LaunchRecipe::kMaxDepthLanes) {
+  if (depth && depth.size() == 3 && depth[0] >= 0 && LaunchRecipe::validWorkDepth(depth[0], depth[1], depth[2])) {
     kernel->launch.depthInput = static_cast<int32_t>(depth[0]);
     kernel->launch.depthDim = static_cast<uint32_t>(depth[1]);
     kernel->launch.depthLanes = static_cast<uint32_t>(depth[2]);

@@ -34,6 +34,13 @@ struct LaunchRecipe {
   uint32_t workPerElement = 1;
   int32_t depthInput = -1;  // -1: the depth is static (or unknown), workPerElement says it all
   uint32_t depthDim = 0, depthLanes = 1;
+
+  // Whether a work depth read from a compiled module or a model file is one a kernel can have
+  // (`input` -1: none).
+  static bool validWorkDepth(int64_t input, int64_t dim, int64_t lanes) {
+    return input >= -1 && input <= kMaxDepthInput && dim >= 0 && dim <= kMaxDepthDim && lanes >= 1 &&
+           lanes <= kMaxDepthLanes;
+  }
 };
 
 // A compiled operator. Its argument block is one 8-byte data pointer per input, then per

@@ -34,15 +34,14 @@ bool take(const std::vector<char> &in, size_t &at, T &value) {
   return true;
 }
 
-// The recipe's work_depth: [input, dim, lanes], input -1 for none, each in LaunchRecipe's range.
+// The recipe's work_depth: [input, dim, lanes], input -1 for none (LaunchRecipe::validWorkDepth).
 bool validWorkDepth(const nlohmann::json &json) {
   if (!json.contains("work_depth")) return false;
   const nlohmann::json &depth = json["work_depth"];
-  auto within = [](const nlohmann::json &value, int64_t lo, int64_t hi) {
-    return value.is_number_integer() && value.get<int64_t>() >= lo && value.get<int64_t>() <= hi;
-  };
-  return depth.is_array() && depth.size() == 3 && within(depth[0], -1, LaunchRecipe::kMaxDepthInput) &&
-         within(depth[1], 0, LaunchRecipe::kMaxDepthDim) && within(depth[2], 1, LaunchRecipe::kMaxDepthLanes);
+  if (!depth.is_array() || depth.size() != 3) return false;
+  for (const nlohmann::json &value : depth)
+    if (!value.is_number_integer()) return false;
+  return LaunchRecipe::validWorkDepth(depth[0].get<int64_t>(), depth[1].get<int64_t>(), depth[2].get<int64_t>());
 }
 
 }  // namespace

@@ -139,21 +139,19 @@ aclError checkNoDynamicBroadcast(const ResolvedRequest &request, const std::vect
   return ACL_SUCCESS;
 }
 
-int64_t elementCount(const std::vector<int64_t> &dims) {
-  int64_t count = 1;
-  for (int64_t d : dims) count *= d;
-  return count;
-}
-
 // One of a kernel's buffers, as a launch checks it.
 struct LaunchSlot {
   int64_t elements = 0;
   size_t bytes = 0;
 };
 
-// A buffer of `elements` elements of `type`.
+// A buffer of `elements` elements of `type`. A count that overflowed (-1, knownElementCount), or
+// one whose bytes would, needs the most bytes there are: no buffer holds it.
 LaunchSlot launchSlot(int64_t elements, aclDataType type) {
-  return LaunchSlot{elements, static_cast<size_t>(elements) * aclDataTypeSize(type)};
+  size_t bytes = SIZE_MAX;
+  if (elements < 0 || __builtin_mul_overflow(static_cast<size_t>(elements), aclDataTypeSize(type), &bytes))
+    bytes = SIZE_MAX;
+  return LaunchSlot{elements, bytes};
 }
 
 // Each buffer must hold its tensor (`bytes`): no kernel ever writes past a buffer.
@@ -453,19 +451,19 @@ __attribute__((noinline)) aclError launchDynamic(const Model &model, const std::
   };
   for (size_t k = 0; k < request.kernelInputs.size(); ++k) {
     int index = request.kernelInputs[k];
-    if (aclError error = add(inputs[index], launchSlot(elementCount(inputDims[index]), request.inputs[index].dataType),
-                             request.spec.inputs[k].shape, inputDims[index], "input buffer", index))
+    LaunchSlot slot = launchSlot(knownElementCount(inputDims[index]), request.inputs[index].dataType);
+    if (aclError error = add(inputs[index], slot, request.spec.inputs[k].shape, inputDims[index], "input buffer", index))
       return error;
     if (const void *values = model.constInputs[index]) raw[numPointers - 1] = reinterpret_cast<uintptr_t>(values);
   }
   for (size_t i = 0; i < kernel.outputs.size(); ++i)
-    if (aclError error = add(outputs[i], launchSlot(elementCount(outputDims[i]), request.outputs[i].dataType),
+    if (aclError error = add(outputs[i], launchSlot(knownElementCount(outputDims[i]), request.outputs[i].dataType),
                              kernel.outputs[i].shape, outputDims[i], "output buffer", i))
       return error;
   // A buffer inside a device allocation must fit it (checked mode: must lie inside one).
   if (aclError error = checkDeviceRanges(ranges, numRanges, caller)) return error;
   memcpy(raw + numPointers, dynamicSizes, 8 * numDynamicSizes);
-  int64_t outputElements = outputDims.empty() ? 1 : elementCount(outputDims[0]);
+  int64_t outputElements = outputDims.empty() ? 1 : knownElementCount(outputDims[0]);
   int64_t depth = 0;  // a product's dynamic depth, where the recipe says which input dim holds it
   if (const LaunchRecipe &recipe = kernel.launch; recipe.depthInput >= 0) {
     size_t input = static_cast<size_t>(recipe.depthInput);

@@ -143,8 +143,7 @@ extern "C" aclError aclSetTensorConst(aclTensorDesc *desc, void *dataBuffer, siz
   ACLCPU_CHECK_NOT_NULL(desc);
   ACLCPU_CHECK_NOT_NULL(dataBuffer);
   if (length == 0) return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "length is 0");
-  int64_t count = staticElementCount(*desc);
-  size_t expected = count < 0 ? 0 : static_cast<size_t>(count) * aclDataTypeSize(desc->dataType);
+  size_t expected = aclGetTensorDescSize(desc);  // 0 for unknown dims or a size that overflows
   if (length != expected)
     return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "length %zu differs from the description's %zu bytes", length, expected);
   // A new object: earlier holders (models, the request memo) keep theirs.

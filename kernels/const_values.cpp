@@ -37,22 +37,20 @@ uint64_t digestOf(const uint8_t *bytes, size_t size) {
 }  // namespace
 
 ConstValues::ConstValues(const void *data, size_t size) : size_(size) {
+  uint8_t *copy = nullptr;
   HugePageBlock pages;
   if (size >= kHugePageMinBytes && mapOnHugePages(size, pages)) {
-    mapped_ = static_cast<uint8_t *>(pages.data);
-    mapping_ = pages.mapping;
-    mappingBytes_ = pages.mappingBytes;
-    memcpy(mapped_, data, size);
+    copy = static_cast<uint8_t *>(pages.data);
+    bytes_ = std::shared_ptr<const uint8_t>(copy, [pages](const uint8_t *) { unmapHugePages(pages); });
   } else if (size > 0) {
-    const auto *bytes = static_cast<const uint8_t *>(data);
-    bytes_.assign(bytes, bytes + size);
+    copy = new uint8_t[size];
+    bytes_ = std::shared_ptr<const uint8_t>(copy, std::default_delete<const uint8_t[]>());
   }
-  digest_ = digestOf(this->data(), size_);
+  if (size > 0) memcpy(copy, data, size);
+  digest_ = digestOf(bytes_.get(), size_);
 }
 
-ConstValues::ConstValues(std::vector<uint8_t> bytes) : ConstValues(bytes.data(), bytes.size()) {}
-
-ConstValues::~ConstValues() { unmapHugePages(HugePageBlock{mapped_, mapping_, mappingBytes_}); }
+ConstValues::ConstValues(const std::vector<uint8_t> &bytes) : ConstValues(bytes.data(), bytes.size()) {}
 
 bool sameValues(const SharedConstValues &a, const SharedConstValues &b) {
   if (a == b) return true;

@@ -13,24 +13,19 @@ namespace aclcpu {
 
 class ConstValues {
  public:
-  explicit ConstValues(std::vector<uint8_t> bytes);
+  explicit ConstValues(const std::vector<uint8_t> &bytes);
   ConstValues(const void *data, size_t size);
-  ~ConstValues();
-  ConstValues(const ConstValues &) = delete;
-  ConstValues &operator=(const ConstValues &) = delete;
 
-  const uint8_t *data() const { return mapping_ ? mapped_ : bytes_.data(); }
+  const uint8_t *data() const { return bytes_.get(); }
   size_t size() const { return size_; }
   // A 64-bit digest of the bytes: equal values have equal digests.
   uint64_t digest() const { return digest_; }
 
  private:
-  // Large values (weights a matrix-vector product streams from memory) are copied onto huge
-  // pages (runtime/huge_pages.h), as aclrtMalloc's blocks are; small ones live in bytes_.
-  std::vector<uint8_t> bytes_;
-  uint8_t *mapped_ = nullptr;
-  void *mapping_ = nullptr;
-  size_t mappingBytes_ = 0;
+  // A copy of the values, released by its deleter: large values (weights a matrix-vector
+  // product streams from memory) are on huge pages (runtime/huge_pages.h), as aclrtMalloc's
+  // blocks are; small ones on the heap.
+  std::shared_ptr<const uint8_t> bytes_;
   size_t size_ = 0;
   uint64_t digest_ = 0;
 };

@@ -158,7 +158,7 @@ bool parseTensor(const json &in, aclTensorDesc &out, const std::string &field, s
     for (const json &value : in["const_value"])
       if (!appendConstElement(value, out.dataType, bytes))
         return fail(error, field + ".const_value", "value " + value.dump() + " does not fit the data type");
-    out.constValues = std::make_shared<const ConstValues>(std::move(bytes));
+    out.constValues = std::make_shared<const ConstValues>(bytes);
     out.isConst = true;
   }
   return true;

@@ -46,6 +46,9 @@ struct Destination {
   const T *cIn = nullptr;  // Scale: null when beta == 0 (Cin is then not read, as in BLAS)
   int64_t cInRowStride = 0;
 
+  // What a register tile's sums start from: nothing (the chunk's sums reach C through put).
+  typename Vector<T>::Type start(int64_t, int64_t, __mmask16) const { return Vector<T>::zero(); }
+
   // The same destination from (row, column) on.
   Destination at(int64_t row, int64_t column) const {
     Destination moved = *this;

@@ -9,7 +9,9 @@
 // rows reuse them, else each just before its use); bands of rows go through the depth chunks,
 // A is packed in chunks of 132 rows into 12-row micro-panels ([block][k][12]), and a 12 x 32
 // register tile (24 accumulators) runs over a chunk with its micro-panel of B in L1 or L2
-// while the rows of A stream past it from L2.
+// while the rows of A stream past it from L2. Products of up to 24 rows with B's rows contiguous
+// read f32 B in place instead, its chunks prefetched ahead (streamedProduct), and up to 4 rows
+// stream it row by row (fewRows).
 #include "ukernels.h"
 
 #include "const_panels.h"
@@ -193,17 +195,18 @@ void packB(const T *b, int64_t depthStride, int64_t columnStride, int64_t depth,
   }
 }
 
-// One micro-panel of f32 A by gathers (one per k: the twelve rows' elements), when the row
-// offsets fit the gather's 32-bit indices. False if they do not, or for 16-bit elements
-// (a 32-bit gather of them could read past the buffer).
-bool gatherRows(const float *a, int64_t rowStride, int64_t depthStride, int64_t height, int64_t depth, float *out) {
-  if (rowStride * (kRows - 1) > INT32_MAX) return false;
-  const __m512i offsets = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 0, 0, 0),
+// One micro-panel of f32 A by gathers (one per k: the rows' elements), `panelRows` (<= 16) wide,
+// when the row offsets fit the gather's 32-bit indices. False if they do not, or for 16-bit
+// elements (a 32-bit gather of them could read past the buffer).
+bool gatherRows(const float *a, int64_t rowStride, int64_t depthStride, int64_t height, int64_t depth, float *out,
+                int64_t panelRows = kRows) {
+  if (rowStride * (panelRows - 1) > INT32_MAX) return false;
+  const __m512i offsets = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                                              _mm512_set1_epi32(static_cast<int>(rowStride)));
-  const __mmask16 rows = static_cast<__mmask16>((1u << height) - 1);
+  const __mmask16 rows = firstLanes(height), lanes = firstLanes(panelRows);
   for (int64_t k = 0; k < depth; ++k) {
     __m512 values = _mm512_mask_i32gather_ps(_mm512_setzero_ps(), rows, offsets, a + k * depthStride, 4);
-    _mm512_mask_storeu_ps(out + k * kRows, 0x0fff, values);
+    _mm512_mask_storeu_ps(out + k * panelRows, lanes, values);
   }
   return true;
 }
@@ -461,15 +464,35 @@ struct InPlaceOperands {
   void prefetchNext(int64_t) const {}
 };
 
+// Or f32 A and B where they lie, B's rows contiguous and its chunk in L2 (streamedProduct): each
+// depth step also sends kStreamedLines lines of the chunks ahead towards L2, line
+// kStreamedLines * k on of this tile's share of them (rows of B from `ahead` on, 32 lines a row).
+constexpr int64_t kStreamedColumns = 512;
+constexpr int kStreamedLineShift = 5;  // kStreamedColumns floats are 2^5 lines
+constexpr int64_t kStreamedLines = 2;
+struct StreamedOperands : InPlaceOperands {
+  const char *ahead;
+  int64_t aheadRowBytes;
+  int64_t firstLine;
+  void prefetchNext(int64_t k) const {
+    for (int64_t i = 0; i < kStreamedLines; ++i) {
+      const int64_t line = firstLine + kStreamedLines * k + i;
+      _mm_prefetch(ahead + (line >> kStreamedLineShift) * aheadRowBytes +
+                       (line & ((1 << kStreamedLineShift) - 1)) * 64,
+                   _MM_HINT_T1);
+    }
+  }
+};
+
 // Rows (<= 12) x 16 * Halves columns of A x B over `depth` steps (k, or pairs of k), to `out`;
 // the columns past B's width are masked off. Never inlined: inlined into a loop over tiles, GCC
 // keeps the accumulators in memory (the 64^3 in-place product ran at half speed).
-template <int Rows, int Halves, class Operands>
-__attribute__((noinline)) void registerTile(const Operands &operands, int64_t depth, const Destination<float> &out,
-                                            __mmask16 low, __mmask16 high) {
+template <int Rows, int Halves, class Operands, class Out>
+__attribute__((noinline)) void registerTile(const Operands &operands, int64_t depth, const Out &out, __mmask16 low,
+                                            __mmask16 high) {
   __m512 acc[Rows][Halves];
   for (int r = 0; r < Rows; ++r)
-    for (int h = 0; h < Halves; ++h) acc[r][h] = _mm512_setzero_ps();
+    for (int h = 0; h < Halves; ++h) acc[r][h] = out.start(r, 16 * h, h == 0 ? low : high);
   for (int64_t k = 0; k < depth; ++k) {
     operands.prefetchNext(k);
     __m512 b[Halves];
@@ -487,9 +510,9 @@ __attribute__((noinline)) void registerTile(const Operands &operands, int64_t de
 
 // A tile of `rows` (<= 12); 16 columns wide when no more are left (a ragged last block: 1000
 // columns end in 8, computed 16 wide instead of 32).
-template <class Operands>
-void registerTileRows(int64_t rows, const Operands &operands, int64_t depth, const Destination<float> &out,
-                      __mmask16 low, __mmask16 high) {
+template <class Operands, class Out = Destination<float>>
+void registerTileRows(int64_t rows, const Operands &operands, int64_t depth, const Out &out, __mmask16 low,
+                      __mmask16 high) {
   switch (rows + (high == 0 ? 0 : 12)) {
 #define ACLCPU_ROWS(n)                                                 \
   case n: return registerTile<n, 1>(operands, depth, out, low, high); \
@@ -527,6 +550,110 @@ bool inPlace(const Half *, int64_t, int64_t, const Half *, int64_t, int64_t, flo
 }
 bool inPlace(const BFloat *, int64_t, int64_t, const BFloat *, int64_t, int64_t, float *, int64_t, int64_t, int64_t,
              int64_t, const Epilogue<float> &) {
+  return false;
+}
+
+// Up to two row tiles of f32 with B's rows contiguous: packing B would read it at the speed of
+// its short runs (1 KiB, 16 KiB apart at N = 4096: ~23 GB/s) and only then compute, for one or
+// two tiles that reuse the panel. Instead the tiles read B where it lies, a chunk of
+// kStreamedDepth x kStreamedColumns at a time (128 KiB, in L2), and while they compute they
+// prefetch the chunks ahead into L2, each tile its share of their lines in order, so that the
+// reads overlap the arithmetic. The rows are split evenly between the tiles (16 as 8 + 8: 12 + 4
+// ran ~8% slower). Two lines a step: one left no slack (-9% at M = 16), three or four ran too far
+// ahead. Pieces of 512 columns x 64 deep: 64 columns x 512 deep (runs of 256 bytes) ran at half
+// speed; 256 x 128 and 1024 x 64 at 0.9x. M <= 4 keeps fewRows (M = 1 streamed: 0.65x).
+// f32, 1 thread, N = K = 4096 unless said, medians of 5-8 alternating processes, GF/s:
+// M = 5 34 -> 45, 8 56 -> 106, 16 95 -> 109 (127-130 when the host is quiet), 24 116 -> 155,
+// 16 with A transposed 74 -> 86, M = 16 on two threads 119 -> 150; 20x1000x1000 140 -> 169,
+// 16x1024x1024 125 -> 151.
+//
+// The depth is summed in the packed path's chunks (Blocking), each in one unbroken FMA chain
+// per element: between its streamed pieces a tile keeps its sums raw (PartialSums). So the
+// result is the same to the bit as the packed path's, which a constant B takes.
+constexpr int64_t kStreamedRows = 2 * kRows;
+constexpr int64_t kStreamedDepth = 64;
+
+// A streamed tile's sums at the end of a piece of a depth chunk: stored raw in `sums`
+// ([row][kStreamedColumns]) and resumed by the next piece; the chunk's last piece gives them
+// to the destination.
+struct PartialSums {
+  float *sums;
+  bool resume, finish;
+  Destination<float> out;
+  PartialSums at(int64_t row, int64_t column) const {
+    return PartialSums{sums + row * kStreamedColumns + column, resume, finish, out.at(row, column)};
+  }
+  __m512 start(int64_t row, int64_t column, __mmask16 mask) const {
+    return resume ? _mm512_maskz_loadu_ps(mask, sums + row * kStreamedColumns + column) : _mm512_setzero_ps();
+  }
+  void put(int64_t row, int64_t column, __m512 x, __mmask16 mask) const {
+    if (finish)
+      out.put(row, column, x, mask);
+    else
+      _mm512_mask_storeu_ps(sums + row * kStreamedColumns + column, mask, x);
+  }
+};
+
+void streamedProduct(const float *a, int64_t aRowStride, int64_t aDepthStride, const float *b, int64_t bDepthStride,
+                     float *c, int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth,
+                     const Epilogue<float> &epilogue) {
+  const int64_t rowTiles = (rows + kRows - 1) / kRows, tileRows = (rows + rowTiles - 1) / rowTiles;
+  const int64_t depthChunk = blocking(rows, depth).depthChunk;
+  const int64_t rowBytes = bDepthStride * int64_t{sizeof(float)};
+  auto *sums = reinterpret_cast<float *>(aclcpu::ukernelScratch(0, rows * kStreamedColumns * 4));
+  // A, once, as micro-panels of each tile's rows ([tile][k][tileRows]): read in place, a tile's
+  // rows (16 KiB apart at K = 4096) shared L1 sets with B's lines, and M = 16 ran at 97 or 127
+  // GF/s by where the operands fell (now 117-118), M = 24 153 -> 164.
+  auto *packedA = reinterpret_cast<float *>(aclcpu::ukernelScratch(1, rowTiles * tileRows * depth * 4));
+  for (int64_t row0 = 0; row0 < rows; row0 += tileRows) {
+    const int64_t height = rows - row0 < tileRows ? rows - row0 : tileRows;
+    float *panel = packedA + row0 * depth;
+    if (gatherRows(a + row0 * aRowStride, aRowStride, aDepthStride, height, depth, panel, tileRows)) continue;
+    for (int64_t k = 0; k < depth; ++k)
+      for (int64_t r = 0; r < tileRows; ++r)
+        panel[k * tileRows + r] = r < height ? a[(row0 + r) * aRowStride + k * aDepthStride] : 0.0f;
+  }
+  auto rowsOfB = [&](int64_t k0, int64_t j0) { return reinterpret_cast<const char *>(b + k0 * bDepthStride + j0); };
+  for (int64_t j0 = 0; j0 < columns; j0 += kStreamedColumns) {
+    const int64_t width = columns - j0 < kStreamedColumns ? columns - j0 : kStreamedColumns;
+    const int64_t blocks = (width + kColumns - 1) / kColumns;
+    for (int64_t chunk0 = 0; chunk0 < depth; chunk0 += depthChunk) {
+      const int64_t chunkEnd = depth - chunk0 < depthChunk ? depth : chunk0 + depthChunk;
+      const Destination<float> out = epilogue.chunk(chunk0 == 0, c, cRowStride, j0);
+      for (int64_t k0 = chunk0; k0 < chunkEnd; k0 += kStreamedDepth) {
+        const int64_t slice = chunkEnd - k0 < kStreamedDepth ? chunkEnd - k0 : kStreamedDepth;
+        // The rows after this piece, then the next column panel's; after the last piece its own
+        // (in cache by then).
+        const char *ahead = k0 + slice < depth                 ? rowsOfB(k0 + slice, j0)
+                            : j0 + kStreamedColumns < columns ? rowsOfB(0, j0 + kStreamedColumns)
+                                                                : rowsOfB(k0, j0);
+        const PartialSums pieceOut{sums, k0 > chunk0, k0 + slice == chunkEnd, out};
+        int64_t tile = 0;
+        for (int64_t block = 0; block < blocks; ++block) {
+          const int64_t left = width - block * kColumns;
+          const __mmask16 low = firstLanes(left), high = firstLanes(left - 16);
+          for (int64_t row0 = 0; row0 < rows; row0 += tileRows, ++tile) {
+            const InPlaceOperands inPlace{packedA + row0 * depth + k0 * tileRows, 1, tileRows,
+                                          b + k0 * bDepthStride + j0 + block * kColumns, bDepthStride};
+            registerTileRows(rows - row0 < tileRows ? rows - row0 : tileRows,
+                             StreamedOperands{inPlace, ahead, rowBytes, kStreamedLines * tile * slice}, slice,
+                             pieceOut.at(row0, block * kColumns), low, high);
+          }
+        }
+      }
+    }
+  }
+}
+bool streamed(const float *a, int64_t aRowStride, int64_t aDepthStride, const float *b, int64_t bDepthStride,
+              int64_t bColumnStride, float *c, int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth,
+              const Epilogue<float> &epilogue) {
+  if (rows > kStreamedRows || bColumnStride != 1) return false;
+  streamedProduct(a, aRowStride, aDepthStride, b, bDepthStride, c, cRowStride, rows, columns, depth, epilogue);
+  return true;
+}
+template <class T>
+bool streamed(const T *, int64_t, int64_t, const T *, int64_t, int64_t, float *, int64_t, int64_t, int64_t, int64_t,
+              const Epilogue<float> &) {
   return false;
 }
 
@@ -590,6 +717,9 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
               epilogue))
     return;
   const void *constB = aclcpu::isConstOperand(bBase) ? bBase : nullptr;
+  if (!constB && streamed(a, aRowStride, aDepthStride, b, bDepthStride, bColumnStride, c, cRowStride, rows, columns,
+                          depth, epilogue))
+    return;
   // Depth steps of a panel: k, or pairs of k for vdpbf16ps.
   auto stepsOf = [](int64_t slice) { return Pairs ? pairSteps(slice) : slice; };
   // Pairs pack two depth steps into one f32's bytes: sized by pair steps, their chunks hold the

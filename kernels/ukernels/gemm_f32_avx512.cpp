@@ -9,7 +9,7 @@
 // rows reuse them, else each just before its use); bands of rows go through the depth chunks,
 // A is packed in chunks of 132 rows into 12-row micro-panels ([block][k][12]), and a 12 x 32
 // register tile (24 accumulators) runs over a chunk with its micro-panel of B in L1 or L2
-// while the rows of A stream past it from L2. Products of up to 24 rows with B's rows contiguous
+// while the rows of A stream past it from L2. Products of up to 48 rows with B's rows contiguous
 // read f32 B in place instead, its chunks prefetched ahead (streamedProduct), and up to 4 rows
 // stream it row by row (fewRows).
 #include "ukernels.h"
@@ -553,9 +553,9 @@ bool inPlace(const BFloat *, int64_t, int64_t, const BFloat *, int64_t, int64_t,
   return false;
 }
 
-// Up to two row tiles of f32 with B's rows contiguous: packing B would read it at the speed of
-// its short runs (1 KiB, 16 KiB apart at N = 4096: ~23 GB/s) and only then compute, for one or
-// two tiles that reuse the panel. Instead the tiles read B where it lies, a chunk of
+// Up to four row tiles of f32 with B's rows contiguous: packing B would read it at the speed of
+// its short runs (1 KiB, 16 KiB apart at N = 4096: ~23 GB/s) and only then compute, for the few
+// tiles that reuse the panel. Instead the tiles read B where it lies, a chunk of
 // kStreamedDepth x kStreamedColumns at a time (128 KiB, in L2), and while they compute they
 // prefetch the chunks ahead into L2, each tile its share of their lines in order, so that the
 // reads overlap the arithmetic. The rows are split evenly between the tiles (16 as 8 + 8: 12 + 4
@@ -565,12 +565,14 @@ bool inPlace(const BFloat *, int64_t, int64_t, const BFloat *, int64_t, int64_t,
 // f32, 1 thread, N = K = 4096 unless said, medians of 5-8 alternating processes, GF/s:
 // M = 5 34 -> 45, 8 56 -> 106, 16 95 -> 109 (127-130 when the host is quiet), 24 116 -> 155,
 // 16 with A transposed 74 -> 86, M = 16 on two threads 119 -> 150; 20x1000x1000 140 -> 169,
-// 16x1024x1024 125 -> 151.
+// 16x1024x1024 125 -> 151; M = 32 128 -> 154, 40 139 -> 154, 48 144 -> 154 (three or four
+// tiles, the first two of each block fetching); M = 64 even and M = 128 -5%: the packed path
+// keeps those.
 //
 // The depth is summed in the packed path's chunks (Blocking), each in one unbroken FMA chain
 // per element: between its streamed pieces a tile keeps its sums raw (PartialSums). So the
 // result is the same to the bit as the packed path's, which a constant B takes.
-constexpr int64_t kStreamedRows = 2 * kRows;
+constexpr int64_t kStreamedRows = 4 * kRows;
 constexpr int64_t kStreamedDepth = 64;
 
 // A streamed tile's sums at the end of a piece of a depth chunk: stored raw in `sums`
@@ -628,15 +630,18 @@ void streamedProduct(const float *a, int64_t aRowStride, int64_t aDepthStride, c
                             : j0 + kStreamedColumns < columns ? rowsOfB(0, j0 + kStreamedColumns)
                                                                 : rowsOfB(k0, j0);
         const PartialSums pieceOut{sums, k0 > chunk0, k0 + slice == chunkEnd, out};
-        int64_t tile = 0;
+        int64_t fetching = 0;  // tiles that fetched ahead so far
         for (int64_t block = 0; block < blocks; ++block) {
           const int64_t left = width - block * kColumns;
           const __mmask16 low = firstLanes(left), high = firstLanes(left - 16);
-          for (int64_t row0 = 0; row0 < rows; row0 += tileRows, ++tile) {
+          for (int64_t row0 = 0; row0 < rows; row0 += tileRows) {
             const InPlaceOperands inPlace{packedA + row0 * depth + k0 * tileRows, 1, tileRows,
                                           b + k0 * bDepthStride + j0 + block * kColumns, bDepthStride};
-            registerTileRows(rows - row0 < tileRows ? rows - row0 : tileRows,
-                             StreamedOperands{inPlace, ahead, rowBytes, kStreamedLines * tile * slice}, slice,
+            // The first two tiles of a block fetch; the others repeat lines of their own.
+            const bool fetches = row0 < 2 * tileRows;
+            const StreamedOperands operands{inPlace, fetches ? ahead : reinterpret_cast<const char *>(inPlace.b),
+                                            rowBytes, fetches ? kStreamedLines * fetching++ * slice : 0};
+            registerTileRows(rows - row0 < tileRows ? rows - row0 : tileRows, operands, slice,
                              pieceOut.at(row0, block * kColumns), low, high);
           }
         }

@@ -9,9 +9,9 @@
 // rows reuse them, else each just before its use); bands of rows go through the depth chunks,
 // A is packed in chunks of 132 rows into 12-row micro-panels ([block][k][12]), and a 12 x 32
 // register tile (24 accumulators) runs over a chunk with its micro-panel of B in L1 or L2
-// while the rows of A stream past it from L2. Products of up to 48 rows with B's rows contiguous
-// read f32 B in place instead, its chunks prefetched ahead (streamedProduct), and up to 4 rows
-// stream it row by row (fewRows).
+// while the rows of A stream past it from L2. Products of up to 48 rows (f32) or 24 (bf16 pairs)
+// with B's rows contiguous read B in place instead, its chunks prefetched ahead
+// (streamedProduct), and f32 products of up to 4 rows stream it row by row (fewRows).
 #include "ukernels.h"
 
 #include "const_panels.h"
@@ -19,6 +19,7 @@
 #include "intrinsics.h"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace {
 
@@ -290,6 +291,14 @@ uint32_t pairAt(const uint16_t *bits, int64_t depthStride, int64_t columnStride,
   return pair;
 }
 
+// The vpermt2w indices that interleave two rows of 32 bf16 (the first operand row k, the second
+// row k + 1) word by word into the pairs of columns 16 half to 16 half + 15.
+__m512i pairOrder(int half) {
+  uint16_t order[32];
+  for (int i = 0; i < 32; ++i) order[i] = static_cast<uint16_t>((i & 1) * 32 + 16 * half + i / 2);
+  return _mm512_loadu_si512(order);
+}
+
 // B[depth x columns] -> 32-column micro-panels of pairs [block][step][32].
 void packBPairs(const BFloat *b, int64_t depthStride, int64_t columnStride, int64_t depth, int64_t columns,
                 uint32_t *packed) {
@@ -303,10 +312,7 @@ void packBPairs(const BFloat *b, int64_t depthStride, int64_t columnStride, int6
   if (columnStride == 1) {
     // Rows k and k + 1 interleaved word by word, 32 columns at a time (two vpermt2w); the
     // ragged last block from masked loads, as packB does.
-    uint16_t order[2][32];
-    for (int i = 0; i < 32; ++i)
-      for (int half = 0; half < 2; ++half) order[half][i] = static_cast<uint16_t>((i & 1) * 32 + 16 * half + i / 2);
-    const __m512i lowColumns = _mm512_loadu_si512(order[0]), highColumns = _mm512_loadu_si512(order[1]);
+    const __m512i lowColumns = pairOrder(0), highColumns = pairOrder(1);
     const int64_t wholeBlocks = columns / kColumns, rest = columns - wholeBlocks * kColumns;
     const auto restLanes = static_cast<__mmask32>((uint64_t{1} << rest) - 1);
     for (int64_t step = 0; step < steps; ++step) {
@@ -464,23 +470,57 @@ struct InPlaceOperands {
   void prefetchNext(int64_t) const {}
 };
 
-// Or f32 A and B where they lie, B's rows contiguous and its chunk in L2 (streamedProduct): each
-// depth step also sends kStreamedLines lines of the chunks ahead towards L2, line
-// kStreamedLines * k on of this tile's share of them (rows of B from `ahead` on, 32 lines a row).
+// Or A packed and B where it lies, its rows contiguous and its chunk in L2 (streamedProduct):
+// each step also sends kStreamedLines lines of the chunks ahead towards L2, line
+// kStreamedLines * step on of this tile's share of them (rows of B from `ahead` on, 2^LineShift
+// lines a row).
 constexpr int64_t kStreamedColumns = 512;
-constexpr int kStreamedLineShift = 5;  // kStreamedColumns floats are 2^5 lines
 constexpr int64_t kStreamedLines = 2;
-struct StreamedOperands : InPlaceOperands {
+template <int LineShift>
+struct StreamedPrefetch {
   const char *ahead;
   int64_t aheadRowBytes;
   int64_t firstLine;
-  void prefetchNext(int64_t k) const {
+  void prefetchNext(int64_t step) const {
     for (int64_t i = 0; i < kStreamedLines; ++i) {
-      const int64_t line = firstLine + kStreamedLines * k + i;
-      _mm_prefetch(ahead + (line >> kStreamedLineShift) * aheadRowBytes +
-                       (line & ((1 << kStreamedLineShift) - 1)) * 64,
-                   _MM_HINT_T1);
+      const int64_t line = firstLine + kStreamedLines * step + i;
+      _mm_prefetch(ahead + (line >> LineShift) * aheadRowBytes + (line & ((1 << LineShift) - 1)) * 64, _MM_HINT_T1);
     }
+  }
+};
+
+// f32: a packed tile of A ([k][rows]), B in place; kStreamedColumns floats are 2^5 lines.
+struct StreamedOperands : StreamedPrefetch<5> {
+  using Products = F32Products;
+  const float *a;
+  int64_t aRows;
+  const float *b;
+  int64_t bDepthStride;
+  __m512 aAt(int64_t k, int r) const { return _mm512_set1_ps(a[k * aRows + r]); }
+  __m512 bAt(int64_t k, int half, __mmask16 mask) const {
+    return _mm512_maskz_loadu_ps(mask, b + k * bDepthStride + 16 * half);
+  }
+};
+
+// bf16 on AVX512-BF16: a packed tile of A's pairs ([step][rows]), and B's rows 2 step and
+// 2 step + 1 in place, interleaved word by word into pairs as packBPairs does (the lanes past
+// B's width zero); kStreamedColumns bf16 are 2^4 lines.
+struct StreamedPairs : StreamedPrefetch<4> {
+  using Products = PairProducts;
+  const uint32_t *a;
+  int64_t aRows;
+  const uint16_t *b;
+  int64_t bDepthStride;
+  __mmask32 lanes;
+  __m512i lowColumns, highColumns;
+  __m512 aAt(int64_t step, int r) const {
+    return _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int>(a[step * aRows + r])));
+  }
+  __m512 bAt(int64_t step, int half, __mmask16) const {
+    const uint16_t *first = b + 2 * step * bDepthStride;
+    const __m512i r0 = _mm512_maskz_loadu_epi16(lanes, first);
+    const __m512i r1 = _mm512_maskz_loadu_epi16(lanes, first + bDepthStride);
+    return _mm512_castsi512_ps(_mm512_permutex2var_epi16(r0, half == 0 ? lowColumns : highColumns, r1));
   }
 };
 
@@ -553,10 +593,10 @@ bool inPlace(const BFloat *, int64_t, int64_t, const BFloat *, int64_t, int64_t,
   return false;
 }
 
-// Up to four row tiles of f32 with B's rows contiguous: packing B would read it at the speed of
+// Up to four row tiles with B's rows contiguous: packing B would read it at the speed of
 // its short runs (1 KiB, 16 KiB apart at N = 4096: ~23 GB/s) and only then compute, for the few
 // tiles that reuse the panel. Instead the tiles read B where it lies, a chunk of
-// kStreamedDepth x kStreamedColumns at a time (128 KiB, in L2), and while they compute they
+// kStreamedDepth x kStreamedColumns at a time (128 KiB of f32, in L2), and while they compute they
 // prefetch the chunks ahead into L2, each tile its share of their lines in order, so that the
 // reads overlap the arithmetic. The rows are split evenly between the tiles (16 as 8 + 8: 12 + 4
 // ran ~8% slower). Two lines a step: one left no slack (-9% at M = 16), three or four ran too far
@@ -573,6 +613,10 @@ bool inPlace(const BFloat *, int64_t, int64_t, const BFloat *, int64_t, int64_t,
 // per element: between its streamed pieces a tile keeps its sums raw (PartialSums). So the
 // result is the same to the bit as the packed path's, which a constant B takes.
 constexpr int64_t kStreamedRows = 4 * kRows;
+// bf16 pairs: each tile interleaves B's rows again (two vpermt2w a step), so two tiles at most.
+// bf16, 1 thread, N = K = 4096, GF/s: M = 8 102 -> 134, 16 151 -> 182, 24 199 -> 240; with more
+// tiles M = 32 -6%, 40 -4%.
+constexpr int64_t kStreamedPairRows = 2 * kRows;
 constexpr int64_t kStreamedDepth = 64;
 
 // A streamed tile's sums at the end of a piece of a depth chunk: stored raw in `sums`
@@ -596,25 +640,55 @@ struct PartialSums {
   }
 };
 
-void streamedProduct(const float *a, int64_t aRowStride, int64_t aDepthStride, const float *b, int64_t bDepthStride,
-                     float *c, int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth,
-                     const Epilogue<float> &epilogue) {
-  const int64_t rowTiles = (rows + kRows - 1) / kRows, tileRows = (rows + rowTiles - 1) / rowTiles;
-  const int64_t depthChunk = blocking(rows, depth).depthChunk;
-  const int64_t rowBytes = bDepthStride * int64_t{sizeof(float)};
-  auto *sums = reinterpret_cast<float *>(aclcpu::ukernelScratch(0, rows * kStreamedColumns * 4));
-  // A, once, as micro-panels of each tile's rows ([tile][k][tileRows]): read in place, a tile's
-  // rows (16 KiB apart at K = 4096) shared L1 sets with B's lines, and M = 16 ran at 97 or 127
-  // GF/s by where the operands fell (now 117-118), M = 24 153 -> 164.
-  auto *packedA = reinterpret_cast<float *>(aclcpu::ukernelScratch(1, rowTiles * tileRows * depth * 4));
+// A's rows as micro-panels of each tile's `tileRows` ([tile][step][tileRows] 32-bit words): f32,
+// or bf16 pairs (an even depth). Read in place, a tile's rows (16 KiB apart at K = 4096) shared L1
+// sets with B's lines, and f32 M = 16 ran at 97 or 127 GF/s by where the operands fell (packed:
+// 117-118), M = 24 153 -> 164.
+void packStreamedA(const float *a, int64_t aRowStride, int64_t aDepthStride, int64_t rows, int64_t tileRows,
+                   int64_t depth, float *packed) {
   for (int64_t row0 = 0; row0 < rows; row0 += tileRows) {
     const int64_t height = rows - row0 < tileRows ? rows - row0 : tileRows;
-    float *panel = packedA + row0 * depth;
+    float *panel = packed + row0 * depth;
     if (gatherRows(a + row0 * aRowStride, aRowStride, aDepthStride, height, depth, panel, tileRows)) continue;
     for (int64_t k = 0; k < depth; ++k)
       for (int64_t r = 0; r < tileRows; ++r)
         panel[k * tileRows + r] = r < height ? a[(row0 + r) * aRowStride + k * aDepthStride] : 0.0f;
   }
+}
+void packStreamedA(const BFloat *a, int64_t aRowStride, int64_t aDepthStride, int64_t rows, int64_t tileRows,
+                   int64_t depth, uint32_t *packed) {
+  const int64_t steps = depth / 2;
+  for (int64_t row0 = 0; row0 < rows; row0 += tileRows) {
+    const int64_t height = rows - row0 < tileRows ? rows - row0 : tileRows;
+    uint32_t *panel = packed + row0 * steps;
+    const auto *bits = reinterpret_cast<const uint16_t *>(a + row0 * aRowStride);
+    // Rows along k: a pair is one 32-bit word of a row, gathered as f32 rows are.
+    if (aDepthStride == 1 && aRowStride % 2 == 0 &&
+        gatherRows(reinterpret_cast<const float *>(bits), aRowStride / 2, 1, height, steps,
+                   reinterpret_cast<float *>(panel), tileRows))
+      continue;
+    for (int64_t step = 0; step < steps; ++step)
+      for (int64_t r = 0; r < tileRows; ++r)
+        panel[step * tileRows + r] = pairAt(bits, aDepthStride, aRowStride, 2 * step, r, depth, height);
+  }
+}
+
+// f32 (T float), or bf16 pairs through vdpbf16ps (T BFloat, an even depth).
+template <class T>
+void streamedProduct(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int64_t bDepthStride,
+                     float *c, int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth,
+                     const Epilogue<float> &epilogue) {
+  constexpr bool kPairs = kWidens<T>;
+  constexpr int64_t kStep = kPairs ? 2 : 1;  // depth steps of a tile's step
+  using Word = typename std::conditional<kPairs, uint32_t, float>::type;
+  const int64_t rowTiles = (rows + kRows - 1) / kRows, tileRows = (rows + rowTiles - 1) / rowTiles;
+  const int64_t depthChunk = kStep * blocking(rows, depth / kStep).depthChunk;  // as gemm's
+  const int64_t rowBytes = bDepthStride * int64_t{sizeof(T)};
+  auto *sums = reinterpret_cast<float *>(aclcpu::ukernelScratch(0, rows * kStreamedColumns * 4));
+  auto *packedA = reinterpret_cast<Word *>(aclcpu::ukernelScratch(1, rowTiles * tileRows * (depth / kStep) * 4));
+  packStreamedA(a, aRowStride, aDepthStride, rows, tileRows, depth, packedA);
+  __m512i lowColumns = _mm512_setzero_si512(), highColumns = _mm512_setzero_si512();
+  if constexpr (kPairs) lowColumns = pairOrder(0), highColumns = pairOrder(1);
   auto rowsOfB = [&](int64_t k0, int64_t j0) { return reinterpret_cast<const char *>(b + k0 * bDepthStride + j0); };
   for (int64_t j0 = 0; j0 < columns; j0 += kStreamedColumns) {
     const int64_t width = columns - j0 < kStreamedColumns ? columns - j0 : kStreamedColumns;
@@ -623,7 +697,7 @@ void streamedProduct(const float *a, int64_t aRowStride, int64_t aDepthStride, c
       const int64_t chunkEnd = depth - chunk0 < depthChunk ? depth : chunk0 + depthChunk;
       const Destination<float> out = epilogue.chunk(chunk0 == 0, c, cRowStride, j0);
       for (int64_t k0 = chunk0; k0 < chunkEnd; k0 += kStreamedDepth) {
-        const int64_t slice = chunkEnd - k0 < kStreamedDepth ? chunkEnd - k0 : kStreamedDepth;
+        const int64_t slice = chunkEnd - k0 < kStreamedDepth ? chunkEnd - k0 : kStreamedDepth, steps = slice / kStep;
         // The rows after this piece, then the next column panel's; after the last piece its own
         // (in cache by then).
         const char *ahead = k0 + slice < depth                 ? rowsOfB(k0 + slice, j0)
@@ -634,32 +708,46 @@ void streamedProduct(const float *a, int64_t aRowStride, int64_t aDepthStride, c
         for (int64_t block = 0; block < blocks; ++block) {
           const int64_t left = width - block * kColumns;
           const __mmask16 low = firstLanes(left), high = firstLanes(left - 16);
+          const T *bOfBlock = b + k0 * bDepthStride + j0 + block * kColumns;
           for (int64_t row0 = 0; row0 < rows; row0 += tileRows) {
-            const InPlaceOperands inPlace{packedA + row0 * depth + k0 * tileRows, 1, tileRows,
-                                          b + k0 * bDepthStride + j0 + block * kColumns, bDepthStride};
             // The first two tiles of a block fetch; the others repeat lines of their own.
             const bool fetches = row0 < 2 * tileRows;
-            const StreamedOperands operands{inPlace, fetches ? ahead : reinterpret_cast<const char *>(inPlace.b),
-                                            rowBytes, fetches ? kStreamedLines * fetching++ * slice : 0};
-            registerTileRows(rows - row0 < tileRows ? rows - row0 : tileRows, operands, slice,
-                             pieceOut.at(row0, block * kColumns), low, high);
+            const char *from = fetches ? ahead : reinterpret_cast<const char *>(bOfBlock);
+            const int64_t firstLine = fetches ? kStreamedLines * fetching++ * steps : 0;
+            const Word *aOfTile = packedA + (row0 * depth + k0 * tileRows) / kStep;
+            const int64_t height = rows - row0 < tileRows ? rows - row0 : tileRows;
+            const PartialSums tileOut = pieceOut.at(row0, block * kColumns);
+            if constexpr (kPairs)
+              registerTileRows(height,
+                               StreamedPairs{{from, rowBytes, firstLine}, aOfTile, tileRows,
+                                             reinterpret_cast<const uint16_t *>(bOfBlock), bDepthStride,
+                                             static_cast<__mmask32>(low | uint32_t{high} << 16), lowColumns,
+                                             highColumns},
+                               steps, tileOut, low, high);
+            else
+              registerTileRows(height, StreamedOperands{{from, rowBytes, firstLine}, aOfTile, tileRows, bOfBlock,
+                                                        bDepthStride},
+                               steps, tileOut, low, high);
           }
         }
       }
     }
   }
 }
-bool streamed(const float *a, int64_t aRowStride, int64_t aDepthStride, const float *b, int64_t bDepthStride,
+
+// Takes the product if it is for the streamed path: f32, or bf16 pairs of an even depth.
+template <bool Pairs, class T>
+bool streamed(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int64_t bDepthStride,
               int64_t bColumnStride, float *c, int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth,
               const Epilogue<float> &epilogue) {
-  if (rows > kStreamedRows || bColumnStride != 1) return false;
-  streamedProduct(a, aRowStride, aDepthStride, b, bDepthStride, c, cRowStride, rows, columns, depth, epilogue);
-  return true;
-}
-template <class T>
-bool streamed(const T *, int64_t, int64_t, const T *, int64_t, int64_t, float *, int64_t, int64_t, int64_t, int64_t,
-              const Epilogue<float> &) {
-  return false;
+  if constexpr (kWidens<T> && !Pairs) {
+    return false;
+  } else {
+    if (rows > (Pairs ? kStreamedPairRows : kStreamedRows) || bColumnStride != 1 || (Pairs && depth % 2 != 0))
+      return false;
+    streamedProduct(a, aRowStride, aDepthStride, b, bDepthStride, c, cRowStride, rows, columns, depth, epilogue);
+    return true;
+  }
 }
 
 // A few rows (a matrix-vector product, nearly): packing B would read and write it once more than
@@ -722,8 +810,8 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
               epilogue))
     return;
   const void *constB = aclcpu::isConstOperand(bBase) ? bBase : nullptr;
-  if (!constB && streamed(a, aRowStride, aDepthStride, b, bDepthStride, bColumnStride, c, cRowStride, rows, columns,
-                          depth, epilogue))
+  if (!constB && streamed<Pairs>(a, aRowStride, aDepthStride, b, bDepthStride, bColumnStride, c, cRowStride, rows,
+                                 columns, depth, epilogue))
     return;
   // Depth steps of a panel: k, or pairs of k for vdpbf16ps.
   auto stepsOf = [](int64_t slice) { return Pairs ? pairSteps(slice) : slice; };

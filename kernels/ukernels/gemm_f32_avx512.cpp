@@ -489,33 +489,37 @@ struct StreamedPrefetch {
   }
 };
 
-// f32: a packed tile of A ([k][rows]), B in place; kStreamedColumns floats are 2^5 lines.
-struct StreamedOperands : StreamedPrefetch<5> {
-  using Products = F32Products;
-  const float *a;
+// A tile's rows of A packed ([step][rows] words: f32, or bf16 pairs), each step's broadcast.
+template <class Word>
+struct StreamedA {
+  const Word *a;
   int64_t aRows;
+  __m512 aAt(int64_t step, int r) const {
+    if constexpr (std::is_same_v<Word, float>)
+      return _mm512_set1_ps(a[step * aRows + r]);
+    else
+      return _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int>(a[step * aRows + r])));
+  }
+};
+
+// f32: B in place; kStreamedColumns floats are 2^5 lines.
+struct StreamedOperands : StreamedPrefetch<5>, StreamedA<float> {
+  using Products = F32Products;
   const float *b;
   int64_t bDepthStride;
-  __m512 aAt(int64_t k, int r) const { return _mm512_set1_ps(a[k * aRows + r]); }
   __m512 bAt(int64_t k, int half, __mmask16 mask) const {
     return _mm512_maskz_loadu_ps(mask, b + k * bDepthStride + 16 * half);
   }
 };
 
-// bf16 on AVX512-BF16: a packed tile of A's pairs ([step][rows]), and B's rows 2 step and
-// 2 step + 1 in place, interleaved word by word into pairs as packBPairs does (the lanes past
-// B's width zero); kStreamedColumns bf16 are 2^4 lines.
-struct StreamedPairs : StreamedPrefetch<4> {
+// bf16 on AVX512-BF16: B's rows 2 step and 2 step + 1 in place, interleaved word by word into
+// pairs as packBPairs does (the lanes past B's width zero); kStreamedColumns bf16 are 2^4 lines.
+struct StreamedPairs : StreamedPrefetch<4>, StreamedA<uint32_t> {
   using Products = PairProducts;
-  const uint32_t *a;
-  int64_t aRows;
   const uint16_t *b;
   int64_t bDepthStride;
   __mmask32 lanes;
   __m512i lowColumns, highColumns;
-  __m512 aAt(int64_t step, int r) const {
-    return _mm512_castsi512_ps(_mm512_set1_epi32(static_cast<int>(a[step * aRows + r])));
-  }
   __m512 bAt(int64_t step, int half, __mmask16) const {
     const uint16_t *first = b + 2 * step * bDepthStride;
     const __m512i r0 = _mm512_maskz_loadu_epi16(lanes, first);
@@ -719,13 +723,13 @@ void streamedProduct(const T *a, int64_t aRowStride, int64_t aDepthStride, const
             const PartialSums tileOut = pieceOut.at(row0, block * kColumns);
             if constexpr (kPairs)
               registerTileRows(height,
-                               StreamedPairs{{from, rowBytes, firstLine}, aOfTile, tileRows,
+                               StreamedPairs{{from, rowBytes, firstLine}, {aOfTile, tileRows},
                                              reinterpret_cast<const uint16_t *>(bOfBlock), bDepthStride,
                                              static_cast<__mmask32>(low | uint32_t{high} << 16), lowColumns,
                                              highColumns},
                                steps, tileOut, low, high);
             else
-              registerTileRows(height, StreamedOperands{{from, rowBytes, firstLine}, aOfTile, tileRows, bOfBlock,
+              registerTileRows(height, StreamedOperands{{from, rowBytes, firstLine}, {aOfTile, tileRows}, bOfBlock,
                                                         bDepthStride},
                                steps, tileOut, low, high);
           }

@@ -200,7 +200,7 @@ void packB(const T *b, int64_t depthStride, int64_t columnStride, int64_t depth,
 // when the row offsets fit the gather's 32-bit indices. False if they do not, or for 16-bit
 // elements (a 32-bit gather of them could read past the buffer).
 bool gatherRows(const float *a, int64_t rowStride, int64_t depthStride, int64_t height, int64_t depth, float *out,
-                int64_t panelRows = kRows) {
+                int64_t panelRows) {
   if (rowStride * (panelRows - 1) > INT32_MAX) return false;
   const __m512i offsets = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
                                              _mm512_set1_epi32(static_cast<int>(rowStride)));
@@ -211,8 +211,19 @@ bool gatherRows(const float *a, int64_t rowStride, int64_t depthStride, int64_t 
   }
   return true;
 }
-bool gatherRows(const Half *, int64_t, int64_t, int64_t, int64_t, float *) { return false; }
-bool gatherRows(const BFloat *, int64_t, int64_t, int64_t, int64_t, float *) { return false; }
+bool gatherRows(const Half *, int64_t, int64_t, int64_t, int64_t, float *, int64_t) { return false; }
+bool gatherRows(const BFloat *, int64_t, int64_t, int64_t, int64_t, float *, int64_t) { return false; }
+
+// One micro-panel of A `panelRows` wide ([k][panelRows], the rows past `height` zero): by gathers
+// where they can (gatherRows), else element by element.
+template <class T>
+void packPanelOfA(const T *rowsOfA, int64_t rowStride, int64_t depthStride, int64_t height, int64_t depth, float *out,
+                  int64_t panelRows) {
+  if (gatherRows(rowsOfA, rowStride, depthStride, height, depth, out, panelRows)) return;
+  for (int64_t r = 0; r < panelRows; ++r)
+    for (int64_t k = 0; k < depth; ++k)
+      out[k * panelRows + r] = r < height ? load1(rowsOfA + r * rowStride + k * depthStride) : 0.0f;
+}
 
 // Sixteen depth steps at a time of a whole micro-panel whose rows are contiguous along k, by
 // 4 x 4 transposes: for each group of four rows, lane L of u[j] holds the four rows' elements
@@ -268,11 +279,7 @@ void packA(const T *a, int64_t rowStride, int64_t depthStride, int64_t rows, int
     const T *rowsOfA = a + row0 * rowStride;
     const int64_t height = rows - row0 < kRows ? rows - row0 : kRows;
     const int64_t done = depthStride == 1 && height == kRows ? transposeRows(rowsOfA, rowStride, depth, out) : 0;
-    if (gatherRows(rowsOfA + done * depthStride, rowStride, depthStride, height, depth - done, out + done * kRows))
-      continue;
-    for (int64_t r = 0; r < kRows; ++r)
-      for (int64_t k = done; k < depth; ++k)
-        out[k * kRows + r] = r < height ? load1(rowsOfA + r * rowStride + k * depthStride) : 0.0f;
+    packPanelOfA(rowsOfA + done * depthStride, rowStride, depthStride, height, depth - done, out + done * kRows, kRows);
   }
 }
 
@@ -472,12 +479,15 @@ struct InPlaceOperands {
 
 // Or A packed and B where it lies, its rows contiguous and its chunk in L2 (streamedProduct):
 // each step also sends kStreamedLines lines of the chunks ahead towards L2, line
-// kStreamedLines * step on of this tile's share of them (rows of B from `ahead` on, 2^LineShift
-// lines a row).
+// kStreamedLines * step on of this tile's share of them (rows of B from `ahead` on, each
+// kStreamedColumns elements of B: 2^LineShift lines).
 constexpr int64_t kStreamedColumns = 512;
 constexpr int64_t kStreamedLines = 2;
-template <int LineShift>
+template <class Element>
 struct StreamedPrefetch {
+  static constexpr int64_t kLinesARow = kStreamedColumns * int64_t{sizeof(Element)} / 64;
+  static_assert((kLinesARow & (kLinesARow - 1)) == 0, "a whole power of two of lines a row");
+  static constexpr int LineShift = __builtin_ctzll(kLinesARow);
   const char *ahead;
   int64_t aheadRowBytes;
   int64_t firstLine;
@@ -502,8 +512,8 @@ struct StreamedA {
   }
 };
 
-// f32: B in place; kStreamedColumns floats are 2^5 lines.
-struct StreamedOperands : StreamedPrefetch<5>, StreamedA<float> {
+// f32: B in place.
+struct StreamedOperands : StreamedPrefetch<float>, StreamedA<float> {
   using Products = F32Products;
   const float *b;
   int64_t bDepthStride;
@@ -513,8 +523,8 @@ struct StreamedOperands : StreamedPrefetch<5>, StreamedA<float> {
 };
 
 // bf16 on AVX512-BF16: B's rows 2 step and 2 step + 1 in place, interleaved word by word into
-// pairs as packBPairs does (the lanes past B's width zero); kStreamedColumns bf16 are 2^4 lines.
-struct StreamedPairs : StreamedPrefetch<4>, StreamedA<uint32_t> {
+// pairs as packBPairs does (the lanes past B's width zero).
+struct StreamedPairs : StreamedPrefetch<uint16_t>, StreamedA<uint32_t> {
   using Products = PairProducts;
   const uint16_t *b;
   int64_t bDepthStride;
@@ -650,14 +660,9 @@ struct PartialSums {
 // 117-118), M = 24 153 -> 164.
 void packStreamedA(const float *a, int64_t aRowStride, int64_t aDepthStride, int64_t rows, int64_t tileRows,
                    int64_t depth, float *packed) {
-  for (int64_t row0 = 0; row0 < rows; row0 += tileRows) {
-    const int64_t height = rows - row0 < tileRows ? rows - row0 : tileRows;
-    float *panel = packed + row0 * depth;
-    if (gatherRows(a + row0 * aRowStride, aRowStride, aDepthStride, height, depth, panel, tileRows)) continue;
-    for (int64_t k = 0; k < depth; ++k)
-      for (int64_t r = 0; r < tileRows; ++r)
-        panel[k * tileRows + r] = r < height ? a[(row0 + r) * aRowStride + k * aDepthStride] : 0.0f;
-  }
+  for (int64_t row0 = 0; row0 < rows; row0 += tileRows)
+    packPanelOfA(a + row0 * aRowStride, aRowStride, aDepthStride, rows - row0 < tileRows ? rows - row0 : tileRows,
+                 depth, packed + row0 * depth, tileRows);
 }
 void packStreamedA(const BFloat *a, int64_t aRowStride, int64_t aDepthStride, int64_t rows, int64_t tileRows,
                    int64_t depth, uint32_t *packed) {

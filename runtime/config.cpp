@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "diagnostics.h"
+#include "usable_cores.h"
 
 #include <nlohmann/json.hpp>
 
@@ -9,7 +10,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
-#include <thread>
 #include <unistd.h>
 
 namespace aclcpu {
@@ -146,7 +146,7 @@ aclError loadRuntimeConfig(const char *configPath, RuntimeConfig &config) {
     if (aclError err = applyConfigFile(configPath, config)) return err;
   }
   if (aclError err = applyEnvironment(config)) return err;
-  if (config.numThreads == 0) config.numThreads = std::max(1u, std::thread::hardware_concurrency());
+  if (config.numThreads == 0) config.numThreads = usableCores();
   if (config.deviceMemoryLimit == 0) config.deviceMemoryLimit = physicalMemoryBytes();
   return ACL_SUCCESS;
 }

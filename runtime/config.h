@@ -12,7 +12,7 @@ namespace aclcpu {
 
 struct RuntimeConfig {
   unsigned numDevices = 1;
-  unsigned numThreads = 0;            // worker threads per device; 0 = all hardware threads
+  unsigned numThreads = 0;            // worker threads per device; 0 = one per usable core
   size_t deviceMemoryLimit = 0;       // bytes per device; 0 = physical memory
   bool checkedMode = false;           // ACLCPU_CHECK=1: validate every pointer against the table
   bool syncMode = false;              // ACLCPU_SYNC=1: run every task inline at enqueue

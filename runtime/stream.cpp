@@ -11,7 +11,7 @@ namespace aclcpu {
 
 Stream::Stream(WorkerPool &pool, int deviceId, std::chrono::nanoseconds spin)
     : pool_(pool), deviceId_(deviceId), spin_(spin),
-      synchronizeWaits_(pool.numThreads() < std::thread::hardware_concurrency()) {}
+      synchronizeWaits_(pool.numThreads() < pool.cores()) {}
 
 uint64_t Stream::enqueue(std::unique_ptr<StreamTask> task) {
   bool post = false, callerRunning = false;

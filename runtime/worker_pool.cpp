@@ -2,6 +2,7 @@
 #include "worker_pool.h"
 
 #include "spin_wait.h"
+#include "usable_cores.h"
 
 #include <algorithm>
 
@@ -11,7 +12,7 @@ thread_local int workerIndex = -1;
 }
 
 WorkerPool::WorkerPool(unsigned numThreads, std::chrono::nanoseconds spin, bool runInline)
-    : spin_(spin), runInline_(runInline), cores_(std::max(1u, std::thread::hardware_concurrency())) {
+    : spin_(spin), runInline_(runInline), cores_(usableCores()) {
   if (runInline_) return;
   threads_.reserve(numThreads);
   for (unsigned i = 0; i < numThreads; ++i) threads_.emplace_back([this, i] { workerMain(i); });

@@ -37,6 +37,8 @@ class WorkerPool {
   void runOutside(PoolJob &job);
   unsigned numThreads() const { return static_cast<unsigned>(threads_.size()); }
   bool runsInline() const { return runInline_; }
+  // The cores the process may use (usableCores(), when the pool was made).
+  unsigned cores() const { return cores_; }
 
   // Whether a hardware thread is left over by the jobs running or queued now (idle workers spin
   // briefly, then park): a thread waiting on their work may then spin without delaying them. A

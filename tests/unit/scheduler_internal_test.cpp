@@ -5,11 +5,13 @@
 #include "kernel_launch.h"
 #include "spin_wait.h"
 #include "stream.h"
+#include "usable_cores.h"
 #include "worker_pool.h"
 
 #include "acl/acl.h"
 
 #include <gtest/gtest.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <atomic>
@@ -143,7 +145,7 @@ TEST(WaitPredictor, SpinsThroughShortWaitsOnlyWithASpareCore) {
 
 // A core is spare while fewer jobs run or wait than there are hardware threads.
 TEST(WorkerPool, HasASpareCoreWhileSomeWorkersAreIdle) {
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned cores = usableCores();
   WorkerPool pool(cores, 20us, false);
   EXPECT_TRUE(pool.hasSpareCore());
   std::atomic<bool> release{false};
@@ -155,10 +157,53 @@ TEST(WorkerPool, HasASpareCoreWhileSomeWorkersAreIdle) {
   EXPECT_TRUE(pool.hasSpareCore());
 }
 
+// A quota counts the cores its time would keep busy, rounded up; none, or one that is not a
+// positive number, limits nothing (0).
+TEST(UsableCores, AQuotaInWholeCores) {
+  EXPECT_EQ(coresOfQuota("100000", "100000"), 1u);
+  EXPECT_EQ(coresOfQuota("150000", "100000"), 2u);
+  EXPECT_EQ(coresOfQuota("50000", "100000"), 1u);
+  EXPECT_EQ(coresOfQuota("400000", "100000"), 4u);
+  EXPECT_EQ(coresOfQuota("max", "100000"), 0u);  // cgroup v2: no quota
+  EXPECT_EQ(coresOfQuota("-1", "100000"), 0u);   // cgroup v1: no quota
+  EXPECT_EQ(coresOfQuota("100000", "0"), 0u);
+  EXPECT_EQ(coresOfQuota("", "100000"), 0u);
+  EXPECT_EQ(coresOfQuota("12x", "100000"), 0u);
+  EXPECT_EQ(coresOfQuota(nullptr, "100000"), 0u);
+}
+
+// Restricted to one CPU (as by `taskset -c N`), the process has one core whatever the machine
+// has: a pool made then counts one, so a thread waiting on its one busy worker stops spinning
+// (hasSpareCore) instead of taking turns with it on that CPU.
+TEST(UsableCores, FollowTheAffinityMask) {
+  cpu_set_t saved;
+  ASSERT_EQ(sched_getaffinity(0, sizeof(saved), &saved), 0);
+  const unsigned before = usableCores();
+  EXPECT_LE(before, static_cast<unsigned>(CPU_COUNT(&saved)));
+  int first = 0;
+  while (!CPU_ISSET(first, &saved)) ++first;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(first, &one);
+  ASSERT_EQ(sched_setaffinity(0, sizeof(one), &one), 0);
+  EXPECT_EQ(usableCores(), 1u);
+  {
+    WorkerPool pool(1, 20us, false);  // its worker inherits the one CPU
+    EXPECT_EQ(pool.cores(), 1u);
+    EXPECT_TRUE(pool.hasSpareCore());
+    std::atomic<bool> release{false};
+    holdWorkers(pool, 1, release);
+    EXPECT_FALSE(pool.hasSpareCore());
+    release.store(true);
+  }
+  ASSERT_EQ(sched_setaffinity(0, sizeof(saved), &saved), 0);
+  EXPECT_EQ(usableCores(), before);
+}
+
 // A synchronizing thread that stops spinning because no core is spare (every core held by a
 // job) parks, and still returns once the stream's tasks complete.
 TEST(Stream, ASynchronizeWithNoSpareCoreParksAndWakes) {
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned cores = usableCores();
   WorkerPool pool(cores + 1, 20us, false);  // one worker left for the stream
   std::atomic<bool> release{false};
   holdWorkers(pool, cores, release);
@@ -210,7 +255,7 @@ std::unique_ptr<StreamTask> launchLater(WorkerPool &pool, Stream &stream, BlockR
 // them itself (Stream::offerToWaiter), in the launch's slot for a thread outside the pool,
 // instead of a parked worker being woken for them.
 TEST(Stream, ASynchronizingThreadRunsBlocksOfTheLaunch) {
-  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "the waiting thread spins only with a spare core";
+  if (usableCores() < 2) GTEST_SKIP() << "the waiting thread spins only with a spare core";
   WorkerPool pool(2, 20us, false);
   auto stream = std::make_shared<Stream>(pool, 0, std::chrono::seconds(10));  // spins throughout
   BlockRecord records[2];
@@ -224,7 +269,7 @@ TEST(Stream, ASynchronizingThreadRunsBlocksOfTheLaunch) {
 // So does a thread synchronizing on an event recorded after the launch (through the stream of
 // the record), where it used to spin beside the workers and leave the block to a parked one.
 TEST(Event, ASynchronizingThreadRunsBlocksOfALaunchBeforeIt) {
-  if (std::thread::hardware_concurrency() < 2) GTEST_SKIP() << "the waiting thread spins only with a spare core";
+  if (usableCores() < 2) GTEST_SKIP() << "the waiting thread spins only with a spare core";
   WorkerPool pool(2, 20us, false);
   auto stream = std::make_shared<Stream>(pool, 0, std::chrono::seconds(10));
   auto event = std::make_shared<Event>(20us);

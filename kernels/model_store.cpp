@@ -170,13 +170,14 @@ constexpr int64_t kRunOnCallerElements = 32768;
 // Runs `model`'s kernel over the argument block `raw` (`words` 8-byte words): a launch over at
 // most 32K elements (a 64^3 GEMM, a small element-wise op) runs on the enqueuing thread when it
 // is one block and its stream is idle: handing it to a worker and back cost more than the
-// kernel (1-element Add, enqueue + synchronize: 1.6 -> 0.45 µs). It runs from the caller's
-// frame: the arguments are `raw`, and the caller holds the model, so nothing is copied or
-// reference-counted. Anything else is copied into a task and enqueued.
+// kernel (1-element Add, enqueue + synchronize: 1.6 -> 0.45 µs); with one usable core, so does
+// every launch (launchesOnCaller). It runs from the caller's frame: the arguments are `raw`,
+// and the caller holds the model, so nothing is copied or reference-counted. Anything else is
+// copied into a task and enqueued.
 aclError runOrEnqueue(const Model &model, aclcpuKernelEntry entry, uint32_t numBlocks, int64_t touched,
                       Stream &stream, const uint64_t *raw, size_t words, const char *caller) {
-  if (touched <= kRunOnCallerElements && numBlocks == 1) {
-    KernelCall call{entry, raw, 1, 0, model.request.opType.c_str()};
+  if (launchesOnCaller(stream, touched <= kRunOnCallerElements && numBlocks == 1)) {
+    KernelCall call{entry, raw, numBlocks, 0, model.request.opType.c_str()};
     if (stream.runIfIdle([&](Stream &idle) { runKernelCall(idle, call); })) return ACL_SUCCESS;
   }
   ArgBlock args;

@@ -145,6 +145,10 @@ aclError enqueueLaunch(const std::shared_ptr<KernelFunction> &function, uint32_t
                          config.numBlocksOffset, args.size);
     memcpy(args.bytes.get() + config.numBlocksOffset, &numBlocks, sizeof(numBlocks));
   }
+  if (launchesOnCaller(*resolved, false) && resolved->runIfIdle([&](Stream &idle) {
+        runKernelCall(idle, {function->entry, args.bytes.get(), numBlocks, config.scratchBytes, function->name.c_str()});
+      }))
+    return ACL_SUCCESS;
   KernelLaunch launch;
   launch.entry = function->entry;
   launch.kernelName = function->name;

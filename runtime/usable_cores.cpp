@@ -1,3 +1,4 @@
+// The cores a process may use: its affinity mask and its cgroups' CPU quotas.
 #include "usable_cores.h"
 
 #include <sched.h>
@@ -20,6 +21,9 @@ long long positive(const char *text) {
   return *end == '\0' && value > 0 ? value : 0;
 }
 
+// The tighter of two quotas in cores, 0 meaning none.
+unsigned tighter(unsigned a, unsigned b) { return a == 0 || (b != 0 && b < a) ? b : a; }
+
 std::string firstLine(const std::string &path) {
   std::ifstream file(path);
   std::string line;
@@ -33,8 +37,7 @@ template <typename ReadQuota>
 unsigned tightestQuota(const std::string &mount, std::string path, ReadQuota read) {
   unsigned tightest = 0;
   for (;;) {
-    unsigned cores = read(mount + path);
-    if (cores != 0 && (tightest == 0 || cores < tightest)) tightest = cores;
+    tightest = tighter(tightest, read(mount + path));
     if (path.empty() || path == "/") return tightest;
     path.erase(path.find_last_of('/'));
   }
@@ -45,9 +48,6 @@ unsigned tightestQuota(const std::string &mount, std::string path, ReadQuota rea
 // a hybrid system lists both.
 unsigned cgroupQuotaCores() {
   unsigned tightest = 0;
-  auto consider = [&](unsigned cores) {
-    if (cores != 0 && (tightest == 0 || cores < tightest)) tightest = cores;
-  };
   std::ifstream cgroups("/proc/self/cgroup");
   std::string line;
   while (std::getline(cgroups, line)) {
@@ -55,14 +55,14 @@ unsigned cgroupQuotaCores() {
     if (first == std::string::npos || second == std::string::npos) continue;
     std::string controllers = line.substr(first + 1, second - first - 1), path = line.substr(second + 1);
     if (controllers.empty())
-      consider(tightestQuota("/sys/fs/cgroup", path, [](const std::string &dir) {
+      tightest = tighter(tightest, tightestQuota("/sys/fs/cgroup", path, [](const std::string &dir) {
         std::string max = firstLine(dir + "/cpu.max");
         size_t space = max.find(' ');
         if (space == std::string::npos) return 0u;
         return coresOfQuota(max.substr(0, space).c_str(), max.substr(space + 1).c_str());
       }));
     else if (("," + controllers + ",").find(",cpu,") != std::string::npos)
-      consider(tightestQuota("/sys/fs/cgroup/cpu", path, [](const std::string &dir) {
+      tightest = tighter(tightest, tightestQuota("/sys/fs/cgroup/cpu", path, [](const std::string &dir) {
         return coresOfQuota(firstLine(dir + "/cpu.cfs_quota_us").c_str(),
                             firstLine(dir + "/cpu.cfs_period_us").c_str());
       }));
@@ -82,8 +82,7 @@ unsigned usableCores() {
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   cpu_set_t mask;
   if (sched_getaffinity(0, sizeof(mask), &mask) == 0) cores = std::max(1, CPU_COUNT(&mask));
-  unsigned quota = cgroupQuotaCores();
-  return quota != 0 && quota < cores ? quota : cores;
+  return tighter(cores, cgroupQuotaCores());
 }
 
 }  // namespace aclcpu

@@ -14,6 +14,11 @@ BM_Paired*; bench/paired_runs.h): 15 rounds in which ours and each anchor run a 
 (~20 ms, at least one call) in rotated order; a ratio is the median of the rounds' ratios. The
 report runs each benchmark in --rounds separate processes and prints the median of the
 processes' medians, with the lowest first and highest third quartile among them.
+Each process is pinned to one CPU, the processes taking the CPUs this one may use in turn: ours
+and the anchors then run on the same core (with one usable core our launches run on the
+calling thread, as the anchors do). Unpinned, ours ran on a worker thread on whichever CPU it
+got and the anchors on the main thread's, and on a VM whose CPUs differ (one sharing its core
+with a busy neighbour) a ratio measured two CPUs.
 With matplotlib, also writes a bar chart of the fp32 GEMM table (PNG).
 
 Usage: scripts/bench-report.py [--build build] [--rounds 3] [--json saved.json]
@@ -45,10 +50,11 @@ OPENBLAS_DEFAULTS = {key: value for key, value in os.environ.items()
 PRINTED = set()  # what the benchmark programs said before their JSON, once each
 
 
-def run(build, program, benchmark_filter):
-    """One run of the benchmarks `benchmark_filter` selects (their JSON)."""
+def run(build, program, benchmark_filter, cpu):
+    """One run of the benchmarks `benchmark_filter` selects (their JSON), pinned to `cpu`."""
     command = [os.path.join(build, "bench", program), f"--benchmark_filter={benchmark_filter}", "--benchmark_format=json"]
-    result = subprocess.run(command, check=True, capture_output=True, text=True, env=OPENBLAS_DEFAULTS)
+    result = subprocess.run(command, check=True, capture_output=True, text=True, env=OPENBLAS_DEFAULTS,
+                            preexec_fn=lambda: os.sched_setaffinity(0, {cpu}))
     start = result.stdout.index("{")  # op_bench prints the OpenBLAS kernel set first
     preamble = result.stdout[:start].strip()
     if preamble and preamble not in PRINTED:
@@ -58,9 +64,10 @@ def run(build, program, benchmark_filter):
 
 
 def run_processes(build, program, benchmark_filter, processes):
-    """The benchmarks `benchmark_filter` selects, run in `processes` separate processes: a
-    list of their JSON reports."""
-    return [run(build, program, benchmark_filter) for _ in range(processes)]
+    """The benchmarks `benchmark_filter` selects, run in `processes` separate processes, each
+    pinned to the next of this process's CPUs: a list of their JSON reports."""
+    cpus = sorted(os.sched_getaffinity(0))
+    return [run(build, program, benchmark_filter, cpus[i % len(cpus)]) for i in range(processes)]
 
 
 def paired(reports):

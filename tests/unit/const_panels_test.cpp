@@ -122,4 +122,59 @@ TEST(ConstPanels, SixteenBitOperandsKeepTheirPanels) {
   }
 }
 
+// A constant bf16 B of a few rows is read from its pair panels (vdpbf16ps) too, where a B not
+// registered is widened row by row (fewRows): both within f32 rounding of the exact product,
+// the panels packed in the first call and read again in the next.
+TEST(ConstPanels, FewRowsReadAConstantBf16BFromItsPairPanels) {
+  if (!hostHas("aclcpu_ukernel_gemm_bf16bf16f32_dpbf16")) GTEST_SKIP() << "no AVX512-BF16 ukernel on this CPU";
+  const int64_t columns = 300, depth = 530;
+  std::mt19937 generator(9);
+  auto values = [&](int64_t n) {  // magnitudes 1/4 to 2, random mantissas
+    std::vector<uint16_t> out(static_cast<size_t>(n));
+    for (uint16_t &bits : out) {
+      const uint32_t random = generator();
+      bits = uint16_t((random & 0x8000) | ((125 + random % 3) << 7) | (random >> 16 & 0x7f));
+    }
+    return out;
+  };
+  auto widen = [](uint16_t bits) {
+    const uint32_t word = uint32_t{bits} << 16;
+    float x;
+    std::memcpy(&x, &word, sizeof(x));
+    return double(x);
+  };
+  for (int64_t rows : {1, 3}) {
+    SCOPED_TRACE(rows);
+    std::vector<uint16_t> a = values(rows * depth), b = values(depth * columns);
+    auto run = [&] {
+      std::vector<float> c(size_t(rows * columns));
+      const float one = 1, zero = 0;
+      aclcpu_ukernel_gemm_bf16bf16f32_dpbf16(a.data(), 0, depth, 1, b.data(), 0, columns, 1, c.data(), 0, columns,
+                                             rows, columns, depth, &one, &zero, c.data(), 0, columns);
+      return c;
+    };
+    auto expectExact = [&](const std::vector<float> &c) {
+      for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < columns; ++j) {
+          double sum = 0, magnitude = 0;
+          for (int64_t k = 0; k < depth; ++k) {
+            const double term = widen(a[size_t(i * depth + k)]) * widen(b[size_t(k * columns + j)]);
+            sum += term;
+            magnitude += std::fabs(term);
+          }
+          ASSERT_NEAR(c[size_t(i * columns + j)], sum, magnitude * depth * 0x1p-24) << i << "," << j;
+        }
+    };
+    expectExact(run());
+    ConstOperand constant(b.data(), int64_t(b.size() * 2));
+    ConstPanelCounts before = constPanelCounts();
+    expectExact(run());
+    ConstPanelCounts first = constPanelCounts();
+    EXPECT_GT(first.filled, before.filled) << "the few rows did not read the kept panels";
+    expectExact(run());
+    EXPECT_EQ(constPanelCounts().filled, first.filled);
+    EXPECT_GT(constPanelCounts().reused, first.reused);
+  }
+}
+
 }  // namespace

@@ -809,8 +809,7 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   // A constant B in bf16 pairs keeps its panels interleaved for vdpbf16ps (panelOfB), and a
   // few rows read those rather than B itself, which fewRows widens element by element in every
   // call: 1 thread, pinned, N = K = 4096, M = 1 28.7 -> 34.7 GF/s, M = 4 +0.5-5%; 4x1024x1024
-  // 161 -> 248.
-  // (The sums then round as vdpbf16ps's pairs do, not as fewRows' f32 FMAs.)
+  // 161 -> 248. The sums then round as vdpbf16ps's pairs do, not as fewRows' f32 FMAs.
   if (rows <= kFewRows && bColumnStride == 1 && !(Pairs && aclcpu::isConstOperand(bBase))) {
     if (!epilogue.scaled())
       return fewRows(a, aRowStride, aDepthStride, b, bDepthStride, c, cRowStride, rows, columns, depth);

@@ -13,7 +13,8 @@ namespace {
 
 // With one usable core a worker would run a launch on the core the caller holds, so the
 // enqueuing thread runs it, however large: it is done when aclopExecWithHandle returns, before
-// any synchronize (elsewhere only launches of up to 32K elements run there).
+// any synchronize (elsewhere only launches of up to 32K elements run there). A worker woken on
+// the one CPU may also finish first; the kernel-binary test below tells which thread ran.
 TEST_F(OpApiTest, OneCoreRunsALargeLaunchOnTheEnqueuingThread) {
   const int64_t n = int64_t{1} << 22;
   Desc x = desc(ACL_FLOAT, {n});

@@ -143,7 +143,7 @@ TEST(WaitPredictor, SpinsThroughShortWaitsOnlyWithASpareCore) {
   EXPECT_EQ(spare.budget(configured), configured);  // never below the configured spin
 }
 
-// A core is spare while fewer jobs run or wait than there are hardware threads.
+// A core is spare while fewer jobs run or wait than there are usable cores.
 TEST(WorkerPool, HasASpareCoreWhileSomeWorkersAreIdle) {
   const unsigned cores = usableCores();
   WorkerPool pool(cores, 20us, false);

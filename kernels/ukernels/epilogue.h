@@ -93,9 +93,11 @@ struct Epilogue {
   }
 
   // The epilogue over C from `sums` (rows x columns, row stride sumsRowStride; null: an empty
-  // product, all zero), for a product that did not go through the register tiles.
-  void finish(const T *sums, int64_t sumsRowStride, T *c, int64_t cRowStride, int64_t rows, int64_t columns) const {
-    const Destination<T> out = chunk(true, c, cRowStride, 0);
+  // product, all zero) of the first or a later depth chunk, for a product that did not go
+  // through the register tiles.
+  void finish(const T *sums, int64_t sumsRowStride, T *c, int64_t cRowStride, int64_t rows, int64_t columns,
+              bool first = true) const {
+    const Destination<T> out = chunk(first, c, cRowStride, 0);
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t j = 0; j < columns; j += 16) {
         const __mmask16 mask = firstLanes(columns - j);

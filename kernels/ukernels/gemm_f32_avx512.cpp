@@ -11,7 +11,8 @@
 // register tile (24 accumulators) runs over a chunk with its micro-panel of B in L1 or L2
 // while the rows of A stream past it from L2. Products of up to 48 rows (f32) or 24 (bf16 pairs)
 // with B's rows contiguous read B in place instead, its chunks prefetched ahead
-// (streamedProduct), and f32 products of up to 4 rows stream it row by row (fewRows).
+// (streamedProduct), and products of up to 4 rows stream it row by row (fewRows), or read a
+// constant B's kept panels several micro-panels at a time (SideBySide).
 #include "ukernels.h"
 
 #include "const_panels.h"
@@ -538,6 +539,25 @@ struct StreamedPairs : StreamedPrefetch<uint16_t>, StreamedA<uint32_t> {
   }
 };
 
+// Or, for a tile of a few rows, `Blocks` micro-panels of B side by side (each `blockFloats`
+// after the last: 32 * Blocks columns), read together. One row's tile over one micro-panel
+// read B as one stream, which the prefetchers kept at ~17 GB/s; `Blocks` streams, each line
+// prefetched (into L1) eight steps ahead, read it two to three times faster (fewTileBlocks).
+template <class Operands, int Blocks>
+struct SideBySide : Operands {
+  int64_t blockFloats;
+  __m512 bAt(int64_t k, int half, __mmask16) const {
+    return _mm512_loadu_ps(this->b + (half >> 1) * blockFloats + k * kColumns + 16 * (half & 1));
+  }
+  void prefetchNext(int64_t k) const {
+    for (int i = 0; i < Blocks; ++i) {
+      const char *step = reinterpret_cast<const char *>(this->b + i * blockFloats + (k + 8) * kColumns);
+      _mm_prefetch(step, _MM_HINT_T0);
+      _mm_prefetch(step + 64, _MM_HINT_T0);
+    }
+  }
+};
+
 // Rows (<= 12) x 16 * Halves columns of A x B over `depth` steps (k, or pairs of k), to `out`;
 // the columns past B's width are masked off. Never inlined: inlined into a loop over tiles, GCC
 // keeps the accumulators in memory (the 64^3 in-place product ran at half speed).
@@ -575,6 +595,23 @@ void registerTileRows(int64_t rows, const Operands &operands, int64_t depth, con
     ACLCPU_ROWS(8) ACLCPU_ROWS(9) ACLCPU_ROWS(10) ACLCPU_ROWS(11) ACLCPU_ROWS(12)
 #undef ACLCPU_ROWS
   }
+}
+
+// Up to kFewRows rows over whole micro-panels of B read side by side (SideBySide): four for one
+// or two rows, two for three or four (their sums and B's vectors fit the 32 registers). Returns
+// how many micro-panels it took: none when fewer than that are left.
+template <class Operands>
+int64_t sideBySideTile(int64_t rows, const Operands &operands, int64_t blockFloats, int64_t blocksLeft,
+                       int64_t depth, const Destination<float> &out) {
+  const int64_t blocks = rows <= 2 ? 4 : 2;
+  if (blocksLeft < blocks) return 0;
+  switch (rows) {
+    case 1: registerTile<1, 8>(SideBySide<Operands, 4>{operands, blockFloats}, depth, out, 0xffff, 0xffff); break;
+    case 2: registerTile<2, 8>(SideBySide<Operands, 4>{operands, blockFloats}, depth, out, 0xffff, 0xffff); break;
+    case 3: registerTile<3, 4>(SideBySide<Operands, 2>{operands, blockFloats}, depth, out, 0xffff, 0xffff); break;
+    default: registerTile<4, 4>(SideBySide<Operands, 2>{operands, blockFloats}, depth, out, 0xffff, 0xffff); break;
+  }
+  return blocks;
 }
 
 // A small f32 product (A, B and C together at most kInPlaceElements): packing its operands
@@ -761,13 +798,17 @@ bool streamed(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, 
 
 // A few rows (a matrix-vector product, nearly): packing B would read and write it once more than
 // the product reads it, so B streams row by row instead, eight depth steps at a time, into
-// the rows of C (C[r][j] += sum_t a[r][k+t] B[k+t][j]). Needs B's rows contiguous. Eight rows of
+// the rows of C (C[r][j] += sum_t a[r][k+t] B[k+t][j]; gemm passes one depth chunk at a time,
+// into zeroed sums). Needs B's rows contiguous. Eight rows of
 // B a pass read and write C half as often as four did: 1 thread, M = 1, N = K = 4096 (memory
 // bound, 64 MiB of B) 16.1 -> 18.4 GF/s, two threads 24 -> 35, M = 4 +22%, M = 1, N = K = 1024
 // (B in L2) even (medians of ten alternating processes); sixteen rows lost 14%.
+// Not inlined: inlined into gemm's loop over depth chunks, GCC spilled the weights (3x1024x1024
+// -7 to -11%).
 template <class T>
-void fewRows(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int64_t bDepthStride, float *c,
-             int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth) {
+__attribute__((noinline)) void fewRows(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b,
+                                       int64_t bDepthStride, float *c, int64_t cRowStride, int64_t rows,
+                                       int64_t columns, int64_t depth) {
   constexpr int64_t kSteps = 8;
   for (int64_t k = 0; k < depth; k += kSteps) {
     const int64_t steps = depth - k < kSteps ? depth - k : kSteps;
@@ -789,7 +830,7 @@ void fewRows(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, i
     for (; j < columns; ++j)
       for (int64_t r = 0; r < rows; ++r) {
         float sum = c[r * cRowStride + j];
-        for (int64_t t = 0; t < steps; ++t) sum += weights[r][t] * load1(b + (k + t) * bDepthStride + j);
+        for (int64_t t = 0; t < steps; ++t) sum = __builtin_fmaf(weights[r][t], load1(b + (k + t) * bDepthStride + j), sum);
         c[r * cRowStride + j] = sum;
       }
   }
@@ -806,18 +847,27 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
     if (epilogue.scaled()) epilogue.finish(nullptr, 0, c, cRowStride, rows, columns);
     return;
   }
-  // A constant B in bf16 pairs keeps its panels interleaved for vdpbf16ps (panelOfB), and a
-  // few rows read those rather than B itself, which fewRows widens element by element in every
-  // call: 1 thread, pinned, N = K = 4096, M = 1 28.7 -> 34.7 GF/s, M = 4 +0.5-5%; 4x1024x1024
-  // 161 -> 248. The sums then round as vdpbf16ps's pairs do, not as fewRows' f32 FMAs.
-  if (rows <= kFewRows && bColumnStride == 1 && !(Pairs && aclcpu::isConstOperand(bBase))) {
-    if (!epilogue.scaled())
-      return fewRows(a, aRowStride, aDepthStride, b, bDepthStride, c, cRowStride, rows, columns, depth);
-    // The product into zeroed sums, then the epilogue from them to C.
+  // A few rows read a constant B's kept panels (panelOfB) rather than B itself, several
+  // micro-panels at a time (sideBySideTile), where those hold no more bytes than B: f32, and
+  // bf16 pairs interleaved for vdpbf16ps, which fewRows would widen element by element in
+  // every call (f16's panels are widened to f32: twice B's bytes). 1 thread, pinned, N = K =
+  // 4096 (B from memory), GF/s: f32 M = 1 16.7 -> 22.7, 2 30.0 -> 41.2, 4 47.6 -> 62.7; bf16
+  // M = 1 29.8 -> 48.0, 4 100 -> 137; 1x1024x1024 f32 +8-14%, bf16 +36%. f32 gives the same
+  // bits either way (fewRows sums in the same depth chunks); bf16 sums round as vdpbf16ps's
+  // pairs do, not as fewRows' f32 FMAs.
+  constexpr bool kPanelsNoWider = !kWidens<T> || Pairs;
+  if (rows <= kFewRows && bColumnStride == 1 && !(kPanelsNoWider && aclcpu::isConstOperand(bBase))) {
+    // Summed in the packed path's depth chunks, each into zeroed sums that then reach C as a
+    // chunk's tiles put theirs: f32 gives the same bits as with B's panels.
+    const int64_t depthChunk = blocking(rows, depth).depthChunk;
     auto *sums = reinterpret_cast<float *>(aclcpu::ukernelScratch(2, rows * columns * 4));
-    for (int64_t i = 0; i < rows * columns; ++i) sums[i] = 0.0f;
-    fewRows(a, aRowStride, aDepthStride, b, bDepthStride, sums, columns, rows, columns, depth);
-    return epilogue.finish(sums, columns, c, cRowStride, rows, columns);
+    for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
+      for (int64_t i = 0; i < rows * columns; ++i) sums[i] = 0.0f;
+      fewRows(a + k0 * aDepthStride, aRowStride, aDepthStride, b + k0 * bDepthStride, bDepthStride, sums, columns,
+              rows, columns, depth - k0 < depthChunk ? depth - k0 : depthChunk);
+      epilogue.finish(sums, columns, c, cRowStride, rows, columns, k0 == 0);
+    }
+    return;
   }
   if (inPlace(a, aRowStride, aDepthStride, b, bDepthStride, bColumnStride, c, cRowStride, rows, columns, depth,
               epilogue))
@@ -910,6 +960,31 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
             const float *panel = packedPanel + block * steps * kColumns;
             const char *nextPanel = reinterpret_cast<const char *>(panel + steps * kColumns);
             const bool alone = chunk <= kRows;  // one tile: every other line (L2 pairs them)
+            if (chunk <= kFewRows) {  // a few rows: several whole micro-panels at once
+              const int64_t wholeBlocks = (width - block * kColumns) / kColumns, blockFloats = steps * kColumns;
+              const PackedB panelB{panel, nullptr, 0};
+              const Destination<float> tile = out.at(row0, block * kColumns);
+              int64_t took = 0;
+              if constexpr (Pairs) {
+                if (aInPlace)
+                  took = sideBySideTile(
+                      chunk,
+                      PairsInPlace{panelB, reinterpret_cast<const uint16_t *>(a) + row0 * aRowStride + k0, aRowStride},
+                      blockFloats, wholeBlocks, steps, tile);
+                else
+                  took = sideBySideTile(chunk, PackedPairs{panelB, reinterpret_cast<const uint32_t *>(packedA)},
+                                        blockFloats, wholeBlocks, steps, tile);
+              } else if (aInPlace) {
+                took = sideBySideTile(chunk, RowsInPlace{panelB, aFloats + row0 * aRowStride + k0, aRowStride},
+                                      blockFloats, wholeBlocks, steps, tile);
+              } else {
+                took = sideBySideTile(chunk, PackedPanels{panelB, packedA}, blockFloats, wholeBlocks, steps, tile);
+              }
+              if (took > 0) {
+                block += took - 1;
+                continue;
+              }
+            }
             for (int64_t r = 0; r < chunk; r += kRows) {
               PackedB panelB{panel, reinterpret_cast<const char *>(panel), 0};
               if (block + 1 < blocks && r < 2 * kRows) {

@@ -58,9 +58,10 @@ TEST(ConstPanels, AConstantBIsPackedOnceAndItsPanelsReused) {
   if (!hostHas("aclcpu_ukernel_gemm_f32f32f32")) GTEST_SKIP() << "no AVX-512 ukernels on this CPU";
   const int64_t columns = 520, depth = 700;  // ragged column and depth chunks
   std::vector<float> b = randomFloats(size_t(depth * columns), 1);
-  // One band (panels just in time; B unregistered, 20 and 40 rows take the streamed path, which
-  // must give the same bits) and three (panels ahead).
-  for (int64_t rows : {20, 40, 300}) {
+  // One band (panels just in time; B unregistered, 20 and 40 rows take the streamed path and 1
+  // and 3 fewRows, which must give the same bits; registered, 1 and 3 read the panels side by
+  // side) and three (panels ahead).
+  for (int64_t rows : {1, 3, 20, 40, 300}) {
     SCOPED_TRACE(rows);
     std::vector<float> a = randomFloats(size_t(rows * depth), unsigned(rows));
     std::vector<float> plain = multiply(a, b.data(), rows, columns, depth);

@@ -542,7 +542,7 @@ struct StreamedPairs : StreamedPrefetch<uint16_t>, StreamedA<uint32_t> {
 // Or, for a tile of a few rows, `Blocks` micro-panels of B side by side (each `blockFloats`
 // after the last: 32 * Blocks columns), read together. One row's tile over one micro-panel
 // read B as one stream, which the prefetchers kept at ~17 GB/s; `Blocks` streams, each line
-// prefetched (into L1) eight steps ahead, read it two to three times faster (fewTileBlocks).
+// prefetched (into L1) eight steps ahead, read it two to three times faster (sideBySideTile).
 template <class Operands, int Blocks>
 struct SideBySide : Operands {
   int64_t blockFloats;
@@ -960,26 +960,27 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
             const float *panel = packedPanel + block * steps * kColumns;
             const char *nextPanel = reinterpret_cast<const char *>(panel + steps * kColumns);
             const bool alone = chunk <= kRows;  // one tile: every other line (L2 pairs them)
-            if (chunk <= kFewRows) {  // a few rows: several whole micro-panels at once
-              const int64_t wholeBlocks = (width - block * kColumns) / kColumns, blockFloats = steps * kColumns;
-              const PackedB panelB{panel, nullptr, 0};
-              const Destination<float> tile = out.at(row0, block * kColumns);
-              int64_t took = 0;
+            // The operands of the tile at row `r` of the chunk over `panelB`, handed to `use`.
+            auto withOperands = [&](int64_t r, const PackedB &panelB, auto &&use) {
               if constexpr (Pairs) {
                 if (aInPlace)
-                  took = sideBySideTile(
-                      chunk,
-                      PairsInPlace{panelB, reinterpret_cast<const uint16_t *>(a) + row0 * aRowStride + k0, aRowStride},
-                      blockFloats, wholeBlocks, steps, tile);
+                  use(PairsInPlace{panelB, reinterpret_cast<const uint16_t *>(a) + (row0 + r) * aRowStride + k0,
+                                   aRowStride});
                 else
-                  took = sideBySideTile(chunk, PackedPairs{panelB, reinterpret_cast<const uint32_t *>(packedA)},
-                                        blockFloats, wholeBlocks, steps, tile);
+                  use(PackedPairs{panelB, reinterpret_cast<const uint32_t *>(packedA) + r * steps});
               } else if (aInPlace) {
-                took = sideBySideTile(chunk, RowsInPlace{panelB, aFloats + row0 * aRowStride + k0, aRowStride},
-                                      blockFloats, wholeBlocks, steps, tile);
+                use(RowsInPlace{panelB, aFloats + (row0 + r) * aRowStride + k0, aRowStride});
               } else {
-                took = sideBySideTile(chunk, PackedPanels{panelB, packedA}, blockFloats, wholeBlocks, steps, tile);
+                use(PackedPanels{panelB, packedA + r * steps});
               }
+            };
+            if (chunk <= kFewRows) {  // a few rows: several whole micro-panels at once
+              const int64_t wholeBlocks = (width - block * kColumns) / kColumns;
+              const Destination<float> tile = out.at(row0, block * kColumns);
+              int64_t took = 0;
+              withOperands(0, PackedB{panel, nullptr, 0}, [&](const auto &operands) {
+                took = sideBySideTile(chunk, operands, steps * kColumns, wholeBlocks, steps, tile);
+              });
               if (took > 0) {
                 block += took - 1;
                 continue;
@@ -993,22 +994,9 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
               }
               const int64_t height = chunk - r < kRows ? chunk - r : kRows;
               const Destination<float> tile = out.at(row0 + r, block * kColumns);
-              if constexpr (Pairs) {
-                if (aInPlace)
-                  registerTileRows(height,
-                                   PairsInPlace{panelB, reinterpret_cast<const uint16_t *>(a) +
-                                                            (row0 + r) * aRowStride + k0, aRowStride},
-                                   steps, tile, low, high);
-                else
-                  registerTileRows(height,
-                                   PackedPairs{panelB, reinterpret_cast<const uint32_t *>(packedA) + r * steps},
-                                   steps, tile, low, high);
-              }
-              else if (aInPlace)
-                registerTileRows(height, RowsInPlace{panelB, aFloats + (row0 + r) * aRowStride + k0, aRowStride}, slice,
-                                 tile, low, high);
-              else
-                registerTileRows(height, PackedPanels{panelB, packedA + r * slice}, slice, tile, low, high);
+              withOperands(r, panelB, [&](const auto &operands) {
+                registerTileRows(height, operands, steps, tile, low, high);
+              });
             }
           }
         }

@@ -146,7 +146,8 @@ aclError loadRuntimeConfig(const char *configPath, RuntimeConfig &config) {
     if (aclError err = applyConfigFile(configPath, config)) return err;
   }
   if (aclError err = applyEnvironment(config)) return err;
-  if (config.numThreads == 0) config.numThreads = usableCores();
+  config.usableCores = usableCores();
+  if (config.numThreads == 0) config.numThreads = config.usableCores;
   if (config.deviceMemoryLimit == 0) config.deviceMemoryLimit = physicalMemoryBytes();
   return ACL_SUCCESS;
 }

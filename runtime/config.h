@@ -13,6 +13,7 @@ namespace aclcpu {
 struct RuntimeConfig {
   unsigned numDevices = 1;
   unsigned numThreads = 0;            // worker threads per device; 0 = one per usable core
+  unsigned usableCores = 1;           // the process's usable cores (usable_cores.h), when loaded
   size_t deviceMemoryLimit = 0;       // bytes per device; 0 = physical memory
   bool checkedMode = false;           // ACLCPU_CHECK=1: validate every pointer against the table
   bool syncMode = false;              // ACLCPU_SYNC=1: run every task inline at enqueue

@@ -2,7 +2,6 @@
 #include "worker_pool.h"
 
 #include "spin_wait.h"
-#include "usable_cores.h"
 
 #include <algorithm>
 
@@ -11,8 +10,8 @@ namespace {
 thread_local int workerIndex = -1;
 }
 
-WorkerPool::WorkerPool(unsigned numThreads, std::chrono::nanoseconds spin, bool runInline)
-    : spin_(spin), runInline_(runInline), cores_(usableCores()) {
+WorkerPool::WorkerPool(unsigned numThreads, std::chrono::nanoseconds spin, bool runInline, unsigned cores)
+    : spin_(spin), runInline_(runInline), cores_(std::max(1u, cores)) {
   if (runInline_) return;
   threads_.reserve(numThreads);
   for (unsigned i = 0; i < numThreads; ++i) threads_.emplace_back([this, i] { workerMain(i); });

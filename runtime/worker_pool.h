@@ -4,6 +4,7 @@
 #pragma once
 
 #include "ring_queue.h"
+#include "usable_cores.h"
 
 #include <atomic>
 #include <chrono>
@@ -26,7 +27,8 @@ class PoolJob {
 
 class WorkerPool {
  public:
-  WorkerPool(unsigned numThreads, std::chrono::nanoseconds spin, bool runInline);
+  // `cores`: the cores the process may use (usableCores()), which bound hasSpareCore.
+  WorkerPool(unsigned numThreads, std::chrono::nanoseconds spin, bool runInline, unsigned cores = usableCores());
   ~WorkerPool();
   WorkerPool(const WorkerPool &) = delete;
   WorkerPool &operator=(const WorkerPool &) = delete;
@@ -37,7 +39,7 @@ class WorkerPool {
   void runOutside(PoolJob &job);
   unsigned numThreads() const { return static_cast<unsigned>(threads_.size()); }
   bool runsInline() const { return runInline_; }
-  // The cores the process may use (usableCores(), when the pool was made).
+  // The cores the process may use, as given when the pool was made.
   unsigned cores() const { return cores_; }
 
   // Whether a hardware thread is left over by the jobs running or queued now (idle workers spin

@@ -952,6 +952,20 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
         for (int64_t row0 = band0; row0 < bandEnd; row0 += kRowChunk) {
           const int64_t chunk = bandEnd - row0 < kRowChunk ? bandEnd - row0 : kRowChunk;
           if (!aInPlace) packChunkOfA(row0, k0, chunk, slice);
+          // The operands of the tile at row `r` of the chunk over `panelB`, handed to `use`.
+          auto withOperands = [&](int64_t r, const PackedB &panelB, auto &&use) {
+            if constexpr (Pairs) {
+              if (aInPlace)
+                use(PairsInPlace{panelB, reinterpret_cast<const uint16_t *>(a) + (row0 + r) * aRowStride + k0,
+                                 aRowStride});
+              else
+                use(PackedPairs{panelB, reinterpret_cast<const uint32_t *>(packedA) + r * steps});
+            } else if (aInPlace) {
+              use(RowsInPlace{panelB, aFloats + (row0 + r) * aRowStride + k0, aRowStride});
+            } else {
+              use(PackedPanels{panelB, packedA + r * steps});
+            }
+          };
           // Micro-panels outside, rows inside: a micro-panel stays in L1 while the chunk's rows
           // pass, and the first two fetch the next one (PackedB).
           for (int64_t block = 0; block < blocks; ++block) {
@@ -960,22 +974,8 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
             const float *panel = packedPanel + block * steps * kColumns;
             const char *nextPanel = reinterpret_cast<const char *>(panel + steps * kColumns);
             const bool alone = chunk <= kRows;  // one tile: every other line (L2 pairs them)
-            // The operands of the tile at row `r` of the chunk over `panelB`, handed to `use`.
-            auto withOperands = [&](int64_t r, const PackedB &panelB, auto &&use) {
-              if constexpr (Pairs) {
-                if (aInPlace)
-                  use(PairsInPlace{panelB, reinterpret_cast<const uint16_t *>(a) + (row0 + r) * aRowStride + k0,
-                                   aRowStride});
-                else
-                  use(PackedPairs{panelB, reinterpret_cast<const uint32_t *>(packedA) + r * steps});
-              } else if (aInPlace) {
-                use(RowsInPlace{panelB, aFloats + (row0 + r) * aRowStride + k0, aRowStride});
-              } else {
-                use(PackedPanels{panelB, packedA + r * steps});
-              }
-            };
             if (chunk <= kFewRows) {  // a few rows: several whole micro-panels at once
-              const int64_t wholeBlocks = (width - block * kColumns) / kColumns;
+              const int64_t wholeBlocks = left / kColumns;
               const Destination<float> tile = out.at(row0, block * kColumns);
               int64_t took = 0;
               withOperands(0, PackedB{panel, nullptr, 0}, [&](const auto &operands) {

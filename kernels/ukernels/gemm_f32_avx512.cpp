@@ -478,14 +478,27 @@ struct InPlaceOperands {
   void prefetchNext(int64_t) const {}
 };
 
-// Or A packed and B where it lies, its rows contiguous and its chunk in L2 (streamedProduct):
-// each step also sends kStreamedLines lines of the chunks ahead towards L2, line
+// Or A packed and B where it lies, its rows contiguous (streamedProduct), fetching B ahead
+// towards L2 in one of two ways. f32: each step also sends the two lines of its row of B
+// kAheadBlocks micro-panels further along that row (from `ahead` on), so each row of a piece
+// is a sequential stream fetched ahead of its use (RowAhead).
+struct RowAhead {
+  const char *ahead;
+  int64_t aheadRowBytes;
+  void prefetchNext(int64_t step) const {
+    const char *row = ahead + step * aheadRowBytes;
+    _mm_prefetch(row, _MM_HINT_T1);
+    _mm_prefetch(row + 64, _MM_HINT_T1);
+  }
+};
+
+// bf16 pairs: each step sends kStreamedLines lines of the pieces ahead towards L2, line
 // kStreamedLines * step on of this tile's share of them (rows of B from `ahead` on, each
 // kStreamedColumns elements of B: 2^LineShift lines).
 constexpr int64_t kStreamedColumns = 512;
 constexpr int64_t kStreamedLines = 2;
 template <class Element>
-struct StreamedPrefetch {
+struct NextPieces {
   static constexpr int64_t kLinesARow = kStreamedColumns * int64_t{sizeof(Element)} / 64;
   static_assert((kLinesARow & (kLinesARow - 1)) == 0, "a whole power of two of lines a row");
   static constexpr int LineShift = __builtin_ctzll(kLinesARow);
@@ -513,19 +526,22 @@ struct StreamedA {
   }
 };
 
-// f32: B in place.
-struct StreamedOperands : StreamedPrefetch<float>, StreamedA<float> {
+// f32: B in place. Whole micro-panels load unmasked: on Zen 5 a masked load that misses L1
+// stalls where a plain one does not (the streamed M = 16 loop alone: 63 against 136 GF/s).
+template <bool Whole>
+struct StreamedOperands : RowAhead, StreamedA<float> {
   using Products = F32Products;
   const float *b;
   int64_t bDepthStride;
   __m512 bAt(int64_t k, int half, __mmask16 mask) const {
-    return _mm512_maskz_loadu_ps(mask, b + k * bDepthStride + 16 * half);
+    const float *at = b + k * bDepthStride + 16 * half;
+    return Whole ? _mm512_loadu_ps(at) : _mm512_maskz_loadu_ps(mask, at);
   }
 };
 
 // bf16 on AVX512-BF16: B's rows 2 step and 2 step + 1 in place, interleaved word by word into
 // pairs as packBPairs does (the lanes past B's width zero).
-struct StreamedPairs : StreamedPrefetch<uint16_t>, StreamedA<uint32_t> {
+struct StreamedPairs : NextPieces<uint16_t>, StreamedA<uint32_t> {
   using Products = PairProducts;
   const uint16_t *b;
   int64_t bDepthStride;
@@ -646,48 +662,62 @@ bool inPlace(const BFloat *, int64_t, int64_t, const BFloat *, int64_t, int64_t,
 
 // Up to four row tiles with B's rows contiguous: packing B would read it at the speed of
 // its short runs (1 KiB, 16 KiB apart at N = 4096: ~23 GB/s) and only then compute, for the few
-// tiles that reuse the panel. Instead the tiles read B where it lies, a chunk of
-// kStreamedDepth x kStreamedColumns at a time (128 KiB of f32, in L2), and while they compute they
-// prefetch the chunks ahead into L2, each tile its share of their lines in order, so that the
-// reads overlap the arithmetic. The rows are split evenly between the tiles (16 as 8 + 8: 12 + 4
-// ran ~8% slower). Two lines a step: one left no slack (-9% at M = 16), three or four ran too far
-// ahead. Pieces of 512 columns x 64 deep: 64 columns x 512 deep (runs of 256 bytes) ran at half
-// speed; 256 x 128 and 1024 x 64 at 0.9x. M <= 4 keeps fewRows (M = 1 streamed: 0.65x).
-// f32, 1 thread, N = K = 4096 unless said, medians of 5-8 alternating processes, GF/s:
-// M = 5 34 -> 45, 8 56 -> 106, 16 95 -> 109 (127-130 when the host is quiet), 24 116 -> 155,
-// 16 with A transposed 74 -> 86, M = 16 on two threads 119 -> 150; 20x1000x1000 140 -> 169,
-// 16x1024x1024 125 -> 151; M = 32 128 -> 154, 40 139 -> 154, 48 144 -> 154 (three or four
-// tiles, the first two of each block fetching); M = 64 even and M = 128 -5%: the packed path
-// keeps those.
+// tiles that reuse the panel. Instead the tiles read B where it lies, a piece of its rows at a
+// time, and while they compute they fetch what comes next into L2, so that the reads overlap the
+// arithmetic. The rows are split evenly between the tiles (16 as 8 + 8: 12 + 4 ran ~8% slower).
+// M <= 4 keeps fewRows (M = 1 streamed: 0.65x).
+//
+// f32 pieces are kStreamedDepth rows of B across a panel as wide as kStreamedSumsFloats of raw
+// sums allow (all 4096 columns at M = 16), and the first tile of each micro-panel fetches the
+// lines of its rows kAheadBlocks micro-panels on (RowAhead): each row of B is then one long
+// sequential stream. Against pieces of 512 columns x 64 rows whose next piece the first two
+// tiles fetched run by run (what bf16 keeps), f32, 1 thread, N = K = 4096, alternating
+// processes, GF/s: M = 8 77-85 -> 97-101, 10 109 -> 123, 16 110-124 -> 124-127 on a quiet core
+// and 83-89 -> 100-121 on one a neighbour shares, 20 135 -> 144, 32 136 -> 141-148, 36 94 ->
+// 119, 48 100-138 -> 120-148; but 11 130 -> 117, 12 126-132 -> 111-124 (one tile of 11-12 rows),
+// 24 0.90-1.0x. 16x1024x1024 +4.5%, 20x1000x1000 +2.5%. Only with unmasked loads (StreamedOperands):
+// with masked ones M = 16 lost 15%, and so had session 16's pieces in this order (0.85-0.89x).
+// 64-deep pieces -4 to +4%, 32 or 256 the same; fetching 4 blocks ahead -2%, 1 the same; into
+// L1 (T0) -15 to -20%; four lines of every other micro-panel -8%; tiles of at most 10 rows -6
+// to -24%.
+//
+// bf16 pairs (each tile interleaves B's rows again, two vpermt2w a step, so two tiles at most)
+// keep pieces of kStreamedColumns x 64 rows, the first two tiles of each micro-panel fetching
+// the next piece's lines in order, two a step (NextPieces; one left no slack, -9% at f32 M = 16,
+// three or four ran too far ahead). Its rows' streams as f32's ran 6-10% slower (M = 16: 191
+// -> 174 GF/s), whatever the distance ahead, the piece's depth or width. bf16, 1 thread, N = K =
+// 4096, GF/s, against packing B: M = 8 102 -> 134, 16 151 -> 182, 24 199 -> 240; with more tiles
+// M = 32 -6%, 40 -4%.
 //
 // The depth is summed in the packed path's chunks (Blocking), each in one unbroken FMA chain
 // per element: between its streamed pieces a tile keeps its sums raw (PartialSums). So the
 // result is the same to the bit as the packed path's, which a constant B takes.
 constexpr int64_t kStreamedRows = 4 * kRows;
-// bf16 pairs: each tile interleaves B's rows again (two vpermt2w a step), so two tiles at most.
-// bf16, 1 thread, N = K = 4096, GF/s: M = 8 102 -> 134, 16 151 -> 182, 24 199 -> 240; with more
-// tiles M = 32 -6%, 40 -4%.
 constexpr int64_t kStreamedPairRows = 2 * kRows;
-constexpr int64_t kStreamedDepth = 64;
+constexpr int64_t kStreamedDepth = 128;
+constexpr int64_t kStreamedPairDepth = 64;
+constexpr int64_t kStreamedSumsFloats = 65536;  // 256 KiB, in L2
+constexpr int64_t kAheadBlocks = 2;
 
 // A streamed tile's sums at the end of a piece of a depth chunk: stored raw in `sums`
-// ([row][kStreamedColumns]) and resumed by the next piece; the chunk's last piece gives them
-// to the destination.
+// ([row][stride]) and resumed by the next piece; the chunk's last piece gives them to the
+// destination.
 struct PartialSums {
   float *sums;
+  int64_t stride;
   bool resume, finish;
   Destination<float> out;
   PartialSums at(int64_t row, int64_t column) const {
-    return PartialSums{sums + row * kStreamedColumns + column, resume, finish, out.at(row, column)};
+    return PartialSums{sums + row * stride + column, stride, resume, finish, out.at(row, column)};
   }
   __m512 start(int64_t row, int64_t column, __mmask16 mask) const {
-    return resume ? _mm512_maskz_loadu_ps(mask, sums + row * kStreamedColumns + column) : _mm512_setzero_ps();
+    return resume ? _mm512_maskz_loadu_ps(mask, sums + row * stride + column) : _mm512_setzero_ps();
   }
   void put(int64_t row, int64_t column, __m512 x, __mmask16 mask) const {
     if (finish)
       out.put(row, column, x, mask);
     else
-      _mm512_mask_storeu_ps(sums + row * kStreamedColumns + column, mask, x);
+      _mm512_mask_storeu_ps(sums + row * stride + column, mask, x);
   }
 };
 
@@ -730,50 +760,73 @@ void streamedProduct(const T *a, int64_t aRowStride, int64_t aDepthStride, const
   const int64_t rowTiles = (rows + kRows - 1) / kRows, tileRows = (rows + rowTiles - 1) / rowTiles;
   const int64_t depthChunk = kStep * blocking(rows, depth / kStep).depthChunk;  // as gemm's
   const int64_t rowBytes = bDepthStride * int64_t{sizeof(T)};
-  auto *sums = reinterpret_cast<float *>(aclcpu::ukernelScratch(0, rows * kStreamedColumns * 4));
+  // f32: panels of whole micro-panels, as few as the sums allow and as wide as each other.
+  const int64_t panels = (columns * rows + kStreamedSumsFloats - 1) / kStreamedSumsFloats;
+  const int64_t panelWidth = kPairs ? kStreamedColumns : ((columns + panels - 1) / panels + kColumns - 1) / kColumns * kColumns;
+  const int64_t pieceDepth = kPairs ? kStreamedPairDepth : kStreamedDepth;
+  const int64_t sumsStride = columns < panelWidth ? columns : panelWidth;
+  auto *sums = reinterpret_cast<float *>(aclcpu::ukernelScratch(0, rows * sumsStride * 4));
   auto *packedA = reinterpret_cast<Word *>(aclcpu::ukernelScratch(1, rowTiles * tileRows * (depth / kStep) * 4));
   packStreamedA(a, aRowStride, aDepthStride, rows, tileRows, depth, packedA);
   __m512i lowColumns = _mm512_setzero_si512(), highColumns = _mm512_setzero_si512();
   if constexpr (kPairs) lowColumns = pairOrder(0), highColumns = pairOrder(1);
   auto rowsOfB = [&](int64_t k0, int64_t j0) { return reinterpret_cast<const char *>(b + k0 * bDepthStride + j0); };
-  for (int64_t j0 = 0; j0 < columns; j0 += kStreamedColumns) {
-    const int64_t width = columns - j0 < kStreamedColumns ? columns - j0 : kStreamedColumns;
+  for (int64_t j0 = 0; j0 < columns; j0 += panelWidth) {
+    const int64_t width = columns - j0 < panelWidth ? columns - j0 : panelWidth;
     const int64_t blocks = (width + kColumns - 1) / kColumns;
     for (int64_t chunk0 = 0; chunk0 < depth; chunk0 += depthChunk) {
       const int64_t chunkEnd = depth - chunk0 < depthChunk ? depth : chunk0 + depthChunk;
       const Destination<float> out = epilogue.chunk(chunk0 == 0, c, cRowStride, j0);
-      for (int64_t k0 = chunk0; k0 < chunkEnd; k0 += kStreamedDepth) {
-        const int64_t slice = chunkEnd - k0 < kStreamedDepth ? chunkEnd - k0 : kStreamedDepth, steps = slice / kStep;
-        // The rows after this piece, then the next column panel's; after the last piece its own
-        // (in cache by then).
-        const char *ahead = k0 + slice < depth                 ? rowsOfB(k0 + slice, j0)
-                            : j0 + kStreamedColumns < columns ? rowsOfB(0, j0 + kStreamedColumns)
-                                                                : rowsOfB(k0, j0);
-        const PartialSums pieceOut{sums, k0 > chunk0, k0 + slice == chunkEnd, out};
-        int64_t fetching = 0;  // tiles that fetched ahead so far
+      for (int64_t k0 = chunk0; k0 < chunkEnd; k0 += pieceDepth) {
+        const int64_t slice = chunkEnd - k0 < pieceDepth ? chunkEnd - k0 : pieceDepth, steps = slice / kStep;
+        // The next piece: the rows after this one, then the next panel's; after the last piece
+        // its own (in cache by then).
+        const int64_t nextRow = k0 + slice < depth ? k0 + slice : 0;
+        const int64_t nextColumn = k0 + slice < depth ? j0 : j0 + width < columns ? j0 + width : -1;
+        const PartialSums pieceOut{sums, sumsStride, k0 > chunk0, k0 + slice == chunkEnd, out};
+        int64_t fetching = 0;  // bf16: tiles that fetched ahead so far
         for (int64_t block = 0; block < blocks; ++block) {
           const int64_t left = width - block * kColumns;
           const __mmask16 low = firstLanes(left), high = firstLanes(left - 16);
           const T *bOfBlock = b + k0 * bDepthStride + j0 + block * kColumns;
+          const char *own = reinterpret_cast<const char *>(bOfBlock);
           for (int64_t row0 = 0; row0 < rows; row0 += tileRows) {
-            // The first two tiles of a block fetch; the others repeat lines of their own.
-            const bool fetches = row0 < 2 * tileRows;
-            const char *from = fetches ? ahead : reinterpret_cast<const char *>(bOfBlock);
-            const int64_t firstLine = fetches ? kStreamedLines * fetching++ * steps : 0;
             const Word *aOfTile = packedA + (row0 * depth + k0 * tileRows) / kStep;
             const int64_t height = rows - row0 < tileRows ? rows - row0 : tileRows;
             const PartialSums tileOut = pieceOut.at(row0, block * kColumns);
-            if constexpr (kPairs)
+            if constexpr (kPairs) {
+              // The first two tiles of a block fetch the next piece; the others repeat lines of
+              // their own.
+              const bool fetches = row0 < 2 * tileRows && nextColumn >= 0;
+              const char *from = fetches ? rowsOfB(nextRow, nextColumn) : own;
+              const int64_t firstLine = fetches ? kStreamedLines * fetching++ * steps : 0;
               registerTileRows(height,
                                StreamedPairs{{from, rowBytes, firstLine}, {aOfTile, tileRows},
                                              reinterpret_cast<const uint16_t *>(bOfBlock), bDepthStride,
                                              static_cast<__mmask32>(low | uint32_t{high} << 16), lowColumns,
                                              highColumns},
                                steps, tileOut, low, high);
-            else
-              registerTileRows(height, StreamedOperands{{from, rowBytes, firstLine}, {aOfTile, tileRows}, bOfBlock,
-                                                        bDepthStride},
-                               steps, tileOut, low, high);
+            } else {
+              // The first tile fetches kAheadBlocks micro-panels on: along this piece's rows,
+              // past its last micro-panel into the next piece's; the others repeat lines of their
+              // own.
+              const int64_t aheadColumn = block + kAheadBlocks < blocks
+                                              ? j0 + (block + kAheadBlocks) * kColumns
+                                              : nextColumn < 0 ? -1 : nextColumn + (block + kAheadBlocks - blocks) * kColumns;
+              const bool fetches = row0 == 0 && aheadColumn >= 0 && aheadColumn < columns;
+              const char *from = !fetches ? own : block + kAheadBlocks < blocks ? rowsOfB(k0, aheadColumn)
+                                                                                 : rowsOfB(nextRow, aheadColumn);
+              auto run = [&](auto whole) {
+                registerTileRows(height,
+                                 StreamedOperands<decltype(whole)::value>{
+                                     {from, rowBytes}, {aOfTile, tileRows}, bOfBlock, bDepthStride},
+                                 steps, tileOut, low, high);
+              };
+              if (left >= kColumns)
+                run(std::true_type{});
+              else
+                run(std::false_type{});
+            }
           }
         }
       }

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace aclcpu;
@@ -56,13 +57,16 @@ void expectProduct(const std::vector<float> &c, const std::vector<float> &a, con
 
 TEST(ConstPanels, AConstantBIsPackedOnceAndItsPanelsReused) {
   if (!hostHas("aclcpu_ukernel_gemm_f32f32f32")) GTEST_SKIP() << "no AVX-512 ukernels on this CPU";
-  const int64_t columns = 520, depth = 700;  // ragged column and depth chunks
-  std::vector<float> b = randomFloats(size_t(depth * columns), 1);
+  const int64_t depth = 700;  // ragged depth chunks
   // One band (panels just in time; B unregistered, 20 and 40 rows take the streamed path and 1
   // and 3 fewRows, which must give the same bits; registered, 1 and 3 read the panels side by
-  // side) and three (panels ahead).
-  for (int64_t rows : {1, 3, 20, 40, 300}) {
+  // side) and three (panels ahead). 520 columns end in a ragged micro-panel; 40 x 1700 streams
+  // in two panels of columns (its sums exceed one panel's), the second ragged.
+  for (auto [rows, columns] : {std::pair<int64_t, int64_t>{1, 520}, {3, 520}, {20, 520}, {40, 520}, {300, 520},
+                               {40, 1700}}) {
     SCOPED_TRACE(rows);
+    SCOPED_TRACE(columns);
+    std::vector<float> b = randomFloats(size_t(depth * columns), 1);
     std::vector<float> a = randomFloats(size_t(rows * depth), unsigned(rows));
     std::vector<float> plain = multiply(a, b.data(), rows, columns, depth);
     expectProduct(plain, a, b, rows, columns, depth);

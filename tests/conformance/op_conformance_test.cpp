@@ -507,11 +507,14 @@ bool checkGemmSizesAgainstEigen(std::initializer_list<GemmSize> sizes, aclrtStre
 // depth in eights then a ragged two), and 45x70x33 its in-place path (A and B unpacked, ragged
 // rows and columns); f32 64x64x64, 264x128x72 (two blocks, split at a multiple of 8 rows) and
 // 520x96x400 (12-row tiles, 4 rows split off, three blocks) take generated register tiles with
-// the epilogue fused in when B is (k, n).
+// the epilogue fused in when B is (k, n). 100x600x2048 is one band whose rows of A lie a whole
+// number of 4 KiB apart: A is packed, each depth chunk once, and kept for the column panels
+// after the first (f32: four chunks, three panels; A transposed or widened, packed anyway, too).
 TEST_F(Conformance, GemmAgainstEigen) {
   if (!checkGemmSizesAgainstEigen({{1, 1, 1}, {64, 64, 64}, {127, 65, 300}, {256, 192, 256}, {1000, 100, 70},
                                    {140, 530, 300}, {5, 1100, 4000}, {17, 530, 700}, {41, 600, 1100}, {140, 40, 4200},
-                                   {704, 64, 48}, {3, 37, 50}, {45, 70, 33}, {264, 128, 72}, {520, 96, 400}},
+                                   {704, 64, 48}, {3, 37, 50}, {45, 70, 33}, {264, 128, 72}, {520, 96, 400},
+                                   {100, 600, 2048}},
                                   first_, checked_))
     return;
   printf("GEMM against Eigen: %d cases\n", checked_);

@@ -499,9 +499,10 @@ bool checkGemmSizesAgainstEigen(std::initializer_list<GemmSize> sizes, aclrtStre
 // Odd and larger sizes. 1000x100 runs on several blocks whose row boundaries are not multiples
 // of the row tile; 140x530x300 crosses each of the float ukernel's panels where L2 is under
 // 2 MiB (132-row chunks, 512 columns, 256 deep); where L2 is larger, 5x1100x4000 (one row tile),
-// 17x530x700 (two, of 9 and 8 rows) and 41x600x1100 (four, two fetching ahead) take the streamed
-// path for up to 48 rows (B read in place, 512-column panels, a ragged last one, and 64-deep
-// pieces resumed within each depth chunk), and 140x40x4200 has two depth chunks (2100 deep each, B packed ahead for two bands: C scaled by
+// 17x530x700 (two, of 9 and 8 rows) and 41x600x1100 (four) take the streamed path for up to 48
+// rows (B read in place, in pieces resumed within each depth chunk: f32 128 deep across all the
+// columns, a ragged last micro-panel; bf16 pairs 64 deep across 512-column panels, a ragged last
+// one), and 140x40x4200 has two depth chunks (2100 deep each, B packed ahead for two bands: C scaled by
 // the first chunk, added to by the second); 704x64x48 takes the f32 ukernel for whole register
 // tiles past 640, 3x37x50 its few-rows path (B unpacked, 16-column vectors then a scalar tail,
 // depth in eights then a ragged two), and 45x70x33 its in-place path (A and B unpacked, ragged

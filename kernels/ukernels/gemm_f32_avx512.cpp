@@ -777,7 +777,8 @@ void streamedProduct(const T *a, int64_t aRowStride, int64_t aDepthStride, const
   const int64_t rowBytes = bDepthStride * int64_t{sizeof(T)};
   // f32: panels of whole micro-panels, as few as the sums allow and as wide as each other.
   const int64_t panels = (columns * rows + kStreamedSumsFloats - 1) / kStreamedSumsFloats;
-  const int64_t panelWidth = kPairs ? kStreamedColumns : ((columns + panels - 1) / panels + kColumns - 1) / kColumns * kColumns;
+  const int64_t panelWidth =
+      kPairs ? kStreamedColumns : ((columns + panels - 1) / panels + kColumns - 1) / kColumns * kColumns;
   const int64_t pieceDepth = kPairs ? kStreamedPairDepth : kStreamedDepth;
   const int64_t sumsStride = columns < panelWidth ? columns : panelWidth;
   auto *sums = reinterpret_cast<float *>(aclcpu::ukernelScratch(0, rows * sumsStride * 4));
@@ -822,15 +823,14 @@ void streamedProduct(const T *a, int64_t aRowStride, int64_t aDepthStride, const
                                              highColumns},
                                steps, tileOut, low, high);
             } else {
-              // The first tile fetches kAheadBlocks micro-panels on: along this piece's rows,
+              // The first tile fetches kAheadBlocks micro-panels on: along this piece's rows, or
               // past its last micro-panel into the next piece's; the others repeat lines of their
               // own.
-              const int64_t aheadColumn = block + kAheadBlocks < blocks
-                                              ? j0 + (block + kAheadBlocks) * kColumns
-                                              : nextColumn < 0 ? -1 : nextColumn + (block + kAheadBlocks - blocks) * kColumns;
-              const bool fetches = row0 == 0 && aheadColumn >= 0 && aheadColumn < columns;
-              const char *from = !fetches ? own : block + kAheadBlocks < blocks ? rowsOfB(k0, aheadColumn)
-                                                                                 : rowsOfB(nextRow, aheadColumn);
+              const int64_t past = block + kAheadBlocks - blocks;  // micro-panels past this piece's
+              const int64_t aheadColumn =
+                  past < 0 ? j0 + (block + kAheadBlocks) * kColumns : nextColumn + past * kColumns;
+              const bool fetches = row0 == 0 && (past < 0 || nextColumn >= 0) && aheadColumn < columns;
+              const char *from = fetches ? rowsOfB(past < 0 ? k0 : nextRow, aheadColumn) : own;
               auto run = [&](auto whole) {
                 registerTileRows(height,
                                  StreamedOperands<decltype(whole)::value>{

@@ -21,7 +21,8 @@ Device::~Device() = default;
 
 WorkerPool &Device::pool() {
   std::lock_guard<std::mutex> lock(poolMutex_);
-  if (!pool_) pool_ = std::make_unique<WorkerPool>(config_.numThreads, config_.spin, config_.syncMode, config_.usableCores);
+  if (!pool_)
+    pool_ = std::make_unique<WorkerPool>(config_.numThreads, config_.spin, config_.syncMode, config_.usableCores);
   return *pool_;
 }
 

@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 namespace {
 
@@ -28,6 +29,7 @@ constexpr int64_t kRows = 12;       // rows of a register tile
 constexpr int64_t kColumns = 32;    // columns of a register tile: two zmm
 constexpr int64_t kRowChunk = 132;  // rows of A packed at a time (L2; Blocking); whole micro-panels
 constexpr int64_t kFewRows = 4;        // up to this many rows, B is not packed
+constexpr int64_t kMostDuringBlocks = 16;  // widest panel (in micro-panels) packed during tiles
 constexpr int64_t kInPlaceElements = 16384;  // products this small read A and B unpacked (inPlace)
 
 // How a call divides the product. With an L2 of 1 MiB or more: depth chunks of up to 4096
@@ -589,6 +591,48 @@ struct SideBySide : Operands {
   }
 };
 
+// A tile's share of packing the next chunk's micro-panel of B (one just-in-time band, gemm):
+// row first + i of it at step i << shift, for `count` rows, each row's source fetched into L2
+// kPackAheadRows rows before it is packed (past the micro-panel's last row, the next
+// micro-panel's source from `thenFrom`, when that is packed during tiles too).
+constexpr int64_t kPackAheadRows = 16;
+template <class T>
+struct PanelShare {
+  const T *from;
+  const T *thenFrom;
+  int64_t depthStride, rows;  // of the micro-panel's source
+  float *to;                  // [rows][32]
+  int64_t first, count;
+  int shift;
+  void step(int64_t k) const {
+    if ((k & ((int64_t{1} << shift) - 1)) != 0 || (k >> shift) >= count) return;
+    const int64_t row = first + (k >> shift);
+    const T *source = from + row * depthStride;
+    _mm512_storeu_ps(to + row * kColumns, load16(source));
+    _mm512_storeu_ps(to + row * kColumns + 16, load16(source + 16));
+    const int64_t ahead = row + kPackAheadRows;
+    if (ahead < rows)
+      fetch(from + ahead * depthStride);
+    else if (thenFrom && ahead - rows < rows)
+      fetch(thenFrom + (ahead - rows) * depthStride);
+  }
+  // Sends a micro-panel's row of the source (32 elements) into L2.
+  static void fetch(const T *row) {
+    _mm_prefetch(reinterpret_cast<const char *>(row), _MM_HINT_T1);
+    _mm_prefetch(reinterpret_cast<const char *>(row + kColumns) - 1, _MM_HINT_T1);
+  }
+};
+
+// Tile operands that also pack their PanelShare as the steps go.
+template <class Operands, class T>
+struct PackingOperands : Operands {
+  PanelShare<T> share;
+  void prefetchNext(int64_t k) const {
+    Operands::prefetchNext(k);
+    share.step(k);
+  }
+};
+
 // Rows (<= 12) x 16 * Halves columns of A x B over `depth` steps (k, or pairs of k), to `out`;
 // the columns past B's width are masked off. Never inlined: inlined into a loop over tiles, GCC
 // keeps the accumulators in memory (the 64^3 in-place product ran at half speed).
@@ -962,7 +1006,24 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   // each depth chunk just before it uses it, while it is in L2. A constant B's panels are kept
   // (panelOfB): none is packed ahead into scratch.
   const bool packAhead = rows > rowBand && !constB;
-  auto *packedB = reinterpret_cast<float *>(aclcpu::ukernelScratch(0, (packAhead ? depthChunks : 1) * panelFloats * 4));
+  // One band packing B just in time packs each chunk's whole micro-panels while the tiles of
+  // the chunk before run (PanelShare), a micro-panel into the slot of the one whose tiles
+  // just ended (a spare slot the first), rather than in a pass of its own that waits on
+  // memory: B's rows are 1 KiB runs 16 KiB apart there, which the packing read at 22-24 GB/s.
+  const bool packDuring = !Pairs && !packAhead && !constB && bColumnStride == 1 && rows > kFewRows &&
+                          panelBlocks <= kMostDuringBlocks;
+  const int64_t slotFloats = panelDepth * kColumns;
+  auto *packedB = reinterpret_cast<float *>(aclcpu::ukernelScratch(
+      0, (packAhead ? depthChunks * panelFloats : packDuring ? (panelBlocks + 1) * slotFloats : panelFloats) * 4));
+  float *slots[kMostDuringBlocks + 1];  // the current chunk's micro-panels, then the spare
+  for (int64_t block = 0; packDuring && block <= panelBlocks; ++block) slots[block] = packedB + block * slotFloats;
+  auto sourceOfBlock = [&](int64_t k0, int64_t j0, int64_t block) {
+    return b + k0 * bDepthStride + j0 + block * kColumns;
+  };
+  auto packBlock = [&](int64_t k0, int64_t j0, int64_t slice, int64_t width, int64_t block) {
+    const int64_t left = width - block * kColumns;
+    packB(sourceOfBlock(k0, j0, block), bDepthStride, 1, slice, left < kColumns ? left : kColumns, slots[block]);
+  };
   // f32 A with its rows along k is read in place (RowsInPlace), bf16 pairs too with an even
   // depth (PairsInPlace; every chunk but the last is a multiple of 16 deep), anything else packed.
   // Except one band of rows a whole number of 4 KiB apart: a tile's twelve rows then share one
@@ -1025,8 +1086,18 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
       for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
         const int64_t slice = depth - k0 < depthChunk ? depth - k0 : depthChunk, steps = stepsOf(slice);
         const Destination<float> out = epilogue.chunk(k0 == 0, c, cRowStride, j0);
-        const float *packedPanel =
-            packAhead ? packedB + k0 / depthChunk * panelFloats : panelOfB(k0, j0, slice, width, packedB);
+        const float *packedPanel = packAhead    ? packedB + k0 / depthChunk * panelFloats
+                                   : packDuring ? nullptr
+                                                : panelOfB(k0, j0, slice, width, packedB);
+        for (int64_t block = 0; packDuring && j0 == 0 && k0 == 0 && block < blocks; ++block)
+          packBlock(k0, j0, slice, width, block);
+        // The chunk after this one, whose whole micro-panels this one's tiles pack.
+        const int64_t nextK0 = k0 + depthChunk < depth ? k0 + depthChunk : 0;
+        const int64_t nextJ0 = nextK0 == 0 ? j0 + columnChunk : j0;
+        const bool hasNext = packDuring && nextJ0 < columns;
+        const int64_t nextSlice = depth - nextK0 < depthChunk ? depth - nextK0 : depthChunk;
+        const int64_t nextWidth = columns - nextJ0 < columnChunk ? columns - nextJ0 : columnChunk;
+        const int64_t nextShared = hasNext ? nextWidth / kColumns : 0;
         for (int64_t row0 = band0; row0 < bandEnd; row0 += kRowChunk) {
           const int64_t chunk = bandEnd - row0 < kRowChunk ? bandEnd - row0 : kRowChunk;
           float *chunkOfA = keptA ? packedA + chunkRows * stepsOf(k0) : packedA;
@@ -1050,8 +1121,9 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
           for (int64_t block = 0; block < blocks; ++block) {
             const int64_t left = width - block * kColumns;
             const __mmask16 low = firstLanes(left), high = firstLanes(left - 16);
-            const float *panel = packedPanel + block * steps * kColumns;
-            const char *nextPanel = reinterpret_cast<const char *>(panel + steps * kColumns);
+            const float *panel = packDuring ? slots[block] : packedPanel + block * steps * kColumns;
+            const char *nextPanel = reinterpret_cast<const char *>(
+                packDuring ? slots[block + 1 < blocks ? block + 1 : block] : panel + steps * kColumns);
             const bool alone = chunk <= kRows;  // one tile: every other line (L2 pairs them)
             if (chunk <= kFewRows) {  // a few rows: several whole micro-panels at once
               const int64_t wholeBlocks = left / kColumns;
@@ -1065,6 +1137,18 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
                 continue;
               }
             }
+            // This block's tiles share the packing of the next chunk's micro-panel `block`: rows
+            // spread evenly over them, one every 2^shift steps; what a tile's steps cannot
+            // hold it packs after it.
+            const bool sharing = block < nextShared && row0 + chunk == bandEnd;
+            const int64_t tiles = (chunk + kRows - 1) / kRows, perTile = (nextSlice + tiles - 1) / tiles;
+            int shift = 0;
+            while ((steps >> (shift + 1)) >= perTile) ++shift;
+            PanelShare<T> share{sharing ? sourceOfBlock(nextK0, nextJ0, block) : nullptr,
+                                sharing && block + 1 < nextShared ? sourceOfBlock(nextK0, nextJ0, block + 1) : nullptr,
+                                bDepthStride, nextSlice, slots[panelBlocks], 0, 0, shift};
+            for (int64_t i = 0; sharing && i < kPackAheadRows && i < nextSlice; ++i)
+              PanelShare<T>::fetch(share.from + i * bDepthStride);
             for (int64_t r = 0; r < chunk; r += kRows) {
               PackedB panelB{panel, reinterpret_cast<const char *>(panel), 0};
               if (block + 1 < blocks && r < 2 * kRows) {
@@ -1073,12 +1157,30 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
               }
               const int64_t height = chunk - r < kRows ? chunk - r : kRows;
               const Destination<float> tile = out.at(row0 + r, block * kColumns);
+              share.first = r / kRows * perTile;
+              const int64_t planned = nextSlice - share.first < perTile ? nextSlice - share.first : perTile;
+              const int64_t room = (steps + (int64_t{1} << shift) - 1) >> shift;
+              share.count = planned < room ? planned : room;
               withOperands(r, panelB, [&](const auto &operands) {
+                if constexpr (!Pairs) {
+                  if (sharing && share.count > 0) {
+                    registerTileRows(height, PackingOperands<std::decay_t<decltype(operands)>, T>{operands, share},
+                                     steps, tile, low, high);
+                    return;
+                  }
+                }
                 registerTileRows(height, operands, steps, tile, low, high);
               });
+              if (sharing && planned > share.count)
+                packB(share.from + (share.first + share.count) * bDepthStride, bDepthStride, 1, planned - share.count,
+                      kColumns, share.to + (share.first + share.count) * kColumns);
             }
+            if (sharing) std::swap(slots[block], slots[panelBlocks]);
           }
         }
+        // The next chunk's micro-panels no tile packed: its ragged last, and any past this chunk's.
+        for (int64_t block = nextShared; hasNext && block < (nextWidth + kColumns - 1) / kColumns; ++block)
+          packBlock(nextK0, nextJ0, nextSlice, nextWidth, block);
       }
     }
   }

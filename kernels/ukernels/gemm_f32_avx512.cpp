@@ -30,6 +30,9 @@ constexpr int64_t kColumns = 32;    // columns of a register tile: two zmm
 constexpr int64_t kRowChunk = 132;  // rows of A packed at a time (L2; Blocking); whole micro-panels
 constexpr int64_t kFewRows = 4;        // up to this many rows, B is not packed
 constexpr int64_t kMostDuringBlocks = 16;  // widest panel (in micro-panels) packed during tiles
+// Fewest rows whose tiles pack the next chunk of B (gemm): fewer tiles fetch their share of it
+// too fast for memory (bf16 36x4096x4096 0.84x, 48 rows 1.15x).
+constexpr int64_t kPackDuringRows = 48;
 constexpr int64_t kInPlaceElements = 16384;  // products this small read A and B unpacked (inPlace)
 
 // How a call divides the product. With an L2 of 1 MiB or more: depth chunks of up to 4096
@@ -307,11 +310,17 @@ uint32_t pairAt(const uint16_t *bits, int64_t depthStride, int64_t columnStride,
 
 // The vpermt2w indices that interleave two rows of 32 bf16 (the first operand row k, the second
 // row k + 1) word by word into the pairs of columns 16 half to 16 half + 15.
-__m512i pairOrder(int half) {
-  uint16_t order[32];
-  for (int i = 0; i < 32; ++i) order[i] = static_cast<uint16_t>((i & 1) * 32 + 16 * half + i / 2);
-  return _mm512_loadu_si512(order);
+struct PairOrders {
+  uint16_t order[2][32];
+};
+constexpr PairOrders pairOrders() {
+  PairOrders orders{};
+  for (int half = 0; half < 2; ++half)
+    for (int i = 0; i < 32; ++i) orders.order[half][i] = static_cast<uint16_t>((i & 1) * 32 + 16 * half + i / 2);
+  return orders;
 }
+alignas(64) constexpr PairOrders kPairOrders = pairOrders();
+__m512i pairOrder(int half) { return _mm512_load_si512(kPairOrders.order[half]); }
 
 // B[depth x columns] -> 32-column micro-panels of pairs [block][step][32].
 void packBPairs(const BFloat *b, int64_t depthStride, int64_t columnStride, int64_t depth, int64_t columns,
@@ -434,7 +443,9 @@ struct PackedB {
   const char *next;
   int64_t nextStride;
   __m512 bAt(int64_t k, int half, __mmask16) const { return _mm512_loadu_ps(b + k * kColumns + 16 * half); }
-  void prefetchNext(int64_t k) const { _mm_prefetch(next + nextStride * k, _MM_HINT_T1); }
+  __attribute__((always_inline)) void prefetchNext(int64_t k) const {
+    _mm_prefetch(next + nextStride * k, _MM_HINT_T1);
+  }
 };
 
 // ... with a packed micro-panel of A ([k][12]),
@@ -592,42 +603,67 @@ struct SideBySide : Operands {
 };
 
 // A tile's share of packing the next chunk's micro-panel of B (one just-in-time band, gemm):
-// row first + i of it at step i << shift, for `count` rows, each row's source fetched into L2
-// kPackAheadRows rows before it is packed (past the micro-panel's last row, the next
-// micro-panel's source from `thenFrom`, when that is packed during tiles too).
-constexpr int64_t kPackAheadRows = 16;
-template <class T>
+// step first + i of it (a row of B, or bf16 pairs of rows) at tile step i << shift, for `count`
+// steps, each step's source rows fetched into L2 kPackAheadSteps steps before they are packed
+// (past the micro-panel's last step, the next micro-panel's, from `thenFrom`, when that is
+// packed during tiles too).
+constexpr int64_t kPackAheadSteps = 16;
+template <class T, bool Pairs>
 struct PanelShare {
   const T *from;
   const T *thenFrom;
-  int64_t depthStride, rows;  // of the micro-panel's source
-  float *to;                  // [rows][32]
+  int64_t depthStride, depth, steps;  // of the micro-panel: B's stride, its rows, its steps
+  float *to;                          // [steps][32]
   int64_t first, count;
   int shift;
-  void step(int64_t k) const {
+  __attribute__((always_inline)) void step(int64_t k) const {
     if ((k & ((int64_t{1} << shift) - 1)) != 0 || (k >> shift) >= count) return;
-    const int64_t row = first + (k >> shift);
-    const T *source = from + row * depthStride;
-    _mm512_storeu_ps(to + row * kColumns, load16(source));
-    _mm512_storeu_ps(to + row * kColumns + 16, load16(source + 16));
-    const int64_t ahead = row + kPackAheadRows;
-    if (ahead < rows)
-      fetch(from + ahead * depthStride);
-    else if (thenFrom && ahead - rows < rows)
-      fetch(thenFrom + (ahead - rows) * depthStride);
+    const int64_t at = first + (k >> shift);
+    if constexpr (Pairs) {
+      const auto *row = reinterpret_cast<const uint16_t *>(from) + 2 * at * depthStride;
+      const __m512i r0 = _mm512_loadu_si512(row);
+      const __m512i r1 = 2 * at + 1 < depth ? _mm512_loadu_si512(row + depthStride) : _mm512_setzero_si512();
+      _mm512_storeu_si512(to + at * kColumns, _mm512_permutex2var_epi16(r0, pairOrder(0), r1));
+      _mm512_storeu_si512(to + at * kColumns + 16, _mm512_permutex2var_epi16(r0, pairOrder(1), r1));
+    } else {
+      const T *row = from + at * depthStride;
+      _mm512_storeu_ps(to + at * kColumns, load16(row));
+      _mm512_storeu_ps(to + at * kColumns + 16, load16(row + 16));
+    }
+    const int64_t ahead = at + kPackAheadSteps, past = ahead - steps;
+    const T *source = past < 0 ? from : thenFrom && past < steps ? thenFrom : nullptr;
+    if (source) fetchStep(source, past < 0 ? ahead : past);
   }
-  // Sends a micro-panel's row of the source (32 elements) into L2.
-  static void fetch(const T *row) {
+  // Sends the source rows of a micro-panel's step (32 columns each) into L2.
+  __attribute__((always_inline)) void fetchStep(const T *source, int64_t at) const {
+    const int64_t row = Pairs ? 2 * at : at;
+    fetchColumns(source + row * depthStride);
+    if (Pairs && row + 1 < depth) fetchColumns(source + (row + 1) * depthStride);
+  }
+  __attribute__((always_inline)) static void fetchColumns(const T *row) {
     _mm_prefetch(reinterpret_cast<const char *>(row), _MM_HINT_T1);
     _mm_prefetch(reinterpret_cast<const char *>(row + kColumns) - 1, _MM_HINT_T1);
   }
+  // Packs steps [begin, end) outside a tile.
+  void pack(int64_t begin, int64_t end) const {
+    if constexpr (Pairs) {
+      const int64_t last = 2 * end < depth ? 2 * end : depth;
+      packBPairs(from + 2 * begin * depthStride, depthStride, 1, last - 2 * begin, kColumns,
+                 reinterpret_cast<uint32_t *>(to + begin * kColumns));
+    } else {
+      packB(from + begin * depthStride, depthStride, 1, end - begin, kColumns, to + begin * kColumns);
+    }
+  }
 };
 
-// Tile operands that also pack their PanelShare as the steps go.
-template <class Operands, class T>
+// Tile operands that also pack their PanelShare as the steps go. Its helpers, and PackedB's
+// prefetchNext, are inlined by force: GCC 12 left some out of line, where a call spilled the
+// tile's accumulators (bf16 pairs), or dropped the call (its ipa-modref took a function that
+// only prefetches for one without effects: -fno-ipa-modref kept them).
+template <class Operands, class T, bool Pairs>
 struct PackingOperands : Operands {
-  PanelShare<T> share;
-  void prefetchNext(int64_t k) const {
+  PanelShare<T, Pairs> share;
+  __attribute__((always_inline)) void prefetchNext(int64_t k) const {
     Operands::prefetchNext(k);
     share.step(k);
   }
@@ -1010,20 +1046,13 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   // the chunk before run (PanelShare), a micro-panel into the slot of the one whose tiles
   // just ended (a spare slot the first), rather than in a pass of its own that waits on
   // memory: B's rows are 1 KiB runs 16 KiB apart there, which the packing read at 22-24 GB/s.
-  const bool packDuring = !Pairs && !packAhead && !constB && bColumnStride == 1 && rows > kFewRows &&
-                          panelBlocks <= kMostDuringBlocks;
-  const int64_t slotFloats = panelDepth * kColumns;
+  const bool packDuring =
+      !packAhead && !constB && bColumnStride == 1 && rows >= kPackDuringRows && panelBlocks <= kMostDuringBlocks;
+  const int64_t slotFloats = stepsOf(panelDepth) * kColumns;
   auto *packedB = reinterpret_cast<float *>(aclcpu::ukernelScratch(
       0, (packAhead ? depthChunks * panelFloats : packDuring ? (panelBlocks + 1) * slotFloats : panelFloats) * 4));
   float *slots[kMostDuringBlocks + 1];  // the current chunk's micro-panels, then the spare
   for (int64_t block = 0; packDuring && block <= panelBlocks; ++block) slots[block] = packedB + block * slotFloats;
-  auto sourceOfBlock = [&](int64_t k0, int64_t j0, int64_t block) {
-    return b + k0 * bDepthStride + j0 + block * kColumns;
-  };
-  auto packBlock = [&](int64_t k0, int64_t j0, int64_t slice, int64_t width, int64_t block) {
-    const int64_t left = width - block * kColumns;
-    packB(sourceOfBlock(k0, j0, block), bDepthStride, 1, slice, left < kColumns ? left : kColumns, slots[block]);
-  };
   // f32 A with its rows along k is read in place (RowsInPlace), bf16 pairs too with an even
   // depth (PairsInPlace; every chunk but the last is a multiple of 16 deep), anything else packed.
   // Except one band of rows a whole number of 4 KiB apart: a tile's twelve rows then share one
@@ -1052,6 +1081,10 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
       packAPairs(from, aRowStride, aDepthStride, chunk, slice, reinterpret_cast<uint32_t *>(to));
     else
       packA(from, aRowStride, aDepthStride, chunk, slice, to);
+  };
+  auto packBlock = [&](int64_t k0, int64_t j0, int64_t slice, int64_t width, int64_t block) {
+    const int64_t left = width - block * kColumns;
+    packPanelOfB(k0, j0 + block * kColumns, slice, left < kColumns ? left : kColumns, slots[block]);
   };
   // A panel of B, packed into `scratch` or, for a constant B, kept from an earlier call (or
   // packed now and kept). Kept panels skip the pass that reads B and writes the panel: 1 thread,
@@ -1137,18 +1170,18 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
                 continue;
               }
             }
-            // This block's tiles share the packing of the next chunk's micro-panel `block`: rows
-            // spread evenly over them, one every 2^shift steps; what a tile's steps cannot
-            // hold it packs after it.
+            // This block's tiles share the packing of the next chunk's micro-panel `block`, each
+            // its rows' part of the steps (a tile of one row packing as many as one of twelve
+            // left bf16 25x4096x4096 at 0.73x), spread over its steps; what those cannot hold it
+            // packs after it.
             const bool sharing = block < nextShared && row0 + chunk == bandEnd;
-            const int64_t tiles = (chunk + kRows - 1) / kRows, perTile = (nextSlice + tiles - 1) / tiles;
-            int shift = 0;
-            while ((steps >> (shift + 1)) >= perTile) ++shift;
-            PanelShare<T> share{sharing ? sourceOfBlock(nextK0, nextJ0, block) : nullptr,
-                                sharing && block + 1 < nextShared ? sourceOfBlock(nextK0, nextJ0, block + 1) : nullptr,
-                                bDepthStride, nextSlice, slots[panelBlocks], 0, 0, shift};
-            for (int64_t i = 0; sharing && i < kPackAheadRows && i < nextSlice; ++i)
-              PanelShare<T>::fetch(share.from + i * bDepthStride);
+            const int64_t nextSteps = stepsOf(nextSlice);
+            const T *blockSource = sharing ? b + nextK0 * bDepthStride + nextJ0 + block * kColumns : nullptr;
+            PanelShare<T, Pairs> share{sharing ? blockSource : nullptr,
+                                       sharing && block + 1 < nextShared ? blockSource + kColumns : nullptr,
+                                       bDepthStride, nextSlice, nextSteps, slots[panelBlocks], 0, 0, 0};
+            for (int64_t at = 0; sharing && at < kPackAheadSteps && at < nextSteps; ++at)
+              share.fetchStep(share.from, at);
             for (int64_t r = 0; r < chunk; r += kRows) {
               PackedB panelB{panel, reinterpret_cast<const char *>(panel), 0};
               if (block + 1 < blocks && r < 2 * kRows) {
@@ -1157,23 +1190,19 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
               }
               const int64_t height = chunk - r < kRows ? chunk - r : kRows;
               const Destination<float> tile = out.at(row0 + r, block * kColumns);
-              share.first = r / kRows * perTile;
-              const int64_t planned = nextSlice - share.first < perTile ? nextSlice - share.first : perTile;
-              const int64_t room = (steps + (int64_t{1} << shift) - 1) >> shift;
+              share.first = nextSteps * r / chunk;
+              const int64_t planned = nextSteps * (r + height) / chunk - share.first;
+              for (share.shift = 0; planned > 0 && (steps >> (share.shift + 1)) >= planned;) ++share.shift;
+              const int64_t room = (steps + (int64_t{1} << share.shift) - 1) >> share.shift;
               share.count = planned < room ? planned : room;
               withOperands(r, panelB, [&](const auto &operands) {
-                if constexpr (!Pairs) {
-                  if (sharing && share.count > 0) {
-                    registerTileRows(height, PackingOperands<std::decay_t<decltype(operands)>, T>{operands, share},
-                                     steps, tile, low, high);
-                    return;
-                  }
-                }
-                registerTileRows(height, operands, steps, tile, low, high);
+                using Packing = PackingOperands<std::decay_t<decltype(operands)>, T, Pairs>;
+                if (sharing && share.count > 0)
+                  registerTileRows(height, Packing{operands, share}, steps, tile, low, high);
+                else
+                  registerTileRows(height, operands, steps, tile, low, high);
               });
-              if (sharing && planned > share.count)
-                packB(share.from + (share.first + share.count) * bDepthStride, bDepthStride, 1, planned - share.count,
-                      kColumns, share.to + (share.first + share.count) * kColumns);
+              if (sharing && planned > share.count) share.pack(share.first + share.count, share.first + planned);
             }
             if (sharing) std::swap(slots[block], slots[panelBlocks]);
           }

@@ -39,6 +39,7 @@ GEMM_FAMILIES = [("BM_PairedGemmF32", "n³ fp32 GEMM", "GFLOP/s", "GF/s"),
                  ("BM_PairedGemmF16", "n³ f16 GEMM", "GFLOP/s", "GF/s")]
 GEMM_SHAPES = "BM_PairedGemmF32Shapes"
 GEMM_CONST_B = "BM_PairedGemmConstB"
+GEMM_BF16_SHAPES = "BM_PairedGemmBf16Shapes"
 
 
 # The environment for the benchmarks: this machine's sets OPENBLAS_CORETYPE (forcing OpenBLAS
@@ -143,19 +144,20 @@ def paired_shapes_table(entries_by_name):
                     [f"vs {a}" for a in anchors], rows)
 
 
-def const_b_table(entries_by_name):
-    """Ours with B constant (aclSetTensorConst) beside oneDNN's matmul with B pre-packed."""
+def const_b_table(entries_by_name, family=GEMM_CONST_B, title="B constant"):
+    """Ours with B constant (aclSetTensorConst), or as `family` passes it, beside oneDNN's matmul
+    with B pre-packed."""
     rows = []
     for run_name, entries in entries_by_name.items():
         name, *arguments = run_name.split("/")
-        if name != GEMM_CONST_B:
+        if name != family:
             continue
         shape = dict(argument.split(":") for argument in arguments if ":" in argument)
         rows.append([f"{shape['m']}x{shape['n']}x{shape['k']}", "bf16" if int(shape["bf16"]) else "f32",
                      f"{paired_rate(entries, 'aclcpu', 'GFLOP/s'):.0f}",
                      f"{paired_rate(entries, 'oneDNN', 'GFLOP/s'):.0f}", paired_ratio(entries, "oneDNN")])
     if rows:
-        print_table(["B constant, M×N×K, 1 thread", "dtype", "aclcpu GF/s", "oneDNN (B pre-packed) GF/s",
+        print_table([f"{title}, M×N×K, 1 thread", "dtype", "aclcpu GF/s", "oneDNN (B pre-packed) GF/s",
                      "vs oneDNN"], rows)
 
 
@@ -228,6 +230,7 @@ def main():
               for family, title, unit, shown in GEMM_FAMILIES}
     paired_shapes_table(entries)
     const_b_table(entries)
+    const_b_table(entries, GEMM_BF16_SHAPES, "B in every call")
     elementwise_table(paired(saved["elementwise"]))
     if tables["BM_PairedGemmF32"]:
         plot(tables["BM_PairedGemmF32"], args.png)

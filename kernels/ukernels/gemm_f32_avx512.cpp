@@ -30,8 +30,10 @@ constexpr int64_t kColumns = 32;    // columns of a register tile: two zmm
 constexpr int64_t kRowChunk = 132;  // rows of A packed at a time (L2; Blocking); whole micro-panels
 constexpr int64_t kFewRows = 4;        // up to this many rows, B is not packed
 constexpr int64_t kMostDuringBlocks = 16;  // widest panel (in micro-panels) packed during tiles
-// Fewest rows whose tiles pack the next chunk of B (gemm): fewer tiles fetch their share of it
-// too fast for memory (bf16 36x4096x4096 0.84x, 48 rows 1.15x).
+// Fewest rows whose tiles pack the next chunk of B (gemm). Below, packing during tiles gained
+// where B streams from memory and lost where it sits in L3 (bf16 25 and 36 x 4096 x 4096 +6%,
+// 40 x 2048 x 2048 +10%, but 30 and 40 x 1000 x 1000 -6%, f16 8-32 rows even); from 48 rows
+// it gains on both (bf16 48 x 4096 x 4096 +24%, 130 x 1000 x 1001 +1%).
 constexpr int64_t kPackDuringRows = 48;
 constexpr int64_t kInPlaceElements = 16384;  // products this small read A and B unpacked (inPlace)
 

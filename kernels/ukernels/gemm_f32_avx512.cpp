@@ -12,7 +12,8 @@
 // while the rows of A stream past it from L2. Products of up to 48 rows (f32) or 24 (bf16 pairs)
 // with B's rows contiguous read B in place instead, its chunks prefetched ahead
 // (streamedProduct), and products of up to 4 rows stream it row by row (fewRows), or read a
-// constant B's kept panels several micro-panels at a time (SideBySide).
+// constant B's kept panels several micro-panels at a time (SideBySide). One band of 48-132 rows
+// packs B's next chunk during the tiles of the one before (PanelShare).
 #include "ukernels.h"
 
 #include "const_panels.h"
@@ -53,7 +54,8 @@ constexpr int64_t kInPlaceElements = 16384;  // products this small read A and B
 // Smaller L2s keep the layout the sizes were first chosen for: 256 deep (a micro-panel of B,
 // 32 KiB, in L1), 512 columns, 264-row bands (B's chunk 512 KiB, the band's C panel 528 KiB,
 // A's chunk 132 KiB).
-// Products of one band (rows <= 132) pack each depth chunk of B just before the tiles read it:
+// Products of one band (rows <= 132) pack each depth chunk of B just before the tiles read it
+// (from 48 rows, with B's rows contiguous, during the tiles of the chunk before: PanelShare):
 // their panels are 256 columns, and their chunks at most half the L2 deep (1024 with 2 MiB,
 // 512 with 1 MiB), so that chunk is still in L2 when read (4M-float panels left it in L3:
 // M = 16, N = K = 4096 53 -> 60 GF/s, M = 128 130 -> 134; 1024 deep with 1 MiB: M = 16 -6%).
@@ -1041,8 +1043,9 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   const int64_t panelFloats = panelBlocks * stepsOf(panelDepth) * kColumns;  // one depth chunk of a column panel
   const int64_t depthChunks = (depth + depthChunk - 1) / depthChunk;
   // Several bands reuse a column panel: its whole depth is packed ahead, once. One band packs
-  // each depth chunk just before it uses it, while it is in L2. A constant B's panels are kept
-  // (panelOfB): none is packed ahead into scratch.
+  // each depth chunk just before it uses it, while it is in L2 (or during the chunk before's
+  // tiles, packDuring). A constant B's panels are kept (panelOfB): none is packed ahead into
+  // scratch.
   const bool packAhead = rows > rowBand && !constB;
   // One band packing B just in time packs each chunk's whole micro-panels while the tiles of
   // the chunk before run (PanelShare), a micro-panel into the slot of the one whose tiles
@@ -1179,7 +1182,7 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
             const bool sharing = block < nextShared && row0 + chunk == bandEnd;
             const int64_t nextSteps = stepsOf(nextSlice);
             const T *blockSource = sharing ? b + nextK0 * bDepthStride + nextJ0 + block * kColumns : nullptr;
-            PanelShare<T, Pairs> share{sharing ? blockSource : nullptr,
+            PanelShare<T, Pairs> share{blockSource,
                                        sharing && block + 1 < nextShared ? blockSource + kColumns : nullptr,
                                        bDepthStride, nextSlice, nextSteps, slots[panelBlocks], 0, 0, 0};
             for (int64_t at = 0; sharing && at < kPackAheadSteps && at < nextSteps; ++at)

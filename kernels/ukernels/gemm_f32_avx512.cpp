@@ -1056,7 +1056,7 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   const int64_t slotFloats = stepsOf(panelDepth) * kColumns;
   auto *packedB = reinterpret_cast<float *>(aclcpu::ukernelScratch(
       0, (packAhead ? depthChunks * panelFloats : packDuring ? (panelBlocks + 1) * slotFloats : panelFloats) * 4));
-  float *slots[kMostDuringBlocks + 1];  // the current chunk's micro-panels, then the spare
+  float *slots[kMostDuringBlocks + 1] = {};  // the current chunk's micro-panels, then the spare
   for (int64_t block = 0; packDuring && block <= panelBlocks; ++block) slots[block] = packedB + block * slotFloats;
   // f32 A with its rows along k is read in place (RowsInPlace), bf16 pairs too with an even
   // depth (PairsInPlace; every chunk but the last is a multiple of 16 deep), anything else packed.
@@ -1182,9 +1182,9 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
             const bool sharing = block < nextShared && row0 + chunk == bandEnd;
             const int64_t nextSteps = stepsOf(nextSlice);
             const T *blockSource = sharing ? b + nextK0 * bDepthStride + nextJ0 + block * kColumns : nullptr;
-            PanelShare<T, Pairs> share{blockSource,
-                                       sharing && block + 1 < nextShared ? blockSource + kColumns : nullptr,
-                                       bDepthStride, nextSlice, nextSteps, slots[panelBlocks], 0, 0, 0};
+            const T *thenSource = sharing && block + 1 < nextShared ? blockSource + kColumns : nullptr;
+            float *spare = sharing ? slots[panelBlocks] : nullptr;
+            PanelShare<T, Pairs> share{blockSource, thenSource, bDepthStride, nextSlice, nextSteps, spare, 0, 0, 0};
             for (int64_t at = 0; sharing && at < kPackAheadSteps && at < nextSteps; ++at)
               share.fetchStep(share.from, at);
             for (int64_t r = 0; r < chunk; r += kRows) {

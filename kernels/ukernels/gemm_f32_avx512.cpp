@@ -161,6 +161,13 @@ void fetchRow(const void *row, int64_t bytes) {
   for (int64_t line = 0; line < bytes; line += 64) _mm_prefetch(static_cast<const char *>(row) + line, _MM_HINT_T0);
 }
 
+// 32 columns of a row of B, as f32, into a micro-panel's row (packB, and PanelShare during tiles).
+template <class T>
+__attribute__((always_inline)) inline void packBlockRow(const T *row, float *out) {
+  _mm512_storeu_ps(out, load16(row));
+  _mm512_storeu_ps(out + 16, load16(row + 16));
+}
+
 // B[depth x columns] -> 32-column micro-panels [block][k][32], zero-padded past `columns`.
 template <class T>
 void packB(const T *b, int64_t depthStride, int64_t columnStride, int64_t depth, int64_t columns, float *packed) {
@@ -178,11 +185,8 @@ void packB(const T *b, int64_t depthStride, int64_t columnStride, int64_t depth,
     for (int64_t k = 0; k < depth; ++k) {
       const T *row = b + k * depthStride;
       if (k + kRowsAhead < depth) fetchRow(row + kRowsAhead * depthStride, columns * int64_t{sizeof(T)});
-      for (int64_t whole = 0; whole < wholeBlocks; ++whole) {
-        float *out = packed + (whole * depth + k) * kColumns;
-        _mm512_storeu_ps(out, load16(row + whole * kColumns));
-        _mm512_storeu_ps(out + 16, load16(row + whole * kColumns + 16));
-      }
+      for (int64_t whole = 0; whole < wholeBlocks; ++whole)
+        packBlockRow(row + whole * kColumns, packed + (whole * depth + k) * kColumns);
       if (rest > 0) {
         float *out = packed + (wholeBlocks * depth + k) * kColumns;
         _mm512_storeu_ps(out, loadLanes(row + wholeBlocks * kColumns, low));
@@ -326,6 +330,14 @@ constexpr PairOrders pairOrders() {
 alignas(64) constexpr PairOrders kPairOrders = pairOrders();
 __m512i pairOrder(int half) { return _mm512_load_si512(kPairOrders.order[half]); }
 
+// Rows k (r0) and k + 1 (r1) of 32 bf16 columns, interleaved by pairOrder's indices into a
+// micro-panel's step of pairs (packBPairs, and PanelShare during tiles).
+__attribute__((always_inline)) inline void packPairStep(__m512i r0, __m512i r1, __m512i lowColumns,
+                                                        __m512i highColumns, uint32_t *out) {
+  _mm512_storeu_si512(out, _mm512_permutex2var_epi16(r0, lowColumns, r1));
+  _mm512_storeu_si512(out + 16, _mm512_permutex2var_epi16(r0, highColumns, r1));
+}
+
 // B[depth x columns] -> 32-column micro-panels of pairs [block][step][32].
 void packBPairs(const BFloat *b, int64_t depthStride, int64_t columnStride, int64_t depth, int64_t columns,
                 uint32_t *packed) {
@@ -354,9 +366,7 @@ void packBPairs(const BFloat *b, int64_t depthStride, int64_t columnStride, int6
         fetchRow(second + 2 * kStepsAhead * depthStride, columns * 2);
       }
       auto packBlock = [&](int64_t block, __m512i r0, __m512i r1) {
-        uint32_t *out = packed + (block * steps + step) * kColumns;
-        _mm512_storeu_si512(out, _mm512_permutex2var_epi16(r0, lowColumns, r1));
-        _mm512_storeu_si512(out + 16, _mm512_permutex2var_epi16(r0, highColumns, r1));
+        packPairStep(r0, r1, lowColumns, highColumns, packed + (block * steps + step) * kColumns);
       };
       for (int64_t block = 0; block < wholeBlocks; ++block)
         packBlock(block, _mm512_loadu_si512(first + block * kColumns),
@@ -627,12 +637,9 @@ struct PanelShare {
       const auto *row = reinterpret_cast<const uint16_t *>(from) + 2 * at * depthStride;
       const __m512i r0 = _mm512_loadu_si512(row);
       const __m512i r1 = 2 * at + 1 < depth ? _mm512_loadu_si512(row + depthStride) : _mm512_setzero_si512();
-      _mm512_storeu_si512(to + at * kColumns, _mm512_permutex2var_epi16(r0, pairOrder(0), r1));
-      _mm512_storeu_si512(to + at * kColumns + 16, _mm512_permutex2var_epi16(r0, pairOrder(1), r1));
+      packPairStep(r0, r1, pairOrder(0), pairOrder(1), reinterpret_cast<uint32_t *>(to + at * kColumns));
     } else {
-      const T *row = from + at * depthStride;
-      _mm512_storeu_ps(to + at * kColumns, load16(row));
-      _mm512_storeu_ps(to + at * kColumns + 16, load16(row + 16));
+      packBlockRow(from + at * depthStride, to + at * kColumns);
     }
     const int64_t ahead = at + kPackAheadSteps, past = ahead - steps;
     const T *source = past < 0 ? from : thenFrom && past < steps ? thenFrom : nullptr;

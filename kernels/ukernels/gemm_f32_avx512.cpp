@@ -534,26 +534,9 @@ struct RowAhead {
   }
 };
 
-// bf16 pairs: each step sends kStreamedLines lines of the pieces ahead towards L2, line
-// kStreamedLines * step on of this tile's share of them (rows of B from `ahead` on, each
-// kStreamedColumns elements of B: 2^LineShift lines).
+// bf16 pairs fetch the next piece with RowAhead as well, each fetching tile two adjacent lines
+// (64 columns) of a row a step, down one half of the piece's rows.
 constexpr int64_t kStreamedColumns = 512;
-constexpr int64_t kStreamedLines = 2;
-template <class Element>
-struct NextPieces {
-  static constexpr int64_t kLinesARow = kStreamedColumns * int64_t{sizeof(Element)} / 64;
-  static_assert((kLinesARow & (kLinesARow - 1)) == 0, "a whole power of two of lines a row");
-  static constexpr int LineShift = __builtin_ctzll(kLinesARow);
-  const char *ahead;
-  int64_t aheadRowBytes;
-  int64_t firstLine;
-  void prefetchNext(int64_t step) const {
-    for (int64_t i = 0; i < kStreamedLines; ++i) {
-      const int64_t line = firstLine + kStreamedLines * step + i;
-      _mm_prefetch(ahead + (line >> LineShift) * aheadRowBytes + (line & ((1 << LineShift) - 1)) * 64, _MM_HINT_T1);
-    }
-  }
-};
 
 // A tile's rows of A packed ([step][rows] words: f32, or bf16 pairs), each step's broadcast.
 template <class Word>
@@ -581,20 +564,38 @@ struct StreamedOperands : RowAhead, StreamedA<float> {
   }
 };
 
-// bf16 on AVX512-BF16: B's rows 2 step and 2 step + 1 in place, interleaved word by word into
-// pairs as packBPairs does (the lanes past B's width zero).
-struct StreamedPairs : NextPieces<uint16_t>, StreamedA<uint32_t> {
+// bf16 on AVX512-BF16: B's rows 2 step and 2 step + 1 in place, read once a step (bStep) and
+// interleaved word by word into pairs as packBPairs does (the lanes past B's width zero). Whole
+// micro-panels load unmasked, as StreamedOperands' do.
+template <bool Whole>
+struct StreamedPairs : RowAhead, StreamedA<uint32_t> {
   using Products = PairProducts;
   const uint16_t *b;
   int64_t bDepthStride;
   __mmask32 lanes;
   __m512i lowColumns, highColumns;
-  __m512 bAt(int64_t step, int half, __mmask16) const {
+  template <int Halves>
+  __attribute__((always_inline)) void interleave(int64_t step, __m512 (&pairs)[Halves]) const {
     const uint16_t *first = b + 2 * step * bDepthStride;
-    const __m512i r0 = _mm512_maskz_loadu_epi16(lanes, first);
-    const __m512i r1 = _mm512_maskz_loadu_epi16(lanes, first + bDepthStride);
-    return _mm512_castsi512_ps(_mm512_permutex2var_epi16(r0, half == 0 ? lowColumns : highColumns, r1));
+    const __m512i r0 = Whole ? _mm512_loadu_si512(first) : _mm512_maskz_loadu_epi16(lanes, first);
+    const __m512i r1 =
+        Whole ? _mm512_loadu_si512(first + bDepthStride) : _mm512_maskz_loadu_epi16(lanes, first + bDepthStride);
+    for (int h = 0; h < Halves; ++h)
+      pairs[h] = _mm512_castsi512_ps(_mm512_permutex2var_epi16(r0, h == 0 ? lowColumns : highColumns, r1));
   }
+};
+
+// With more than one tile over a micro-panel, the first also keeps its pairs ([step][32], in
+// L1) for the others (KeptPairs), which then neither read B nor interleave it again: bf16 M =
+// 16, N = K = 4096 (two tiles of 8 rows) +12%, with B in cache +4%.
+template <bool Whole>
+struct KeepingPairs : StreamedPairs<Whole> {
+  uint32_t *kept;
+};
+struct KeptPairs : RowAhead, StreamedA<uint32_t> {
+  using Products = PairProducts;
+  const uint32_t *kept;
+  __m512 bAt(int64_t step, int half, __mmask16) const { return _mm512_load_ps(kept + step * kColumns + 16 * half); }
 };
 
 // Or, for a tile of a few rows, `Blocks` micro-panels of B side by side (each `blockFloats`
@@ -680,19 +681,41 @@ struct PackingOperands : Operands {
   }
 };
 
+// A depth step of B's micro-panel for a register tile: its halves one by one, or bf16 pairs
+// both from one read of B (and kept as they go, KeepingPairs).
+template <int Halves, class Operands>
+__attribute__((always_inline)) inline void bStep(const Operands &operands, int64_t k, __m512 (&b)[Halves],
+                                                 __mmask16 low, __mmask16 high) {
+  for (int h = 0; h < Halves; ++h) b[h] = operands.bAt(k, h, h == 0 ? low : high);
+}
+template <int Halves, bool Whole>
+__attribute__((always_inline)) inline void bStep(const StreamedPairs<Whole> &operands, int64_t k,
+                                                 __m512 (&b)[Halves], __mmask16, __mmask16) {
+  operands.interleave(k, b);
+}
+template <int Halves, bool Whole>
+__attribute__((always_inline)) inline void bStep(const KeepingPairs<Whole> &operands, int64_t k,
+                                                 __m512 (&b)[Halves], __mmask16, __mmask16) {
+  operands.interleave(k, b);
+  for (int h = 0; h < Halves; ++h) _mm512_store_ps(operands.kept + k * kColumns + 16 * h, b[h]);
+}
+
 // Rows (<= 12) x 16 * Halves columns of A x B over `depth` steps (k, or pairs of k), to `out`;
 // the columns past B's width are masked off. Never inlined: inlined into a loop over tiles, GCC
 // keeps the accumulators in memory (the 64^3 in-place product ran at half speed).
 template <int Rows, int Halves, class Operands, class Out>
-__attribute__((noinline)) void registerTile(const Operands &operands, int64_t depth, const Out &out, __mmask16 low,
+__attribute__((noinline)) void registerTile(const Operands &operandsIn, int64_t depth, const Out &out, __mmask16 low,
                                             __mmask16 high) {
+  // A copy: GCC took the tile's stores (packing, kept pairs) to change the caller's operands,
+  // and reloaded every field each step (bf16 M = 16 with B in cache 327 -> 368 GF/s).
+  const Operands operands = operandsIn;
   __m512 acc[Rows][Halves];
   for (int r = 0; r < Rows; ++r)
     for (int h = 0; h < Halves; ++h) acc[r][h] = out.start(r, 16 * h, h == 0 ? low : high);
   for (int64_t k = 0; k < depth; ++k) {
     operands.prefetchNext(k);
     __m512 b[Halves];
-    for (int h = 0; h < Halves; ++h) b[h] = operands.bAt(k, h, h == 0 ? low : high);
+    bStep(operands, k, b, low, high);
 #pragma GCC unroll 12
     for (int r = 0; r < Rows; ++r) {
       __m512 av = operands.aAt(k, r);
@@ -787,13 +810,17 @@ bool inPlace(const BFloat *, int64_t, int64_t, const BFloat *, int64_t, int64_t,
 // L1 (T0) -15 to -20%; four lines of every other micro-panel -8%; tiles of at most 10 rows -6
 // to -24%.
 //
-// bf16 pairs (each tile interleaves B's rows again, two vpermt2w a step, so two tiles at most)
-// keep pieces of kStreamedColumns x 64 rows, the first two tiles of each micro-panel fetching
-// the next piece's lines in order, two a step (NextPieces; one left no slack, -9% at f32 M = 16,
-// three or four ran too far ahead). Its rows' streams as f32's ran 6-10% slower (M = 16: 191
-// -> 174 GF/s), whatever the distance ahead, the piece's depth or width. bf16, 1 thread, N = K =
-// 4096, GF/s, against packing B: M = 8 102 -> 134, 16 151 -> 182, 24 199 -> 240; with more tiles
-// M = 32 -6%, 40 -4%.
+// bf16 pairs (two tiles at most: the first interleaves B's rows, two vpermt2w a step, and keeps
+// the pairs for the second, KeepingPairs) keep pieces of kStreamedColumns x 128 rows. The first
+// tile of each of the first sixteen micro-panels fetches 64 columns of one half of the next
+// piece's rows, a row a step (RowAhead). Its rows' streams as f32's ran 6-10% slower (M = 16:
+// 191 -> 174 GF/s). bf16, 1 thread, N = K = 4096, GF/s, against packing B: M = 8 102 -> 134,
+// 16 151 -> 182, 24 199 -> 240; with more tiles M = 32 -6%, 40 -4%. Then, against pieces 64
+// rows deep whose lines the first two tiles of each micro-panel fetched in order (two lines a
+// step, their addresses worked out line by line), with each tile interleaving B again: M = 16
+// 213 -> 277, M = 8 148 -> 182, 24 248 -> 272, 20x1000x1000 310 -> 341. 128 rows alone: -4% (B
+// from memory) and +10% (B in cache); 256: fewer tiles to set up, but B's rows, 8 KiB apart,
+// evicted each other from L2 (M = 16 -20%).
 //
 // The depth is summed in the packed path's chunks (Blocking), each in one unbroken FMA chain
 // per element: between its streamed pieces a tile keeps its sums raw (PartialSums). So the
@@ -801,7 +828,7 @@ bool inPlace(const BFloat *, int64_t, int64_t, const BFloat *, int64_t, int64_t,
 constexpr int64_t kStreamedRows = 4 * kRows;
 constexpr int64_t kStreamedPairRows = 2 * kRows;
 constexpr int64_t kStreamedDepth = 128;
-constexpr int64_t kStreamedPairDepth = 64;
+constexpr int64_t kStreamedPairDepth = 128;
 constexpr int64_t kStreamedSumsFloats = 65536;  // 256 KiB, in L2
 constexpr int64_t kAheadBlocks = 2;
 
@@ -877,6 +904,7 @@ void streamedProduct(const T *a, int64_t aRowStride, int64_t aDepthStride, const
   packStreamedA(a, aRowStride, aDepthStride, rows, tileRows, depth, packedA);
   __m512i lowColumns = _mm512_setzero_si512(), highColumns = _mm512_setzero_si512();
   if constexpr (kPairs) lowColumns = pairOrder(0), highColumns = pairOrder(1);
+  alignas(64) uint32_t keptPairs[kPairs ? kStreamedPairDepth / 2 * kColumns : 1];
   auto rowsOfB = [&](int64_t k0, int64_t j0) { return reinterpret_cast<const char *>(b + k0 * bDepthStride + j0); };
   for (int64_t j0 = 0; j0 < columns; j0 += panelWidth) {
     const int64_t width = columns - j0 < panelWidth ? columns - j0 : panelWidth;
@@ -902,17 +930,33 @@ void streamedProduct(const T *a, int64_t aRowStride, int64_t aDepthStride, const
             const int64_t height = rows - row0 < tileRows ? rows - row0 : tileRows;
             const PartialSums tileOut = pieceOut.at(row0, block * kColumns);
             if constexpr (kPairs) {
-              // The first two tiles of a block fetch the next piece; the others repeat lines of
-              // their own.
-              const bool fetches = row0 < 2 * tileRows && nextColumn >= 0;
-              const char *from = fetches ? rowsOfB(nextRow, nextColumn) : own;
-              const int64_t firstLine = fetches ? kStreamedLines * fetching++ * steps : 0;
-              registerTileRows(height,
-                               StreamedPairs{{from, rowBytes, firstLine}, {aOfTile, tileRows},
-                                             reinterpret_cast<const uint16_t *>(bOfBlock), bDepthStride,
-                                             static_cast<__mmask32>(low | uint32_t{high} << 16), lowColumns,
-                                             highColumns},
-                               steps, tileOut, low, high);
+              // The first tile of a block fetches 64 columns of one half of the next piece's
+              // rows; the others repeat lines of their own.
+              constexpr int64_t kFetchedColumns = 64, kShares = 2 * kStreamedColumns / kFetchedColumns;
+              const bool fetches = row0 == 0 && nextColumn >= 0 && fetching < kShares;
+              const int64_t share = fetches ? fetching++ : 0;
+              const char *from =
+                  fetches ? rowsOfB(nextRow + share / (kShares / 2) * steps,
+                                    nextColumn + share % (kShares / 2) * kFetchedColumns)
+                          : own;
+              const RowAhead next{from, rowBytes};
+              const StreamedA<uint32_t> aOperand{aOfTile, tileRows};
+              auto run = [&](auto whole) {
+                const StreamedPairs<decltype(whole)::value> pairs{
+                    next, aOperand, reinterpret_cast<const uint16_t *>(bOfBlock), bDepthStride,
+                    static_cast<__mmask32>(low | uint32_t{high} << 16), lowColumns, highColumns};
+                if (rowTiles == 1)
+                  registerTileRows(height, pairs, steps, tileOut, low, high);
+                else
+                  registerTileRows(height, KeepingPairs<decltype(whole)::value>{pairs, keptPairs}, steps, tileOut,
+                                   low, high);
+              };
+              if (row0 > 0)
+                registerTileRows(height, KeptPairs{next, aOperand, keptPairs}, steps, tileOut, low, high);
+              else if (left >= kColumns)
+                run(std::true_type{});
+              else
+                run(std::false_type{});
             } else {
               // The first tile fetches kAheadBlocks micro-panels on: along this piece's rows, or
               // past its last micro-panel into the next piece's; the others repeat lines of their

@@ -496,23 +496,23 @@ bool checkGemmSizesAgainstEigen(std::initializer_list<GemmSize> sizes, aclrtStre
   return true;
 }
 
-// Odd and larger sizes. 1000x100 runs on several blocks whose row boundaries are not multiples
-// of the row tile; 140x530x300 crosses each of the float ukernel's panels where L2 is under
-// 2 MiB (132-row chunks, 512 columns, 256 deep); where L2 is larger, 5x1100x4000 (one row tile),
-// 17x530x700 (two, of 9 and 8 rows) and 41x600x1100 (four) take the streamed path for up to 48
-// rows (B read in place, in pieces resumed within each depth chunk: f32 128 deep across all the
-// columns, a ragged last micro-panel; bf16 pairs 64 deep across 512-column panels, a ragged last
-// one), and 140x40x4200 has two depth chunks (2100 deep each, B packed ahead for two bands: C scaled by
-// the first chunk, added to by the second); 704x64x48 takes the f32 ukernel for whole register
-// tiles past 640, 3x37x50 its few-rows path (B unpacked, 16-column vectors then a scalar tail,
-// depth in eights then a ragged two), and 45x70x33 its in-place path (A and B unpacked, ragged
-// rows and columns); f32 64x64x64, 264x128x72 (two blocks, split at a multiple of 8 rows) and
-// 520x96x400 (12-row tiles, 4 rows split off, three blocks) take generated register tiles with
-// the epilogue fused in when B is (k, n). 100x600x2048 is one band whose rows of A lie a whole
-// number of 4 KiB apart: A is packed, each depth chunk once, and kept for the column panels
-// after the first (f32: four chunks, three panels; A transposed or widened, packed anyway, too);
-// with B untransposed, each chunk's tiles pack the next chunk's whole micro-panels of B as they
-// run, and the ragged one after them.
+// Odd and larger sizes. 1000x100 runs on several blocks whose row boundaries are not multiples of
+// the row tile; 140x530x300 crosses each of the float ukernel's panels where L2 is under 2 MiB
+// (132-row chunks, 512 columns, 256 deep); where L2 is larger, 5x1100x4000 (one row tile),
+// 17x530x700 (two, of 9 and 8 rows) and 41x600x1100 (four) take the streamed path for up to 48 rows
+// (B read in place, in pieces resumed within each depth chunk: f32 128 deep across all the columns,
+// a ragged last micro-panel; bf16 pairs 128 deep across 512-column panels, a ragged last one, the
+// first tile's pairs kept for the second), and 140x40x4200 has two depth chunks (2100 deep each, B
+// packed ahead for two bands: C scaled by the first chunk, added to by the second); 704x64x48 takes
+// the f32 ukernel for whole register tiles past 640, 3x37x50 its few-rows path (B unpacked,
+// 16-column vectors then a scalar tail, depth in eights then a ragged two), and 45x70x33 its
+// in-place path (A and B unpacked, ragged rows and columns); f32 64x64x64, 264x128x72 (two blocks,
+// split at a multiple of 8 rows) and 520x96x400 (12-row tiles, 4 rows split off, three blocks) take
+// generated register tiles with the epilogue fused in when B is (k, n). 100x600x2048 is one band
+// whose rows of A lie a whole number of 4 KiB apart: A is packed, each depth chunk once, and kept
+// for the column panels after the first (f32: four chunks, three panels; A transposed or widened,
+// packed anyway, too); with B untransposed, each chunk's tiles pack the next chunk's whole
+// micro-panels of B as they run, and the ragged one after them.
 TEST_F(Conformance, GemmAgainstEigen) {
   if (!checkGemmSizesAgainstEigen({{1, 1, 1}, {64, 64, 64}, {127, 65, 300}, {256, 192, 256}, {1000, 100, 70},
                                    {140, 530, 300}, {5, 1100, 4000}, {17, 530, 700}, {41, 600, 1100}, {140, 40, 4200},

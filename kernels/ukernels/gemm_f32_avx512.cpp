@@ -700,15 +700,26 @@ __attribute__((always_inline)) inline void bStep(const KeepingPairs<Whole> &oper
   for (int h = 0; h < Halves; ++h) _mm512_store_ps(operands.kept + k * kColumns + 16 * h, b[h]);
 }
 
+// The operands a register tile reads: the caller's, or for a tile that stores its pairs as it
+// goes (KeepingPairs) a copy. GCC took those stores to change the caller's operands and reloaded
+// every field each step (bf16 M = 16 with B in cache 327 -> 368 GF/s with the copy). Not for
+// every tile: the in-place rows of A then held twelve row pointers, spilled some (2048^3 -3%).
+template <class Operands>
+const Operands &tileOperands(const Operands &operands) {
+  return operands;
+}
+template <bool Whole>
+KeepingPairs<Whole> tileOperands(const KeepingPairs<Whole> &operands) {
+  return operands;
+}
+
 // Rows (<= 12) x 16 * Halves columns of A x B over `depth` steps (k, or pairs of k), to `out`;
 // the columns past B's width are masked off. Never inlined: inlined into a loop over tiles, GCC
 // keeps the accumulators in memory (the 64^3 in-place product ran at half speed).
 template <int Rows, int Halves, class Operands, class Out>
 __attribute__((noinline)) void registerTile(const Operands &operandsIn, int64_t depth, const Out &out, __mmask16 low,
                                             __mmask16 high) {
-  // A copy: GCC took the tile's stores (packing, kept pairs) to change the caller's operands,
-  // and reloaded every field each step (bf16 M = 16 with B in cache 327 -> 368 GF/s).
-  const Operands operands = operandsIn;
+  const auto &operands = tileOperands(operandsIn);
   __m512 acc[Rows][Halves];
   for (int r = 0; r < Rows; ++r)
     for (int h = 0; h < Halves; ++h) acc[r][h] = out.start(r, 16 * h, h == 0 ? low : high);

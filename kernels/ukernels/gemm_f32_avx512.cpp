@@ -1019,7 +1019,12 @@ bool streamed(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, 
 // (B in L2) even (medians of ten alternating processes); sixteen rows lost 14%.
 // Not inlined: inlined into gemm's loop over depth chunks, GCC spilled the weights (3x1024x1024
 // -7 to -11%).
-template <class T>
+//
+// FetchPass: each line of the eight rows a pass reads also sends the same line of the next
+// pass's rows towards L2. For 16-bit B too large for L3 (gemm): bf16 M = 1, N = K = 4096 (32
+// MiB) 27 -> 46 GF/s, M = 4 85 -> 127, f16 M = 1 27 -> 33; but where B sits in L3 the tiles lost
+// (bf16 1x4096x2048 -6%, 2x2048x2048 -20%, 1x1024x1024 -20%), and f32 from memory lost 6-9%.
+template <class T, bool FetchPass = false>
 __attribute__((noinline)) void fewRows(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b,
                                        int64_t bDepthStride, float *c, int64_t cRowStride, int64_t rows,
                                        int64_t columns, int64_t depth) {
@@ -1032,6 +1037,9 @@ __attribute__((noinline)) void fewRows(const T *a, int64_t aRowStride, int64_t a
     int64_t j = 0;
     for (; j + 16 <= columns; j += 16) {
       __m512 bv[kSteps];
+      if (FetchPass && (j * int64_t{sizeof(T)}) % 64 == 0)
+        for (int64_t t = 0; t < kSteps; ++t)
+          _mm_prefetch(reinterpret_cast<const char *>(b + (k + kSteps + t) * bDepthStride + j), _MM_HINT_T1);
       for (int64_t t = 0; t < kSteps; ++t)
         bv[t] = t < steps ? load16(b + (k + t) * bDepthStride + j) : _mm512_setzero_ps();
       for (int64_t r = 0; r < rows; ++r) {
@@ -1076,10 +1084,14 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
     // chunk's tiles put theirs: f32 gives the same bits as with B's panels.
     const int64_t depthChunk = blocking(rows, depth).depthChunk;
     auto *sums = reinterpret_cast<float *>(aclcpu::ukernelScratch(2, rows * columns * 4));
+    // 16-bit B that L3 cannot hold fetches each pass's next rows (fewRows' FetchPass).
+    const int64_t l3Bytes = aclcpu::ukernelL3Bytes();
+    const bool fromMemory = l3Bytes > 0 && depth * bDepthStride * int64_t{sizeof(T)} >= l3Bytes;
+    auto *streamRows = fromMemory ? &fewRows<T, kWidens<T>> : &fewRows<T, false>;
     for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
       for (int64_t i = 0; i < rows * columns; ++i) sums[i] = 0.0f;
-      fewRows(a + k0 * aDepthStride, aRowStride, aDepthStride, b + k0 * bDepthStride, bDepthStride, sums, columns,
-              rows, columns, depth - k0 < depthChunk ? depth - k0 : depthChunk);
+      streamRows(a + k0 * aDepthStride, aRowStride, aDepthStride, b + k0 * bDepthStride, bDepthStride, sums, columns,
+                 rows, columns, depth - k0 < depthChunk ? depth - k0 : depthChunk);
       epilogue.finish(sums, columns, c, cRowStride, rows, columns, k0 == 0);
     }
     return;

@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <memory>
+#include <string>
 
 namespace aclcpu {
 
@@ -50,6 +52,24 @@ uint8_t *ukernelScratch(int slot, int64_t bytes) {
     s.bytes = size;
   }
   return s.memory.get();
+}
+
+int64_t ukernelL3Bytes() {
+  static const int64_t bytes = [] {
+    // sysconf's L3 on AMD counts every L3 of the package (384 MiB on a 32 MiB VM), so the L3
+    // this core shares is read from sysfs.
+    for (int index = 0; index < 8; ++index) {
+      const std::string cache = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+      std::ifstream level(cache + "level"), size(cache + "size");
+      int levelNumber = 0;
+      int64_t kib = 0;
+      std::string unit;
+      if (!(level >> levelNumber) || levelNumber != 3 || !(size >> kib >> unit)) continue;
+      return unit == "K" ? kib * 1024 : unit == "M" ? kib * 1024 * 1024 : kib;
+    }
+    return int64_t{0};
+  }();
+  return bytes;
 }
 
 int64_t ukernelL2Bytes() {

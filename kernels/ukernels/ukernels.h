@@ -61,4 +61,8 @@ uint8_t *ukernelScratch(int slot, int64_t bytes);
 int64_t ukernelL2Bytes();
 constexpr int64_t kLargeL2Bytes = int64_t{1} << 20;
 
+// The L3 cache this core shares, in bytes (0 if the system does not say): operands larger than
+// it stream from memory in every call.
+int64_t ukernelL3Bytes();
+
 }  // namespace aclcpu

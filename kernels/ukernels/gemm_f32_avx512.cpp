@@ -243,28 +243,27 @@ void packPanelOfA(const T *rowsOfA, int64_t rowStride, int64_t depthStride, int6
       out[k * panelRows + r] = r < height ? load1(rowsOfA + r * rowStride + k * depthStride) : 0.0f;
 }
 
-// Sixteen depth steps at a time of a whole micro-panel whose rows are contiguous along k, by
-// 4 x 4 transposes: for each group of four rows, lane L of u[j] holds the four rows' elements
-// at k = 4L + j, which is 16 bytes of the micro-panel. For f16 and bf16 (widened as they load)
-// this replaced element-by-element packing: 1000^3 bf16 146 -> 155 GF/s; for f32 it matches
-// one gather per k (both wait on A's loads). Returns the depth steps done (the rest, under 16,
-// is left to the caller).
+// Sixteen depth steps at a time of a whole micro-panel `panelRows` wide (a multiple of 4) whose
+// rows are contiguous along k, by 4 x 4 transposes: for each group of four rows, lane L of u[j]
+// holds the four rows' elements at k = 4L + j, which is 16 bytes of the micro-panel. For f16 and
+// bf16 (widened as they load) this replaced element-by-element packing: 1000^3 bf16 146 -> 155
+// GF/s; for f32 it matches one gather per k (both wait on A's loads) where A comes from memory.
+// Returns the depth steps done (the rest, under 16, is left to the caller).
 template <class T>
-int64_t transposeRows(const T *a, int64_t rowStride, int64_t depth, float *out) {
-  static_assert(kRows == 12, "three groups of four rows");
+int64_t transposeRows(const T *a, int64_t rowStride, int64_t depth, float *out, int64_t panelRows = kRows) {
   int64_t k0 = 0;
   for (; k0 + 16 <= depth; k0 += 16)
-    for (int64_t group = 0; group < 3; ++group) {
+    for (int64_t group = 0; group < panelRows / 4; ++group) {
       const T *row = a + 4 * group * rowStride + k0;
       __m512 u[4];
       transposeInLanes(load16(row), load16(row + rowStride), load16(row + 2 * rowStride), load16(row + 3 * rowStride),
                        u);
-      float *panel = out + k0 * kRows + 4 * group;
+      float *panel = out + k0 * panelRows + 4 * group;
       for (int j = 0; j < 4; ++j) {
-        _mm_storeu_ps(panel + j * kRows, _mm512_castps512_ps128(u[j]));
-        _mm_storeu_ps(panel + (4 + j) * kRows, _mm512_extractf32x4_ps(u[j], 1));
-        _mm_storeu_ps(panel + (8 + j) * kRows, _mm512_extractf32x4_ps(u[j], 2));
-        _mm_storeu_ps(panel + (12 + j) * kRows, _mm512_extractf32x4_ps(u[j], 3));
+        _mm_storeu_ps(panel + j * panelRows, _mm512_castps512_ps128(u[j]));
+        _mm_storeu_ps(panel + (4 + j) * panelRows, _mm512_extractf32x4_ps(u[j], 1));
+        _mm_storeu_ps(panel + (8 + j) * panelRows, _mm512_extractf32x4_ps(u[j], 2));
+        _mm_storeu_ps(panel + (12 + j) * panelRows, _mm512_extractf32x4_ps(u[j], 3));
       }
     }
   return k0;
@@ -865,15 +864,28 @@ struct PartialSums {
   }
 };
 
+// Whether a streamed tile's micro-panel of A is transposed (transposeRows) rather than gathered:
+// rows along k, in whole groups of four. A gather a step took 16% of bf16 16x256x2048; transposed,
+// 1 thread, GF/s: bf16 308 -> 349, f32 168 -> 194; 24x512x1024 +3.5%, 16x4096x4096 +1.5%.
+bool wholeGroups(int64_t depthStride, int64_t height, int64_t tileRows) {
+  return depthStride == 1 && height == tileRows && tileRows % 4 == 0;
+}
+
 // A's rows as micro-panels of each tile's `tileRows` ([tile][step][tileRows] 32-bit words): f32,
 // or bf16 pairs (an even depth). Read in place, a tile's rows (16 KiB apart at K = 4096) shared L1
 // sets with B's lines, and f32 M = 16 ran at 97 or 127 GF/s by where the operands fell (packed:
 // 117-118), M = 24 153 -> 164.
 void packStreamedA(const float *a, int64_t aRowStride, int64_t aDepthStride, int64_t rows, int64_t tileRows,
                    int64_t depth, float *packed) {
-  for (int64_t row0 = 0; row0 < rows; row0 += tileRows)
-    packPanelOfA(a + row0 * aRowStride, aRowStride, aDepthStride, rows - row0 < tileRows ? rows - row0 : tileRows,
-                 depth, packed + row0 * depth, tileRows);
+  for (int64_t row0 = 0; row0 < rows; row0 += tileRows) {
+    const float *rowsOfA = a + row0 * aRowStride;
+    float *panel = packed + row0 * depth;
+    const int64_t height = rows - row0 < tileRows ? rows - row0 : tileRows;
+    const int64_t done =
+        wholeGroups(aDepthStride, height, tileRows) ? transposeRows(rowsOfA, aRowStride, depth, panel, tileRows) : 0;
+    packPanelOfA(rowsOfA + done * aDepthStride, aRowStride, aDepthStride, height, depth - done,
+                 panel + done * tileRows, tileRows);
+  }
 }
 void packStreamedA(const BFloat *a, int64_t aRowStride, int64_t aDepthStride, int64_t rows, int64_t tileRows,
                    int64_t depth, uint32_t *packed) {
@@ -882,12 +894,15 @@ void packStreamedA(const BFloat *a, int64_t aRowStride, int64_t aDepthStride, in
     const int64_t height = rows - row0 < tileRows ? rows - row0 : tileRows;
     uint32_t *panel = packed + row0 * steps;
     const auto *bits = reinterpret_cast<const uint16_t *>(a + row0 * aRowStride);
-    // Rows along k: a pair is one 32-bit word of a row, gathered as f32 rows are.
-    if (aDepthStride == 1 && aRowStride % 2 == 0 &&
-        gatherRows(reinterpret_cast<const float *>(bits), aRowStride / 2, 1, height, steps,
-                   reinterpret_cast<float *>(panel), tileRows))
-      continue;
-    for (int64_t step = 0; step < steps; ++step)
+    // Rows along k: a pair is one 32-bit word of a row, transposed or gathered as f32 rows are.
+    int64_t done = 0;
+    if (aDepthStride == 1 && aRowStride % 2 == 0) {
+      const auto *words = reinterpret_cast<const float *>(bits);
+      auto *out = reinterpret_cast<float *>(panel);
+      if (wholeGroups(1, height, tileRows)) done = transposeRows(words, aRowStride / 2, steps, out, tileRows);
+      if (gatherRows(words + done, aRowStride / 2, 1, height, steps - done, out + done * tileRows, tileRows)) continue;
+    }
+    for (int64_t step = done; step < steps; ++step)
       for (int64_t r = 0; r < tileRows; ++r)
         panel[step * tileRows + r] = pairAt(bits, aDepthStride, aRowStride, 2 * step, r, depth, height);
   }

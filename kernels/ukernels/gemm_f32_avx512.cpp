@@ -1037,7 +1037,7 @@ bool streamed(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, 
 //
 // FetchPass: each line of the eight rows a pass reads also sends the same line of the next
 // pass's rows towards L2. For 16-bit B too large for L3 (gemm): bf16 M = 1, N = K = 4096 (32
-// MiB) 27 -> 46 GF/s, M = 4 85 -> 127, f16 M = 1 27 -> 33; but where B sits in L3 the tiles lost
+// MiB) 27 -> 41-46 GF/s, M = 4 85 -> 127, f16 M = 1 27 -> 33; but where B sits in L3 the tiles lost
 // (bf16 1x4096x2048 -6%, 2x2048x2048 -20%, 1x1024x1024 -20%), and f32 from memory lost 6-9%.
 template <class T, bool FetchPass = false>
 __attribute__((noinline)) void fewRows(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b,

@@ -62,10 +62,11 @@ int64_t ukernelL3Bytes() {
       const std::string cache = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
       std::ifstream level(cache + "level"), size(cache + "size");
       int levelNumber = 0;
-      int64_t kib = 0;
-      std::string unit;
-      if (!(level >> levelNumber) || levelNumber != 3 || !(size >> kib >> unit)) continue;
-      return unit == "K" ? kib * 1024 : unit == "M" ? kib * 1024 * 1024 : kib;
+      int64_t amount = 0;
+      std::string unit;  // "32768K"; none for bytes
+      if (!(level >> levelNumber) || levelNumber != 3 || !(size >> amount)) continue;
+      size >> unit;
+      return unit == "K" ? amount << 10 : unit == "M" ? amount << 20 : amount;
     }
     return int64_t{0};
   }();

@@ -1149,13 +1149,16 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   for (int64_t block = 0; packDuring && block <= panelBlocks; ++block) slots[block] = packedB + block * slotFloats;
   // f32 A with its rows along k is read in place (RowsInPlace), bf16 pairs too with an even
   // depth (PairsInPlace; every chunk but the last is a multiple of 16 deep), anything else packed.
-  // Except one band of rows a whole number of 4 KiB apart: a tile's twelve rows then share one
-  // set of L1 and evict each other once a neighbour shares the core (f32 M = 128, N = K = 4096
-  // at 109 GF/s there, 144 packed). One band packs each depth chunk of A once and keeps it for
-  // the column panels after the first (keptA), where its size allows.
+  // Except rows a whole number of 4 KiB apart: a tile's twelve rows then share one set of L1
+  // and evict each other once a neighbour shares the core (f32 M = 128, N = K = 4096 at 109
+  // GF/s there, 144 packed). Several bands too (session 20): beside oneDNN, in a phase where
+  // the vCPU got a third of the time, 1024^3 0.72x -> 0.99x, 2048^3 0.73x -> 0.94x, bf16
+  // 2048^3 0.81x -> 0.95x; on a quieter core 1024^3 even, 2048^3 +8%, bf16 2048^3 +6%. One band
+  // packs each depth chunk of A once and keeps it for the column panels after the first
+  // (keptA), where its size allows.
   const bool aAliased = aRowStride * int64_t{sizeof(T)} % 4096 == 0;
   const bool aInPlace =
-      (!kWidens<T> || (Pairs && depth % 2 == 0)) && aDepthStride == 1 && !(aAliased && rows <= kRowChunk);
+      (!kWidens<T> || (Pairs && depth % 2 == 0)) && aDepthStride == 1 && !aAliased;
   const float *aFloats = reinterpret_cast<const float *>(a);  // used only when it is f32
   const bool keptA = !aInPlace && rows <= kRowChunk && columns > columnChunk &&
                      chunkRows * stepsOf(depth) <= kKeptAFloats;

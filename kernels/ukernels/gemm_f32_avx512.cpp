@@ -890,19 +890,16 @@ void packStreamedA(const float *a, int64_t aRowStride, int64_t aDepthStride, int
 void packStreamedA(const BFloat *a, int64_t aRowStride, int64_t aDepthStride, int64_t rows, int64_t tileRows,
                    int64_t depth, uint32_t *packed) {
   const int64_t steps = depth / 2;
+  // Rows along k: a pair is one 32-bit word of a row, and A a (rows x steps) matrix of words,
+  // packed as f32 is.
+  if (aDepthStride == 1 && aRowStride % 2 == 0)
+    return packStreamedA(reinterpret_cast<const float *>(a), aRowStride / 2, 1, rows, tileRows, steps,
+                         reinterpret_cast<float *>(packed));
   for (int64_t row0 = 0; row0 < rows; row0 += tileRows) {
     const int64_t height = rows - row0 < tileRows ? rows - row0 : tileRows;
     uint32_t *panel = packed + row0 * steps;
     const auto *bits = reinterpret_cast<const uint16_t *>(a + row0 * aRowStride);
-    // Rows along k: a pair is one 32-bit word of a row, transposed or gathered as f32 rows are.
-    int64_t done = 0;
-    if (aDepthStride == 1 && aRowStride % 2 == 0) {
-      const auto *words = reinterpret_cast<const float *>(bits);
-      auto *out = reinterpret_cast<float *>(panel);
-      if (wholeGroups(1, height, tileRows)) done = transposeRows(words, aRowStride / 2, steps, out, tileRows);
-      if (gatherRows(words + done, aRowStride / 2, 1, height, steps - done, out + done * tileRows, tileRows)) continue;
-    }
-    for (int64_t step = done; step < steps; ++step)
+    for (int64_t step = 0; step < steps; ++step)
       for (int64_t r = 0; r < tileRows; ++r)
         panel[step * tileRows + r] = pairAt(bits, aDepthStride, aRowStride, 2 * step, r, depth, height);
   }

@@ -1029,6 +1029,10 @@ bool streamed(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, 
 // B a pass read and write C half as often as four did: 1 thread, M = 1, N = K = 4096 (memory
 // bound, 64 MiB of B) 16.1 -> 18.4 GF/s, two threads 24 -> 35, M = 4 +22%, M = 1, N = K = 1024
 // (B in L2) even (medians of ten alternating processes); sixteen rows lost 14%.
+// The rows are a template argument and a last pass of fewer than eight steps is a loop of its
+// own: whole passes then run branch-free, with the weights' broadcasts hoisted. With a branch
+// per step and a loop over the rows inside each pass, the same reads ran at 0.76x oneDNN's
+// f32 M = 1 from memory, against 1.01-1.07x as here (op_bench, paired).
 // Not inlined: inlined into gemm's loop over depth chunks, GCC spilled the weights (3x1024x1024
 // -7 to -11%).
 //
@@ -1036,25 +1040,25 @@ bool streamed(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, 
 // pass's rows towards L2. For 16-bit B too large for L3 (gemm): bf16 M = 1, N = K = 4096 (32
 // MiB) 27 -> 41-46 GF/s, M = 4 85 -> 127, f16 M = 1 27 -> 33; but where B sits in L3 the tiles lost
 // (bf16 1x4096x2048 -6%, 2x2048x2048 -20%, 1x1024x1024 -20%), and f32 from memory lost 6-9%.
-template <class T, bool FetchPass = false>
+template <class T, int64_t Rows, bool FetchPass>
 __attribute__((noinline)) void fewRows(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b,
-                                       int64_t bDepthStride, float *c, int64_t cRowStride, int64_t rows,
-                                       int64_t columns, int64_t depth) {
+                                       int64_t bDepthStride, float *c, int64_t cRowStride, int64_t columns,
+                                       int64_t depth) {
   constexpr int64_t kSteps = 8;
-  for (int64_t k = 0; k < depth; k += kSteps) {
-    const int64_t steps = depth - k < kSteps ? depth - k : kSteps;
-    float weights[kFewRows][kSteps] = {};
-    for (int64_t r = 0; r < rows; ++r)
-      for (int64_t t = 0; t < steps; ++t) weights[r][t] = load1(a + r * aRowStride + (k + t) * aDepthStride);
+  const int64_t wholeDepth = depth / kSteps * kSteps;
+  for (int64_t k = 0; k < wholeDepth; k += kSteps) {
+    float weights[Rows][kSteps];
+    for (int64_t r = 0; r < Rows; ++r)
+      for (int64_t t = 0; t < kSteps; ++t) weights[r][t] = load1(a + r * aRowStride + (k + t) * aDepthStride);
+    const T *rowsOfB = b + k * bDepthStride;
     int64_t j = 0;
     for (; j + 16 <= columns; j += 16) {
-      __m512 bv[kSteps];
       if (FetchPass && (j * int64_t{sizeof(T)}) % 64 == 0)
         for (int64_t t = 0; t < kSteps; ++t)
-          _mm_prefetch(reinterpret_cast<const char *>(b + (k + kSteps + t) * bDepthStride + j), _MM_HINT_T1);
-      for (int64_t t = 0; t < kSteps; ++t)
-        bv[t] = t < steps ? load16(b + (k + t) * bDepthStride + j) : _mm512_setzero_ps();
-      for (int64_t r = 0; r < rows; ++r) {
+          _mm_prefetch(reinterpret_cast<const char *>(rowsOfB + (kSteps + t) * bDepthStride + j), _MM_HINT_T1);
+      __m512 bv[kSteps];
+      for (int64_t t = 0; t < kSteps; ++t) bv[t] = load16(rowsOfB + t * bDepthStride + j);
+      for (int64_t r = 0; r < Rows; ++r) {
         float *out = c + r * cRowStride + j;
         __m512 sum = _mm512_loadu_ps(out);
         for (int64_t t = 0; t < kSteps; ++t) sum = _mm512_fmadd_ps(_mm512_set1_ps(weights[r][t]), bv[t], sum);
@@ -1062,13 +1066,38 @@ __attribute__((noinline)) void fewRows(const T *a, int64_t aRowStride, int64_t a
       }
     }
     for (; j < columns; ++j)
-      for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t r = 0; r < Rows; ++r) {
         float sum = c[r * cRowStride + j];
-        for (int64_t t = 0; t < steps; ++t)
-          sum = __builtin_fmaf(weights[r][t], load1(b + (k + t) * bDepthStride + j), sum);
+        for (int64_t t = 0; t < kSteps; ++t) sum = __builtin_fmaf(weights[r][t], load1(rowsOfB + t * bDepthStride + j), sum);
         c[r * cRowStride + j] = sum;
       }
   }
+  // The last steps, fewer than a pass: a row of B at a time (each C element sums in depth order
+  // either way).
+  for (int64_t k = wholeDepth; k < depth; ++k) {
+    const T *rowOfB = b + k * bDepthStride;
+    for (int64_t r = 0; r < Rows; ++r) {
+      const float weight = load1(a + r * aRowStride + k * aDepthStride);
+      const __m512 weights = _mm512_set1_ps(weight);
+      float *out = c + r * cRowStride;
+      int64_t j = 0;
+      for (; j + 16 <= columns; j += 16)
+        _mm512_storeu_ps(out + j, _mm512_fmadd_ps(weights, load16(rowOfB + j), _mm512_loadu_ps(out + j)));
+      for (; j < columns; ++j) out[j] = __builtin_fmaf(weight, load1(rowOfB + j), out[j]);
+    }
+  }
+}
+
+// fewRows for `rows` (1 to kFewRows) rows of A.
+template <class T, bool FetchPass>
+void fewRowsOf(int64_t rows, const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int64_t bDepthStride,
+               float *c, int64_t cRowStride, int64_t columns, int64_t depth) {
+  static_assert(kFewRows == 4, "one fewRows per number of rows");
+  auto *const run = rows == 1   ? &fewRows<T, 1, FetchPass>
+                    : rows == 2 ? &fewRows<T, 2, FetchPass>
+                    : rows == 3 ? &fewRows<T, 3, FetchPass>
+                                : &fewRows<T, 4, FetchPass>;
+  run(a, aRowStride, aDepthStride, b, bDepthStride, c, cRowStride, columns, depth);
 }
 
 // B is `bBase` from `bOffset` on: where that buffer is a constant operand (const_panels.h), the
@@ -1099,11 +1128,11 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
     // 16-bit B that L3 cannot hold fetches each pass's next rows (fewRows' FetchPass).
     const int64_t l3Bytes = aclcpu::ukernelL3Bytes();
     const bool fromMemory = l3Bytes > 0 && depth * bDepthStride * int64_t{sizeof(T)} >= l3Bytes;
-    auto *streamRows = fromMemory ? &fewRows<T, kWidens<T>> : &fewRows<T, false>;
+    auto *streamRows = fromMemory ? &fewRowsOf<T, kWidens<T>> : &fewRowsOf<T, false>;
     for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
       for (int64_t i = 0; i < rows * columns; ++i) sums[i] = 0.0f;
-      streamRows(a + k0 * aDepthStride, aRowStride, aDepthStride, b + k0 * bDepthStride, bDepthStride, sums, columns,
-                 rows, columns, depth - k0 < depthChunk ? depth - k0 : depthChunk);
+      streamRows(rows, a + k0 * aDepthStride, aRowStride, aDepthStride, b + k0 * bDepthStride, bDepthStride, sums,
+                 columns, columns, depth - k0 < depthChunk ? depth - k0 : depthChunk);
       epilogue.finish(sums, columns, c, cRowStride, rows, columns, k0 == 0);
     }
     return;

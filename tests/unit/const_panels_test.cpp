@@ -59,7 +59,8 @@ void expectProduct(const std::vector<float> &c, const std::vector<float> &a, con
 TEST(ConstPanels, AConstantBIsPackedOnceAndItsPanelsReused) {
   if (!hostHas("aclcpu_ukernel_gemm_f32f32f32")) GTEST_SKIP() << "no AVX-512 ukernels on this CPU";
   // One band (panels just in time; B unregistered, 16, 20 and 40 rows take the streamed path and 1
-  // and 3 fewRows, which must give the same bits; registered, 1 and 3 read the panels side by side)
+  // to 4 fewRows, which must give the same bits, its last steps of a depth chunk (700 deep: chunks
+  // of 352 and 348) a row of B at a time; registered, 1 to 4 read the panels side by side)
   // and three (panels ahead; 300 x 520 x 1024's rows of A lie 4 KiB apart and are packed, not read in
   // place). Streamed tiles of 8 rows (16) transpose their rows of A, 16 steps at a time, and gather
   // the rest; of 10 (20, 40) gather them all. 700 deep gives ragged depth chunks; 520 columns end in
@@ -67,9 +68,10 @@ TEST(ConstPanels, AConstantBIsPackedOnceAndItsPanelsReused) {
   // the second ragged. Unregistered, 60 rows pack each chunk's micro-panels of B during the tiles of
   // the chunk before; 60 x 288 x 16385 ends each panel of columns in a chunk one deep, whose tiles
   // have one step each for their share of the next panel's first chunk (the rest packed after them).
-  for (auto [rows, columns, depth] : {std::tuple<int64_t, int64_t, int64_t>{1, 520, 700}, {3, 520, 700},
-                                      {16, 520, 700}, {20, 520, 700}, {40, 520, 700}, {60, 520, 700}, {300, 520, 700},
-                                      {300, 520, 1024}, {40, 1700, 700}, {60, 288, 16385}}) {
+  for (auto [rows, columns, depth] :
+       {std::tuple<int64_t, int64_t, int64_t>{1, 520, 700}, {2, 520, 700}, {3, 520, 700}, {4, 520, 700},
+        {16, 520, 700}, {20, 520, 700}, {40, 520, 700}, {60, 520, 700}, {300, 520, 700}, {300, 520, 1024},
+        {40, 1700, 700}, {60, 288, 16385}}) {
     SCOPED_TRACE(rows);
     SCOPED_TRACE(columns);
     SCOPED_TRACE(depth);

@@ -95,13 +95,25 @@ bool f32RegisterTilesWin(linalg::LinalgOp op) {
   return !transposedA && !transposedB && ranges[loops - 2] * ranges[loops - 1] < kMaxGeneratedBElements;
 }
 
+// True if generated register tiles beat the ukernel that widens 16-bit operands to f32 (f16, or
+// bf16 without vdpbf16ps): whole tiles of at most 64 rows, with B as small as f32's generated
+// tiles take (each 8-row strip sweeps all of B). Measured on one core, f16, op-bench, GF/s
+// generated / ukernel: 64^3 154/90, 32^3 102/92, 64x256x256 206/192, 64x64x512 200/175; but
+// 80^3 132/162, 96^3 180/197, 128^3 181/196, 256^3 204/214, 512^3 186/193, 1024^3 175/202,
+// 2048^3 137/207, M = 16 and 128 with N = K = 4096 89/105 and 106/134. (Until session 21 the
+// generated tiles took every whole product: the ukernel then trailed them from 512^3 on.)
+bool widenedRegisterTilesWin(linalg::LinalgOp op) {
+  if (!isWholeRegisterTiles(op)) return false;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  unsigned loops = ranges.size();
+  return ranges[loops - 3] <= 64 && ranges[loops - 2] * ranges[loops - 1] < kMaxGeneratedBElements;
+}
+
 // The ukernel (of those the target provides) that computes this product's cache tiles, or "".
-// f32 products take the ukernel unless generated tiles win (f32RegisterTilesWin); f16 and bf16
-// take generated tiles whenever they are whole (with widened panels they were within 5% either
-// way or better generated from 512^3 to 2048^3 and at M=128, but 255^3 90/37 GF/s, 1000^3
-// 126/100 on the ukernel). Where the target multiplies bf16 pairs (vdpbf16ps), bf16 products
-// take that ukernel whatever their shape: it does twice the products a cycle of the f32 FMA the
-// generated tiles use (Zen 5, 1 thread: 1024^3 188 -> 393-407 GF/s, 64^3 165 -> 302).
+// f32 products take the ukernel unless generated tiles win (f32RegisterTilesWin), f16 and bf16
+// likewise (widenedRegisterTilesWin). Where the target multiplies bf16 pairs (vdpbf16ps), bf16
+// products take that ukernel whatever their shape: it does twice the products a cycle of the
+// f32 FMA the generated tiles use (Zen 5, 1 thread: 1024^3 188 -> 393-407 GF/s, 64^3 165 -> 302).
 StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
   Type a = elementType(op.getDpsInputs()[0]), b = elementType(op.getDpsInputs()[1]);
   Type c = elementType(op.getDpsInits()[0]);
@@ -115,7 +127,7 @@ StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
     symbol = "aclcpu_ukernel_gemm_s8s8s32_vnni";
   else if (floatProduct && a.isBF16() && llvm::is_contained(available, kBf16Pairs))
     symbol = kBf16Pairs;
-  else if (floatProduct && !(a.isF32() ? f32RegisterTilesWin(op) : isWholeRegisterTiles(op)))
+  else if (floatProduct && !(a.isF32() ? f32RegisterTilesWin(op) : widenedRegisterTilesWin(op)))
     symbol = a.isF32() ? "aclcpu_ukernel_gemm_f32f32f32"
              : a.isF16() ? "aclcpu_ukernel_gemm_f16f16f32"
              : a.isBF16() ? "aclcpu_ukernel_gemm_bf16bf16f32" : "";

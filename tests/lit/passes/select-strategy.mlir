@@ -181,6 +181,21 @@ func.func @bf16_pairs(%a: tensor<64x128xbf16>, %b: tensor<128x96xbf16>, %j: tens
   return %0, %1, %2 : tensor<64x96xf32>, tensor<7x5xf32>, tensor<64x96xf32>
 }
 
+// f16 (widened to f32 by the ukernel) keeps generated register tiles only for whole tiles of
+// at most 64 rows whose B is under 256K elements (64 x 128 x 96 above); past 64 rows (128^3) or
+// with a larger B (64 x 1024 x 512) it takes the ukernel.
+// PAIRS-LABEL: func @widened_products
+// PAIRS: ukernel = "aclcpu_ukernel_gemm_f16f16f32"
+// PAIRS: ukernel = "aclcpu_ukernel_gemm_f16f16f32"
+// PAIRS-NOT: ukernel
+func.func @widened_products(%a: tensor<128x128xf16>, %b: tensor<64x1024xf16>, %c: tensor<1024x512xf16>,
+                            %d: tensor<64x64xf16>) -> (tensor<128x128xf32>, tensor<64x512xf32>, tensor<64x64xf32>) {
+  %0 = aclop.matmul %a, %a {result_type = f32} : (tensor<128x128xf16>, tensor<128x128xf16>) -> tensor<128x128xf32>
+  %1 = aclop.matmul %b, %c {result_type = f32} : (tensor<64x1024xf16>, tensor<1024x512xf16>) -> tensor<64x512xf32>
+  %2 = aclop.matmul %d, %d {result_type = f32} : (tensor<64x64xf16>, tensor<64x64xf16>) -> tensor<64x64xf32>
+  return %0, %1, %2 : tensor<128x128xf32>, tensor<64x512xf32>, tensor<64x64xf32>
+}
+
 // f32 NN GEMMs keep generated register tiles while B is under 1 MiB (448 x 448 here); from
 // 1 MiB on (512 x 512) each 8-row strip's sweep of B leaves a 1 MiB L2, and the ukernel packs.
 // UKERNEL-LABEL: func @gemm_b_size

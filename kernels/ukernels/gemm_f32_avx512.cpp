@@ -1074,7 +1074,8 @@ __attribute__((noinline)) void fewRows(const T *a, int64_t aRowStride, int64_t a
     for (; j < columns; ++j)
       for (int64_t r = 0; r < Rows; ++r) {
         float sum = c[r * cRowStride + j];
-        for (int64_t t = 0; t < kSteps; ++t) sum = __builtin_fmaf(weights[r][t], load1(rowsOfB + t * bDepthStride + j), sum);
+        for (int64_t t = 0; t < kSteps; ++t)
+          sum = __builtin_fmaf(weights[r][t], load1(rowsOfB + t * bDepthStride + j), sum);
         c[r * cRowStride + j] = sum;
       }
   }

@@ -1046,53 +1046,51 @@ bool streamed(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, 
 // pass's rows towards L2. For 16-bit B too large for L3 (gemm): bf16 M = 1, N = K = 4096 (32
 // MiB) 27 -> 41-46 GF/s, M = 4 85 -> 127, f16 M = 1 27 -> 33; but where B sits in L3 the tiles lost
 // (bf16 1x4096x2048 -6%, 2x2048x2048 -20%, 1x1024x1024 -20%), and f32 from memory lost 6-9%.
+// One pass of fewRows: `Steps` rows of B from `rowsOfB` into the `Rows` rows of C.
+template <int64_t Steps, class T, int64_t Rows, bool FetchPass>
+__attribute__((always_inline)) inline void fewRowsPass(const T *a, int64_t aRowStride, int64_t aDepthStride,
+                                                       const T *rowsOfB, int64_t bDepthStride, float *c,
+                                                       int64_t cRowStride, int64_t columns) {
+  float weights[Rows][Steps];
+  for (int64_t r = 0; r < Rows; ++r)
+    for (int64_t t = 0; t < Steps; ++t) weights[r][t] = load1(a + r * aRowStride + t * aDepthStride);
+  int64_t j = 0;
+  for (; j + 16 <= columns; j += 16) {
+    if (FetchPass && (j * int64_t{sizeof(T)}) % 64 == 0)
+      for (int64_t t = 0; t < Steps; ++t)
+        _mm_prefetch(reinterpret_cast<const char *>(rowsOfB + (Steps + t) * bDepthStride + j), _MM_HINT_T1);
+    __m512 bv[Steps];
+    for (int64_t t = 0; t < Steps; ++t) bv[t] = load16(rowsOfB + t * bDepthStride + j);
+    for (int64_t r = 0; r < Rows; ++r) {
+      float *out = c + r * cRowStride + j;
+      __m512 sum = _mm512_loadu_ps(out);
+      for (int64_t t = 0; t < Steps; ++t) sum = _mm512_fmadd_ps(_mm512_set1_ps(weights[r][t]), bv[t], sum);
+      _mm512_storeu_ps(out, sum);
+    }
+  }
+  for (; j < columns; ++j)
+    for (int64_t r = 0; r < Rows; ++r) {
+      float sum = c[r * cRowStride + j];
+      for (int64_t t = 0; t < Steps; ++t)
+        sum = __builtin_fmaf(weights[r][t], load1(rowsOfB + t * bDepthStride + j), sum);
+      c[r * cRowStride + j] = sum;
+    }
+}
+
 template <class T, int64_t Rows, bool FetchPass>
 __attribute__((noinline)) void fewRows(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b,
                                        int64_t bDepthStride, float *c, int64_t cRowStride, int64_t columns,
                                        int64_t depth) {
   constexpr int64_t kSteps = 8;
   const int64_t wholeDepth = depth / kSteps * kSteps;
-  for (int64_t k = 0; k < wholeDepth; k += kSteps) {
-    float weights[Rows][kSteps];
-    for (int64_t r = 0; r < Rows; ++r)
-      for (int64_t t = 0; t < kSteps; ++t) weights[r][t] = load1(a + r * aRowStride + (k + t) * aDepthStride);
-    const T *rowsOfB = b + k * bDepthStride;
-    int64_t j = 0;
-    for (; j + 16 <= columns; j += 16) {
-      if (FetchPass && (j * int64_t{sizeof(T)}) % 64 == 0)
-        for (int64_t t = 0; t < kSteps; ++t)
-          _mm_prefetch(reinterpret_cast<const char *>(rowsOfB + (kSteps + t) * bDepthStride + j), _MM_HINT_T1);
-      __m512 bv[kSteps];
-      for (int64_t t = 0; t < kSteps; ++t) bv[t] = load16(rowsOfB + t * bDepthStride + j);
-      for (int64_t r = 0; r < Rows; ++r) {
-        float *out = c + r * cRowStride + j;
-        __m512 sum = _mm512_loadu_ps(out);
-        for (int64_t t = 0; t < kSteps; ++t) sum = _mm512_fmadd_ps(_mm512_set1_ps(weights[r][t]), bv[t], sum);
-        _mm512_storeu_ps(out, sum);
-      }
-    }
-    for (; j < columns; ++j)
-      for (int64_t r = 0; r < Rows; ++r) {
-        float sum = c[r * cRowStride + j];
-        for (int64_t t = 0; t < kSteps; ++t)
-          sum = __builtin_fmaf(weights[r][t], load1(rowsOfB + t * bDepthStride + j), sum);
-        c[r * cRowStride + j] = sum;
-      }
-  }
+  for (int64_t k = 0; k < wholeDepth; k += kSteps)
+    fewRowsPass<kSteps, T, Rows, FetchPass>(a + k * aDepthStride, aRowStride, aDepthStride, b + k * bDepthStride,
+                                            bDepthStride, c, cRowStride, columns);
   // The last steps, fewer than a pass: a row of B at a time (each C element sums in depth order
   // either way).
-  for (int64_t k = wholeDepth; k < depth; ++k) {
-    const T *rowOfB = b + k * bDepthStride;
-    for (int64_t r = 0; r < Rows; ++r) {
-      const float weight = load1(a + r * aRowStride + k * aDepthStride);
-      const __m512 weights = _mm512_set1_ps(weight);
-      float *out = c + r * cRowStride;
-      int64_t j = 0;
-      for (; j + 16 <= columns; j += 16)
-        _mm512_storeu_ps(out + j, _mm512_fmadd_ps(weights, load16(rowOfB + j), _mm512_loadu_ps(out + j)));
-      for (; j < columns; ++j) out[j] = __builtin_fmaf(weight, load1(rowOfB + j), out[j]);
-    }
-  }
+  for (int64_t k = wholeDepth; k < depth; ++k)
+    fewRowsPass<1, T, Rows, false>(a + k * aDepthStride, aRowStride, aDepthStride, b + k * bDepthStride,
+                                   bDepthStride, c, cRowStride, columns);
 }
 
 // fewRows for `rows` (1 to kFewRows) rows of A.

@@ -712,6 +712,24 @@ KeepingPairs<Whole> tileOperands(const KeepingPairs<Whole> &operands) {
   return operands;
 }
 
+// A register tile's sums to `out`, through a copy of it: GCC took the stores to C to change the
+// caller's, and before every store reloaded its fields and tested its mode again. Where every
+// lane is kept the stores are plain (Vector).
+template <int Rows, int Halves, class Out>
+__attribute__((always_inline)) inline void putTile(const Out &outIn, __m512 (&acc)[Rows][Halves], __mmask16 low,
+                                                   __mmask16 high) {
+  const Out out = outIn;
+  if (low == kAllLanes && high == kAllLanes) {
+#pragma GCC unroll 12
+    for (int r = 0; r < Rows; ++r)
+      for (int h = 0; h < Halves; ++h) out.put(r, 16 * h, acc[r][h], kAllLanes);
+  } else {
+#pragma GCC unroll 12
+    for (int r = 0; r < Rows; ++r)
+      for (int h = 0; h < Halves; ++h) out.put(r, 16 * h, acc[r][h], h == 0 ? low : high);
+  }
+}
+
 // Rows (<= 12) x 16 * Halves columns of A x B over `depth` steps (k, or pairs of k), to `out`;
 // the columns past B's width are masked off. Never inlined: inlined into a loop over tiles, GCC
 // keeps the accumulators in memory (the 64^3 in-place product ran at half speed).
@@ -732,9 +750,7 @@ __attribute__((noinline)) void registerTile(const Operands &operandsIn, int64_t 
       for (int h = 0; h < Halves; ++h) acc[r][h] = Operands::Products::multiplyAdd(av, b[h], acc[r][h]);
     }
   }
-#pragma GCC unroll 12
-  for (int r = 0; r < Rows; ++r)
-    for (int h = 0; h < Halves; ++h) out.put(r, 16 * h, acc[r][h], h == 0 ? low : high);
+  putTile(out, acc, low, high);
 }
 
 // A tile of `rows` (<= 12); 16 columns wide when no more are left (a ragged last block: 1000
@@ -860,13 +876,13 @@ struct PartialSums {
                        out.at(row, column)};
   }
   __m512 start(int64_t row, int64_t column, __mmask16 mask) const {  // column: 0 or 16
-    return resume ? _mm512_maskz_loadu_ps(mask, sums + row * kColumns + column) : _mm512_setzero_ps();
+    return resume ? Vector<float>::load(mask, sums + row * kColumns + column) : _mm512_setzero_ps();
   }
   void put(int64_t row, int64_t column, __m512 x, __mmask16 mask) const {
     if (finish)
       out.put(row, column, x, mask);
     else
-      _mm512_mask_storeu_ps(sums + row * kColumns + column, mask, x);
+      Vector<float>::store(mask, sums + row * kColumns + column, x);
   }
 };
 

@@ -10,8 +10,10 @@
 
 #include <cstdint>
 
+constexpr __mmask16 kAllLanes = 0xffff;
+
 // The mask of the first `count` of 16 lanes (none if count <= 0, all if count >= 16).
 static inline __mmask16 firstLanes(int64_t count) {
-  return count >= 16 ? static_cast<__mmask16>(0xffff)
+  return count >= 16 ? kAllLanes
                      : count <= 0 ? static_cast<__mmask16>(0) : static_cast<__mmask16>((1u << count) - 1);
 }

@@ -73,11 +73,18 @@ struct Destination {
   // What a register tile's sums start from: nothing (the chunk's sums reach C through put).
   typename Vector<T>::Type start(int64_t, int64_t, __mmask16) const { return Vector<T>::zero(); }
 
-  // The same destination from (row, column) on.
+  // The same destination from (row, column) on, built field by field: a copy of a destination
+  // just built read it back wider than it was written, which stalls (the streamed tiles, per
+  // tile).
   Destination at(int64_t row, int64_t column) const {
-    Destination moved = *this;
-    moved.out += row * outRowStride + column;
-    if (cIn) moved.cIn += row * cInRowStride + column;
+    Destination moved;
+    moved.mode = mode;
+    moved.out = out + row * outRowStride + column;
+    moved.outRowStride = outRowStride;
+    moved.alpha = alpha;
+    moved.beta = beta;
+    moved.cIn = cIn ? cIn + row * cInRowStride + column : nullptr;
+    moved.cInRowStride = cInRowStride;
     return moved;
   }
 

@@ -984,20 +984,27 @@ void streamedProduct(const T *a, int64_t aRowStride, int64_t aDepthStride, const
                   fetches ? rowsOfB(nextRow + share / (kShares / 2) * steps,
                                     nextColumn + share % (kShares / 2) * kFetchedColumns)
                           : own;
-              const RowAhead next{from, rowBytes};
-              const StreamedA<uint32_t> aOperand{aOfTile, tileRows};
+              // Each tile's operands built in place, field by field: copied from structs just
+              // built, they were read back wider than they were written, which stalls.
               auto run = [&](auto whole) {
-                const StreamedPairs<decltype(whole)::value> pairs{
-                    next, aOperand, reinterpret_cast<const uint16_t *>(bOfBlock), bDepthStride,
-                    static_cast<__mmask32>(low | uint32_t{high} << 16), lowColumns, highColumns};
+                constexpr bool kWhole = decltype(whole)::value;
+                const auto *bits = reinterpret_cast<const uint16_t *>(bOfBlock);
+                const auto lanes = static_cast<__mmask32>(low | uint32_t{high} << 16);
                 if (rowTiles == 1)
-                  registerTileRows(height, pairs, steps, tileOut, low, high);
+                  registerTileRows(height,
+                                   StreamedPairs<kWhole>{{from, rowBytes}, {aOfTile, tileRows}, bits, bDepthStride,
+                                                         lanes, lowColumns, highColumns},
+                                   steps, tileOut, low, high);
                 else
-                  registerTileRows(height, KeepingPairs<decltype(whole)::value>{pairs, keptPairs}, steps, tileOut,
-                                   low, high);
+                  registerTileRows(height,
+                                   KeepingPairs<kWhole>{{{from, rowBytes}, {aOfTile, tileRows}, bits, bDepthStride,
+                                                         lanes, lowColumns, highColumns},
+                                                        keptPairs},
+                                   steps, tileOut, low, high);
               };
               if (row0 > 0)
-                registerTileRows(height, KeptPairs{next, aOperand, keptPairs}, steps, tileOut, low, high);
+                registerTileRows(height, KeptPairs{{from, rowBytes}, {aOfTile, tileRows}, keptPairs}, steps, tileOut,
+                                 low, high);
               else if (left >= kColumns)
                 run(std::true_type{});
               else

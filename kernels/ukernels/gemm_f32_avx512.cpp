@@ -776,11 +776,12 @@ int64_t sideBySideTile(int64_t rows, const Operands &operands, int64_t blockFloa
                        int64_t depth, const Destination<float> &out) {
   const int64_t blocks = rows <= 2 ? 4 : 2;
   if (blocksLeft < blocks) return 0;
+  constexpr __mmask16 kAll = kAllLanes;  // whole micro-panels only
   switch (rows) {
-    case 1: registerTile<1, 8>(SideBySide<Operands, 4>{operands, blockFloats}, depth, out, 0xffff, 0xffff); break;
-    case 2: registerTile<2, 8>(SideBySide<Operands, 4>{operands, blockFloats}, depth, out, 0xffff, 0xffff); break;
-    case 3: registerTile<3, 4>(SideBySide<Operands, 2>{operands, blockFloats}, depth, out, 0xffff, 0xffff); break;
-    default: registerTile<4, 4>(SideBySide<Operands, 2>{operands, blockFloats}, depth, out, 0xffff, 0xffff); break;
+    case 1: registerTile<1, 8>(SideBySide<Operands, 4>{operands, blockFloats}, depth, out, kAll, kAll); break;
+    case 2: registerTile<2, 8>(SideBySide<Operands, 4>{operands, blockFloats}, depth, out, kAll, kAll); break;
+    case 3: registerTile<3, 4>(SideBySide<Operands, 2>{operands, blockFloats}, depth, out, kAll, kAll); break;
+    default: registerTile<4, 4>(SideBySide<Operands, 2>{operands, blockFloats}, depth, out, kAll, kAll); break;
   }
   return blocks;
 }

@@ -132,7 +132,7 @@ void registerTile(const uint32_t *a, int64_t aRowStride, const int8_t *b, int64_
   for (int r = 0; r < Rows; ++r)
     for (int v = 0; v < Blocks; ++v)
       out.put(r, v * kLanes, _mm512_sub_epi32(acc[r][v], correction[v]),
-              v == Blocks - 1 ? lastMask : static_cast<__mmask16>(0xffff));
+              v == Blocks - 1 ? lastMask : kAllLanes);
 }
 
 template <int Blocks>

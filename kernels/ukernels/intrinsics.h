@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+// Every one of sixteen lanes.
 constexpr __mmask16 kAllLanes = 0xffff;
 
 // The mask of the first `count` of 16 lanes (none if count <= 0, all if count >= 16).

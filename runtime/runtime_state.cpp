@@ -10,12 +10,14 @@ namespace {
 thread_local std::shared_ptr<Context> threadContext;
 }
 
-// Lives as long as the process: a program may exit without aclFinalize, and tearing down
-// JIT-linked kernels from a static destructor could run after LLVM's own statics are gone.
-Runtime &Runtime::get() {
-  static Runtime *runtime = new Runtime();
-  return *runtime;
-}
+Runtime *Runtime::instance = nullptr;
+
+namespace {
+// Priority 101: before every C++ static initializer of the library (default priority), any of
+// which may call into the runtime (an operator store registering its finalize hook does not,
+// but a future one might).
+__attribute__((constructor(101))) void makeRuntime() { Runtime::instance = new Runtime(); }
+}  // namespace
 
 Device::~Device() = default;
 
@@ -73,8 +75,7 @@ void runFinalizeHooks() {
   for (auto hook : finalizeHooks()) hook();
 }
 
-aclError requireInitialized(const char *function) {
-  if (Runtime::get().initialized.load(std::memory_order_acquire)) return ACL_SUCCESS;
+aclError reportUninitialized(const char *function) {
   return reportError(ACL_ERROR_UNINITIALIZE, function, "aclInit has not been called (or aclFinalize has)");
 }
 

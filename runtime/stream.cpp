@@ -51,21 +51,6 @@ bool Stream::postAfterCallerRun() {
   }
 }
 
-bool Stream::claimIdle() {
-  if (queued_.load(std::memory_order_seq_cst) != 0) return false;  // queued tasks go first, on the pool
-  State idle = State::Idle;
-  return state_.compare_exchange_strong(idle, State::RunningOnCaller, std::memory_order_seq_cst);
-}
-
-void Stream::finishRunOnCaller() {
-  // A plain store: an enqueue that saw the run waits for this and posts its task itself
-  // (postAfterCallerRun), so the run need not look at the queue. Before, this store was seq_cst
-  // and followed by a read of the queue's length: one locked instruction more per small launch.
-  state_.store(State::Idle, std::memory_order_release);
-}
-
-uint64_t Stream::enqueuedCount() const { return enqueued_.load(std::memory_order_acquire); }
-
 void Stream::waitFor(const ProgressCounter &progress, uint64_t target) {
   if (progress.value() >= target) return;
   auto start = std::chrono::steady_clock::now();
@@ -73,7 +58,7 @@ void Stream::waitFor(const ProgressCounter &progress, uint64_t target) {
   synchronizeWaits_.record(std::chrono::steady_clock::now() - start);
 }
 
-aclError Stream::synchronize() {
+aclError Stream::synchronizeWaiting() {
   waitFor(completed_, enqueuedCount());
   // A failed task set failed_ before its completion was published.
   if (!failed_.load(std::memory_order_acquire)) return ACL_SUCCESS;

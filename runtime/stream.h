@@ -53,8 +53,13 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
     return true;
   }
   // Waits for every task enqueued before the call; returns (and clears) the first task error.
-  // The waiting thread runs work offered to it meanwhile (offerToWaiter).
-  aclError synchronize();
+  // The waiting thread runs work offered to it meanwhile (offerToWaiter). Inline where nothing
+  // is left to wait for and nothing failed, as after a launch its caller ran.
+  aclError synchronize() {
+    // A failed task set failed_ before its completion was published.
+    if (completed_.value() >= enqueuedCount() && !failed_.load(std::memory_order_acquire)) return ACL_SUCCESS;
+    return synchronizeWaiting();
+  }
   // Waits, as synchronize does, until `progress` reaches `target`: for a point on this stream
   // other than its end (an event recorded on it), whose waiter helps the stream's launches too.
   void waitFor(const ProgressCounter &progress, uint64_t target);
@@ -72,7 +77,7 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   // Records the first failure of a task; synchronize reports it.
   void recordError(aclError code, const std::string &message);
 
-  uint64_t enqueuedCount() const;
+  uint64_t enqueuedCount() const { return enqueued_.load(std::memory_order_acquire); }
   const ProgressCounter &completed() const { return completed_; }
   int deviceId() const { return deviceId_; }
   WorkerPool &pool() const { return pool_; }
@@ -89,9 +94,20 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   // Runs queued tasks in order until the queue is empty (the stream goes Idle), the head task
   // blocks (Parked), or `limit` tasks have run (> 0: the stream is re-posted to the pool).
   void runTasks(int limit);
+  aclError synchronizeWaiting();
   // runIfIdle's two halves: Idle -> RunningOnCaller if nothing is queued; then Idle again.
-  bool claimIdle();
-  void finishRunOnCaller();
+  bool claimIdle() {
+    if (queued_.load(std::memory_order_seq_cst) != 0) return false;  // queued tasks go first, on the pool
+    State idle = State::Idle;
+    return state_.compare_exchange_strong(idle, State::RunningOnCaller, std::memory_order_seq_cst);
+  }
+  void finishRunOnCaller() {
+    // A plain store: an enqueue that saw the run waits for this and posts its task itself
+    // (postAfterCallerRun), so the run need not look at the queue. Before, this store was
+    // seq_cst and followed by a read of the queue's length: one locked instruction more per
+    // small launch.
+    state_.store(State::Idle, std::memory_order_release);
+  }
   // For an enqueue that found a caller's run in progress: waits for its end, then posts the
   // stream if it is idle. True if the caller must post it.
   bool postAfterCallerRun();

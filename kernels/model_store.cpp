@@ -211,7 +211,7 @@ aclError launchStatic(const Model &model, const StaticLaunch &plan, const aclDat
     raw[i] = reinterpret_cast<uintptr_t>(plan.constData[i] ? plan.constData[i] : buffer->data);
   }
   if (aclError error = checkDeviceRanges(ranges, numRanges, caller)) return error;
-  return runOrEnqueue(model, plan.entry, launchBlockCount(plan.launch, plan.outputs, stream.pool().numThreads()),
+  return runOrEnqueue(model, plan.entry, launchBlockCount(plan.launch, plan.outputs, stream.poolThreads()),
                       plan.touched, stream, raw, plan.numBuffers, caller);
 }
 
@@ -471,7 +471,7 @@ __attribute__((noinline)) aclError launchDynamic(const Model &model, const std::
     if (input < request.kernelInputs.size() && recipe.depthDim < inputDims[request.kernelInputs[input]].size())
       depth = inputDims[request.kernelInputs[input]][recipe.depthDim];
   }
-  uint32_t numBlocks = launchBlockCount(kernel.launch, outputElements, resolved->pool().numThreads(), depth);
+  uint32_t numBlocks = launchBlockCount(kernel.launch, outputElements, resolved->poolThreads(), depth);
   return runOrEnqueue(model, kernel.entry, numBlocks, touched, *resolved, raw, numPointers + numDynamicSizes, caller);
 }
 

@@ -45,7 +45,11 @@ void runKernelCall(Stream &stream, const KernelCall &call);
 // than its kernel, or any when the process has one usable core: a worker would run it on the
 // core this thread holds, after a switch there and a futex wake back (bf16 256^3 GEMM under
 // `taskset -c 1`: 94 -> 82 us a call).
-inline bool launchesOnCaller(const Stream &stream, bool small) { return small || stream.pool().cores() == 1; }
+inline bool launchesOnCaller(const Stream &stream, bool small) { return small || stream.poolCores() == 1; }
+
+// Runs block 0 of 1 of `entry` on this thread (`workers`: the pool's threads, at least 1);
+// returns its result.
+int32_t runOneBlock(aclcpuKernelEntry entry, const void *args, uint32_t workers, size_t scratchBytes);
 
 // Runs blocks [0, numBlocks) of `entry`; returns 0 or the first non-zero block result, with
 // the failing block's index in `faultBlock`. A thread synchronizing on `stream` (the launch's)

@@ -5,12 +5,14 @@
 #include "diagnostics.h"
 #include "spin_wait.h"
 
+#include <algorithm>
 #include <thread>
 
 namespace aclcpu {
 
 Stream::Stream(WorkerPool &pool, int deviceId, std::chrono::nanoseconds spin)
-    : pool_(pool), deviceId_(deviceId), spin_(spin),
+    : pool_(pool), poolThreads_(std::max(1u, pool.numThreads())), poolCores_(pool.cores()), deviceId_(deviceId),
+      spin_(spin),
       synchronizeWaits_(pool.numThreads() < pool.cores()) {}
 
 uint64_t Stream::enqueue(std::unique_ptr<StreamTask> task) {

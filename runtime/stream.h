@@ -81,6 +81,10 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   const ProgressCounter &completed() const { return completed_; }
   int deviceId() const { return deviceId_; }
   WorkerPool &pool() const { return pool_; }
+  // The pool's thread count (at least 1) and cores, kept here: a launch its caller runs reads
+  // them, and the stream's line is one it reads anyway.
+  unsigned poolThreads() const { return poolThreads_; }
+  unsigned poolCores() const { return poolCores_; }
 
   void runOnPool() override;
 
@@ -116,6 +120,7 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   static constexpr int kTasksPerTurn = 64;  // then the stream yields its worker to other streams
 
   WorkerPool &pool_;
+  const unsigned poolThreads_, poolCores_;
   const int deviceId_;
   const std::chrono::nanoseconds spin_;
   WaitPredictor synchronizeWaits_;

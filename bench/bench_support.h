@@ -11,6 +11,8 @@
 
 #include <cstddef>
 #include <cstdlib>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace aclcpu_bench {
@@ -73,7 +75,8 @@ class AlignedHostArray {
 // synchronizes. Subclasses own the tensors and create the handle, then bind it.
 class HandleContender : public Contender {
  public:
-  explicit HandleContender(const Runtime &runtime) : Contender("aclcpu"), runtime_(runtime) {}
+  explicit HandleContender(const Runtime &runtime, std::string name = "aclcpu")
+      : Contender(std::move(name)), runtime_(runtime) {}
   ~HandleContender() override { aclopDestroyHandle(handle_); }
   bool call() override {
     if (handle_ == nullptr) return false;

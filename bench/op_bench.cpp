@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -65,6 +66,43 @@ void BM_AddDispatchExecuteV2(benchmark::State &state) {
   });
 }
 BENCHMARK(BM_AddDispatchExecuteV2)->UseRealTime();
+
+// The target is a ratio (aclopExecuteV2 at most twice the handle path), so the two paths also
+// run side by side in one process (paired_runs.h): ExecuteV2's calls a second over the handle's.
+class AddThroughExecute : public aclcpu_bench::Contender {
+ public:
+  AddThroughExecute(const Runtime &runtime, const Tensor &a, const Tensor &out)
+      : Contender("ExecuteV2"), runtime_(runtime), inDescs_{a.desc, a.desc}, outDescs_{out.desc},
+        inputs_{a.buffer, a.buffer}, outputs_{out.buffer} {}
+  bool call() override {
+    if (aclopExecuteV2("Add", 2, inDescs_, inputs_, 1, outDescs_, outputs_, nullptr, runtime_.stream) != ACL_SUCCESS ||
+        aclrtSynchronizeStream(runtime_.stream) != ACL_SUCCESS)
+      return fail(aclGetRecentErrMsg());
+    return true;
+  }
+
+ private:
+  const Runtime &runtime_;
+  aclTensorDesc *inDescs_[2], *outDescs_[1];
+  aclDataBuffer *inputs_[2], *outputs_[1];
+};
+
+class AddThroughHandle : public aclcpu_bench::HandleContender {
+ public:
+  AddThroughHandle(const Runtime &runtime, const Tensor &a, const Tensor &out) : HandleContender(runtime, "handle") {
+    compileAndBind("Add", {a.desc, a.desc}, out.desc, {a.buffer, a.buffer}, out.buffer);
+  }
+};
+
+void BM_PairedAddDispatch(benchmark::State &state) {
+  Runtime runtime;
+  Tensor a(ACL_FLOAT, {1}, 4), out(ACL_FLOAT, {1}, 4);
+  std::vector<std::unique_ptr<aclcpu_bench::Contender>> contenders;
+  contenders.push_back(std::make_unique<AddThroughExecute>(runtime, a, out));
+  contenders.push_back(std::make_unique<AddThroughHandle>(runtime, a, out));
+  aclcpu_bench::runPaired(state, contenders, 1e3, "M calls/s");
+}
+BENCHMARK(BM_PairedAddDispatch)->Iterations(15)->UseRealTime();
 
 // ExecuteV2 on a dynamic model (ACL_OP_COMPILE_FUZZ): the output shape follows from the inputs.
 void BM_AddDispatchExecuteV2Dynamic(benchmark::State &state) {

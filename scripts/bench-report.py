@@ -8,8 +8,10 @@ comparison made on one core:
     f32 matmul primitive (B pre-packed);
   - f32 and bf16 MatMul with B constant (aclSetTensorConst) beside oneDNN's matmul with B
     pre-packed;
-  - Add and Casts on 256 MiB beside memcpy of the same traffic and hand-written AVX-512 loops.
-Each comparison runs side by side in one process (op_bench's BM_PairedGemm*, elementwise_bench's
+  - Add and Casts on 256 MiB beside memcpy of the same traffic and hand-written AVX-512 loops;
+  - a 1-element Add's dispatch through aclopExecuteV2 beside the handle path.
+Each comparison runs side by side in one process (op_bench's BM_PairedGemm* and
+BM_PairedAddDispatch, elementwise_bench's
 BM_Paired*; bench/paired_runs.h): 15 rounds in which ours and each anchor run a batch of calls
 (~20 ms, at least one call) in rotated order; a ratio is the median of the rounds' ratios. The
 report runs each benchmark in --rounds separate processes and prints the median of the
@@ -40,6 +42,7 @@ GEMM_FAMILIES = [("BM_PairedGemmF32", "n³ fp32 GEMM", "GFLOP/s", "GF/s"),
 GEMM_SHAPES = "BM_PairedGemmF32Shapes"
 GEMM_CONST_B = "BM_PairedGemmConstB"
 GEMM_BF16_SHAPES = "BM_PairedGemmBf16Shapes"
+DISPATCH = "BM_PairedAddDispatch/iterations:15/real_time"
 
 
 # The environment for the benchmarks: this machine's sets OPENBLAS_CORETYPE (forcing OpenBLAS
@@ -161,6 +164,21 @@ def const_b_table(entries_by_name, family=GEMM_CONST_B, title="B constant"):
                      "vs oneDNN"], rows)
 
 
+def dispatch_table(entries_by_name):
+    """A 1-element Add's enqueue + synchronize through aclopExecuteV2 and through a handle, side
+    by side (the target is their ratio): ns a call, and ExecuteV2's time over the handle's."""
+    entries = entries_by_name.get(DISPATCH)
+    if not entries:
+        return
+    execute, handle = (paired_rate(entries, name, "M calls/s") for name in ("ExecuteV2", "handle"))
+    ratios = [entry["vs handle"] for entry in entries]
+    low = min(entry["vs handle q3"] for entry in entries)
+    high = max(entry["vs handle q1"] for entry in entries)
+    print_table(["1-element Add, enqueue + synchronize", "handle ns", "aclopExecuteV2 ns", "ExecuteV2 / handle"],
+                [["1 thread", f"{1e3 / handle:.0f}", f"{1e3 / execute:.0f}",
+                  f"{1 / statistics.median(ratios):.2f}× ({1 / low:.2f}–{1 / high:.2f})"]])
+
+
 def print_table(header, rows):
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
@@ -220,7 +238,7 @@ def main():
     parser.add_argument("--png", default="docs/gemm-f32.png")
     args = parser.parse_args()
     saved = json.load(open(args.json)) if args.json else {
-        "gemm": run_processes(args.build, "op_bench", "BM_PairedGemm", args.rounds),
+        "gemm": run_processes(args.build, "op_bench", "BM_Paired(Gemm|AddDispatch)", args.rounds),
         "elementwise": run_processes(args.build, "elementwise_bench", "BM_Paired", args.rounds)}
     if args.save_json:
         with open(args.save_json, "w") as out:
@@ -232,6 +250,7 @@ def main():
     const_b_table(entries)
     const_b_table(entries, GEMM_BF16_SHAPES, "B in every call")
     elementwise_table(paired(saved["elementwise"]))
+    dispatch_table(entries)
     if tables["BM_PairedGemmF32"]:
         plot(tables["BM_PairedGemmF32"], args.png)
 

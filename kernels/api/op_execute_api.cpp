@@ -13,9 +13,10 @@ extern "C" aclError aclopExecuteV2(const char *opType, int numInputs, aclTensorD
   if ((numInputs > 0 && inputs == nullptr) || outputs == nullptr)
     return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", outputs ? "inputs" : "outputs");
   RequestArguments arguments{opType, numInputs, inputDesc, numOutputs, outputDesc, attr};
-  // A dynamic model writes the inferred output shapes back to the request's descriptions.
+  // A dynamic model writes the inferred output shapes back to the request's descriptions (a
+  // model with a static plan has no dynamic dim: no need to look at every dim).
   auto writeOutputDims = [&](const Model &model, const std::vector<std::vector<int64_t>> &dims) {
-    if (!model.request.isDynamic()) return;
+    if (model.staticLaunch || !model.request.isDynamic()) return;
     for (size_t i = 0; i < dims.size(); ++i) outputDesc[i]->dims = dims[i];
   };
   thread_local RequestMemo<RequestKey> memo;

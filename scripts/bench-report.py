@@ -42,7 +42,7 @@ GEMM_FAMILIES = [("BM_PairedGemmF32", "n³ fp32 GEMM", "GFLOP/s", "GF/s"),
 GEMM_SHAPES = "BM_PairedGemmF32Shapes"
 GEMM_CONST_B = "BM_PairedGemmConstB"
 GEMM_BF16_SHAPES = "BM_PairedGemmBf16Shapes"
-DISPATCH = "BM_PairedAddDispatch/iterations:15/real_time"
+DISPATCH = "BM_PairedAddDispatch"
 
 
 # The environment for the benchmarks: this machine's sets OPENBLAS_CORETYPE (forcing OpenBLAS
@@ -167,7 +167,8 @@ def const_b_table(entries_by_name, family=GEMM_CONST_B, title="B constant"):
 def dispatch_table(entries_by_name):
     """A 1-element Add's enqueue + synchronize through aclopExecuteV2 and through a handle, side
     by side (the target is their ratio): ns a call, and ExecuteV2's time over the handle's."""
-    entries = entries_by_name.get(DISPATCH)
+    entries = next((entries for run_name, entries in entries_by_name.items()
+                    if run_name.partition("/")[0] == DISPATCH), None)
     if not entries:
         return
     execute, handle = (paired_rate(entries, name, "M calls/s") for name in ("ExecuteV2", "handle"))

@@ -128,25 +128,19 @@ BlockRecycler &launchTaskBlocks() {
 
 }  // namespace
 
-// One block, called here: no dispatcher (its counters and wait were a tenth of a 1-element
-// Add's dispatch).
 int32_t runOneBlock(aclcpuKernelEntry entry, const void *args, uint32_t workers, size_t scratchBytes) {
   aclcpuBlockCtx ctx = blockContext(1, workers + 1, scratchBytes);
   ctx.blockIdx = 0;
   return entry(args, &ctx);
 }
 
-int32_t runBlocks(WorkerPool &pool, aclcpuKernelEntry entry, const void *args, uint32_t numBlocks,
-                  size_t scratchBytes, uint32_t &faultBlock, Stream *stream) {
+int32_t runManyBlocks(WorkerPool &pool, aclcpuKernelEntry entry, const void *args, uint32_t numBlocks,
+                      size_t scratchBytes, uint32_t &faultBlock, Stream *stream) {
   uint32_t workers = std::max(1u, pool.numThreads());
+  // workerNum counts the pool's workers plus one slot for a thread outside the pool.
   uint32_t helpers = pool.runsInline() ? 0 : std::min(numBlocks, workers) - 1;
   // Four chunks per worker balance uneven blocks without contending on the counter.
   uint32_t chunk = std::max(1u, numBlocks / (workers * 4));
-  // workerNum counts the pool's workers plus one slot for a thread outside the pool.
-  if (numBlocks == 1) {
-    faultBlock = 0;
-    return runOneBlock(entry, args, workers, scratchBytes);
-  }
   if (helpers == 0) {  // this thread alone: nothing to share, nothing to allocate
     BlockRun run(entry, args, numBlocks, chunk, workers + 1, scratchBytes);
     run.work();
@@ -170,11 +164,8 @@ int32_t runBlocks(WorkerPool &pool, aclcpuKernelEntry entry, const void *args, u
 
 void runKernelCall(Stream &stream, const KernelCall &call) {
   uint32_t faultBlock = 0;
-  // One block reads nothing of the pool but its thread count, which the stream keeps.
-  int32_t status = call.numBlocks == 1
-                       ? runOneBlock(call.entry, call.args, stream.poolThreads(), call.scratchBytes)
-                       : runBlocks(stream.pool(), call.entry, call.args, call.numBlocks, call.scratchBytes, faultBlock,
-                                   &stream);
+  int32_t status =
+      runBlocks(stream.pool(), call.entry, call.args, call.numBlocks, call.scratchBytes, faultBlock, &stream);
   if (status != 0)
     stream.recordError(ACL_ERROR_RT_AICORE_EXCEPTION,
                        "kernel '" + std::string(call.kernelName) + "' failed: block " + std::to_string(faultBlock) +

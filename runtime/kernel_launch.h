@@ -8,6 +8,7 @@
 #include "kernel_args.h"
 #include "stream.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -47,14 +48,24 @@ void runKernelCall(Stream &stream, const KernelCall &call);
 // `taskset -c 1`: 94 -> 82 us a call).
 inline bool launchesOnCaller(const Stream &stream, bool small) { return small || stream.poolCores() == 1; }
 
-// Runs block 0 of 1 of `entry` on this thread (`workers`: the pool's threads, at least 1);
-// returns its result.
+// runBlocks' halves: one block called here, with `workers` (at least 1) the pool's threads; and
+// more, shared with the pool's workers.
 int32_t runOneBlock(aclcpuKernelEntry entry, const void *args, uint32_t workers, size_t scratchBytes);
+int32_t runManyBlocks(WorkerPool &pool, aclcpuKernelEntry entry, const void *args, uint32_t numBlocks,
+                      size_t scratchBytes, uint32_t &faultBlock, Stream *stream);
 
 // Runs blocks [0, numBlocks) of `entry`; returns 0 or the first non-zero block result, with
-// the failing block's index in `faultBlock`. A thread synchronizing on `stream` (the launch's)
-// may run some of them (Stream::offerToWaiter).
-int32_t runBlocks(WorkerPool &pool, aclcpuKernelEntry entry, const void *args, uint32_t numBlocks,
-                  size_t scratchBytes, uint32_t &faultBlock, Stream *stream = nullptr);
+// the failing block's index in `faultBlock`. A thread synchronizing on `stream` (the launch's,
+// on `pool`) may run some of them (Stream::offerToWaiter). One block is called here, with no
+// dispatcher (its counters and wait were a tenth of a 1-element Add's dispatch); it reads the
+// pool's thread count from the stream where there is one, whose line a launch reads anyway,
+// and from a small function: runManyBlocks' frame cost a 1-element Add ~3%.
+inline int32_t runBlocks(WorkerPool &pool, aclcpuKernelEntry entry, const void *args, uint32_t numBlocks,
+                         size_t scratchBytes, uint32_t &faultBlock, Stream *stream = nullptr) {
+  if (numBlocks != 1) return runManyBlocks(pool, entry, args, numBlocks, scratchBytes, faultBlock, stream);
+  faultBlock = 0;
+  return runOneBlock(entry, args, stream != nullptr ? stream->poolThreads() : std::max(1u, pool.numThreads()),
+                     scratchBytes);
+}
 
 }  // namespace aclcpu

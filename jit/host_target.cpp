@@ -39,7 +39,10 @@ const HostTarget &hostTarget() {
                                  "aclcpu_ukernel_gemm_bf16bf16f32"})
           host.ukernels.push_back(name);
         // bf16 products multiply pairs with vdpbf16ps (twice the f32 FMA's products a cycle).
-        if (has("avx512bf16")) host.ukernels.push_back("aclcpu_ukernel_gemm_bf16bf16f32_dpbf16");
+        if (has("avx512bf16")) {
+          host.ukernels.push_back("aclcpu_ukernel_gemm_bf16bf16f32_dpbf16");
+          host.ukernels.push_back("aclcpu_ukernel_gemm_f16f16f32_dpbf16");  // low-precision f16, rounded to bf16
+        }
       }
     }
     return host;

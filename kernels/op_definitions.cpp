@@ -93,6 +93,8 @@ std::string translateTranspose(ResolvedRequest &request) {
 std::string translateGemm(ResolvedRequest &request) {
   request.spec.attributes.push_back({"transpose_a", boolAttr(request, "transpose_a")});
   request.spec.attributes.push_back({"transpose_b", boolAttr(request, "transpose_b")});
+  // Set only when asked for: the specs (and cache keys) of other GEMMs stay as they were.
+  if (boolAttr(request, "low_precision")) request.spec.attributes.push_back({"low_precision", true});
   return "";
 }
 
@@ -115,7 +117,9 @@ std::vector<OpDefinition> buildTable() {
   table.push_back({"Cast", {}, "cast", 1, 1, {{"dst_type", std::nullopt}, {"truncate", OpAttrValue(false)}},
                    translateCast});
   table.push_back({"GEMM", {}, "gemm", 5, 5,
-                   {{"transpose_a", OpAttrValue(false)}, {"transpose_b", OpAttrValue(false)}}, translateGemm});
+                   {{"transpose_a", OpAttrValue(false)}, {"transpose_b", OpAttrValue(false)},
+                    {"low_precision", OpAttrValue(false)}},
+                   translateGemm});
   table.push_back({"MatMul", {"MatMulV2"}, "matmul", 2, 4,
                    {{"transpose_x1", OpAttrValue(false)}, {"transpose_x2", OpAttrValue(false)}},
                    [](ResolvedRequest &r) { return translateProduct(r, "transpose_x1", "transpose_x2"); }});

@@ -30,7 +30,18 @@ struct GemmShape {
   aclTransType transA, transB;
   int m, n, k;
   aclDataType typeA, typeB, typeC;
+  bool lowPrecision = false;  // f16 inputs rounded to bf16 (lowPrecisionFor)
 };
+
+// ACL_COMPUTE_LOW_PRECISION rounds f16 inputs to bf16 before their products (GEMM's
+// low_precision), which then run as bf16 pairs at twice the f32 FMA's rate where the CPU has
+// AVX512-BF16. Other inputs compute as with ACL_COMPUTE_HIGH_PRECISION. The real library
+// documents the low-precision mode as unsupported; here it is an opt-in for speed.
+GemmShape lowPrecisionFor(GemmShape shape, aclComputeType type) {
+  shape.lowPrecision = untrustedEnumValue(type) == ACL_COMPUTE_LOW_PRECISION && shape.typeA == ACL_FLOAT16 &&
+                       shape.typeB == ACL_FLOAT16;
+  return shape;
+}
 
 aclError checkTrans(aclTransType trans, const char *what, const char *caller) {
   long long value = untrustedEnumValue(trans);
@@ -63,6 +74,7 @@ aclError gemmModel(const GemmShape &shape, std::shared_ptr<Model> &model, Resolv
   aclopAttr attr;
   attr.values["transpose_a"] = ta;
   attr.values["transpose_b"] = tb;
+  if (shape.lowPrecision) attr.values["low_precision"] = true;
   const aclTensorDesc *inputs[] = {a.get(), b.get(), c.get(), alpha.get(), beta.get()};
   const aclTensorDesc *outputs[] = {out.get()};
   return compileRequest("GEMM", 5, inputs, 1, outputs, &attr, model, request, caller);
@@ -76,7 +88,8 @@ struct GemmKey {
   bool operator==(const GemmKey &other) const {
     const GemmShape &x = shape, &y = other.shape;
     return x.transA == y.transA && x.transB == y.transB && x.m == y.m && x.n == y.n && x.k == y.k &&
-           x.typeA == y.typeA && x.typeB == y.typeB && x.typeC == y.typeC && compileFlag == other.compileFlag;
+           x.typeA == y.typeA && x.typeB == y.typeB && x.typeC == y.typeC && x.lowPrecision == y.lowPrecision &&
+           compileFlag == other.compileFlag;
   }
 };
 
@@ -155,7 +168,7 @@ aclError makeGemmHandle(const GemmShape &shape, aclTransType transC, aclComputeT
   if (aclError error = checkComputeType(type, caller)) return error;
   std::shared_ptr<Model> model;
   ResolvedRequest request;
-  if (aclError error = gemmModel(shape, model, request, caller)) return error;
+  if (aclError error = gemmModel(lowPrecisionFor(shape, type), model, request, caller)) return error;
   return makeHandle(std::move(model), request, handle, caller);
 }
 
@@ -168,8 +181,8 @@ extern "C" aclError aclblasGemmEx(aclTransType transA, aclTransType transB, aclT
   ACLCPU_REQUIRE_INIT();
   if (aclError error = checkTransC(transC, __func__)) return error;
   if (aclError error = checkComputeType(type, __func__)) return error;
-  return runGemm({transA, transB, m, n, k, dataTypeA, dataTypeB, dataTypeC}, alpha, matrixA, matrixB, beta, matrixC,
-                 {lda, ldb, ldc}, stream, __func__);
+  return runGemm(lowPrecisionFor({transA, transB, m, n, k, dataTypeA, dataTypeB, dataTypeC}, type), alpha, matrixA,
+                 matrixB, beta, matrixC, {lda, ldb, ldc}, stream, __func__);
 }
 
 extern "C" aclError aclblasCreateHandleForGemmEx(aclTransType transA, aclTransType transB, aclTransType transC, int m,
@@ -220,8 +233,8 @@ extern "C" aclError aclblasGemvEx(aclTransType transA, int m, int n, const void 
   // op(A) is rows x cols; as GemmEx: M = rows, N = 1, K = cols; x is B (cols x 1) and y is C
   // (rows x 1), their increments the row strides.
   int rows = transposed ? n : m, cols = transposed ? m : n;
-  return runGemm({transA, ACL_TRANS_N, rows, 1, cols, dataTypeA, dataTypeX, dataTypeY}, alpha, a, x, beta, y,
-                 {lda, incx, incy}, stream, __func__);
+  return runGemm(lowPrecisionFor({transA, ACL_TRANS_N, rows, 1, cols, dataTypeA, dataTypeX, dataTypeY}, type), alpha,
+                 a, x, beta, y, {lda, incx, incy}, stream, __func__);
 }
 
 extern "C" aclError aclblasCreateHandleForGemvEx(aclTransType transA, int m, int n, aclDataType dataTypeA,

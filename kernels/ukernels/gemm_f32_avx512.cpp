@@ -337,15 +337,77 @@ __attribute__((always_inline)) inline void packPairStep(__m512i r0, __m512i r1, 
   _mm512_storeu_si512(out + 16, _mm512_permutex2var_epi16(r0, highColumns, r1));
 }
 
-// B[depth x columns] -> 32-column micro-panels of pairs [block][step][32].
-void packBPairs(const BFloat *b, int64_t depthStride, int64_t columnStride, int64_t depth, int64_t columns,
+// f16 products in low precision (ACL_COMPUTE_LOW_PRECISION) multiply bf16 pairs as well: each
+// f16 is rounded to bf16 as it is packed, to nearest even (vcvtne2ps2bf16, inline assembly as
+// vdpbf16ps is). Sixteen f32 lanes of `low`, then sixteen of `high`, as 32 bf16.
+__m512i roundToBf16(__m512 low, __m512 high) {
+  __m512i words;
+  asm("vcvtne2ps2bf16 %2, %1, %0" : "=v"(words) : "v"(high), "v"(low));
+  return words;
+}
+
+// 32 consecutive elements as bf16 words (the lanes past `lanes` zero, nothing past them read):
+// bf16 as it is, f16 rounded.
+__m512i bf16Words(const BFloat *p) { return _mm512_loadu_si512(p); }
+__m512i bf16Words(const BFloat *p, __mmask32 lanes) { return _mm512_maskz_loadu_epi16(lanes, p); }
+__m512i bf16Words(const Half *p) { return roundToBf16(load16(p), load16(p + 16)); }
+__m512i bf16Words(const Half *p, __mmask32 lanes) {
+  return roundToBf16(loadLanes(p, static_cast<__mmask16>(lanes)), loadLanes(p + 16, static_cast<__mmask16>(lanes >> 16)));
+}
+
+// One f16 rounded to bf16 as vcvtne2ps2bf16 rounds it (an f16 is never an f32 denormal).
+uint16_t bf16Bits(const Half *p) {
+  const float value = _cvtsh_ss(p->bits);
+  uint32_t bits;
+  __builtin_memcpy(&bits, &value, sizeof(bits));
+  if ((bits & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((bits >> 16) | 0x40);  // NaN, quieted
+  return static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1)) >> 16);
+}
+
+// An (outer x inner) block of f16 rounded to bf16 into `out` [outer][inner]; vectors where the
+// inner dim is contiguous.
+void roundBlockToBf16(const Half *from, int64_t outerStride, int64_t innerStride, int64_t outer, int64_t inner,
+                      uint16_t *out) {
+  for (int64_t o = 0; o < outer; ++o) {
+    const Half *line = from + o * outerStride;
+    uint16_t *to = out + o * inner;
+    int64_t i = 0;
+    if (innerStride == 1) {
+      for (; i + 32 <= inner; i += 32) _mm512_storeu_si512(to + i, bf16Words(line + i));
+      if (i < inner) {
+        const auto lanes = static_cast<__mmask32>((uint64_t{1} << (inner - i)) - 1);
+        _mm512_mask_storeu_epi16(to + i, lanes, bf16Words(line + i, lanes));
+        i = inner;
+      }
+    }
+    for (; i < inner; ++i) to[i] = bf16Bits(line + i * innerStride);
+  }
+}
+
+// B[depth x columns] -> 32-column micro-panels of pairs [block][step][32]; f16 rounded to bf16.
+template <class T>
+void packBPairs(const T *b, int64_t depthStride, int64_t columnStride, int64_t depth, int64_t columns,
                 uint32_t *packed) {
-  // Transposed (k contiguous) with an even depth and column stride: a pair is one 32-bit word
-  // of a column, and B a (steps x columns) matrix of words, packed as f32 is.
-  if (depthStride == 1 && columnStride % 2 == 0 && depth % 2 == 0)
-    return packB(reinterpret_cast<const float *>(b), 1, columnStride / 2, depth / 2, columns,
-                 reinterpret_cast<float *>(packed));
-  const auto *bits = reinterpret_cast<const uint16_t *>(b);
+  if constexpr (std::is_same_v<T, Half>) {
+    // f16 rows are rounded as they are packed. Other layouts are rounded into scratch first
+    // (transposed: column by column, k contiguous), then packed as bf16.
+    if (columnStride != 1) {
+      auto *bits = reinterpret_cast<uint16_t *>(aclcpu::ukernelScratch(2, depth * columns * 2));
+      const auto *rounded = reinterpret_cast<const BFloat *>(bits);
+      if (depthStride == 1) {
+        roundBlockToBf16(b, columnStride, 1, columns, depth, bits);
+        return packBPairs(rounded, 1, depth, depth, columns, packed);
+      }
+      roundBlockToBf16(b, depthStride, columnStride, depth, columns, bits);
+      return packBPairs(rounded, columns, 1, depth, columns, packed);
+    }
+  } else {
+    // Transposed (k contiguous) with an even depth and column stride: a pair is one 32-bit word
+    // of a column, and B a (steps x columns) matrix of words, packed as f32 is.
+    if (depthStride == 1 && columnStride % 2 == 0 && depth % 2 == 0)
+      return packB(reinterpret_cast<const float *>(b), 1, columnStride / 2, depth / 2, columns,
+                   reinterpret_cast<float *>(packed));
+  }
   const int64_t steps = pairSteps(depth), blocks = (columns + kColumns - 1) / kColumns;
   if (columnStride == 1) {
     // Rows k and k + 1 interleaved word by word, 32 columns at a time (two vpermt2w), each
@@ -358,7 +420,7 @@ void packBPairs(const BFloat *b, int64_t depthStride, int64_t columnStride, int6
     const int64_t wholeBlocks = columns / kColumns, rest = columns - wholeBlocks * kColumns;
     const auto restLanes = static_cast<__mmask32>((uint64_t{1} << rest) - 1);
     for (int64_t step = 0; step < steps; ++step) {
-      const uint16_t *first = bits + 2 * step * depthStride, *second = first + depthStride;
+      const T *first = b + 2 * step * depthStride, *second = first + depthStride;
       const bool pair = 2 * step + 1 < depth;
       if (2 * (step + kStepsAhead) + 1 < depth) {
         fetchRow(first + 2 * kStepsAhead * depthStride, columns * 2);
@@ -368,15 +430,16 @@ void packBPairs(const BFloat *b, int64_t depthStride, int64_t columnStride, int6
         packPairStep(r0, r1, lowColumns, highColumns, packed + (block * steps + step) * kColumns);
       };
       for (int64_t block = 0; block < wholeBlocks; ++block)
-        packBlock(block, _mm512_loadu_si512(first + block * kColumns),
-                  pair ? _mm512_loadu_si512(second + block * kColumns) : _mm512_setzero_si512());
+        packBlock(block, bf16Words(first + block * kColumns),
+                  pair ? bf16Words(second + block * kColumns) : _mm512_setzero_si512());
       if (rest > 0)
-        packBlock(wholeBlocks, _mm512_maskz_loadu_epi16(restLanes, first + wholeBlocks * kColumns),
-                  pair ? _mm512_maskz_loadu_epi16(restLanes, second + wholeBlocks * kColumns) : _mm512_setzero_si512());
+        packBlock(wholeBlocks, bf16Words(first + wholeBlocks * kColumns, restLanes),
+                  pair ? bf16Words(second + wholeBlocks * kColumns, restLanes) : _mm512_setzero_si512());
     }
     return;
   }
   // Other layouts, pair by pair.
+  const auto *bits = reinterpret_cast<const uint16_t *>(b);
   for (int64_t block = 0; block < blocks; ++block) {
     const int64_t column0 = block * kColumns;
     const int64_t width = columns - column0 < kColumns ? columns - column0 : kColumns;
@@ -425,6 +488,18 @@ void packAPairs(const BFloat *a, int64_t rowStride, int64_t depthStride, int64_t
       for (int64_t r = 0; r < kRows; ++r)
         out[step * kRows + r] = pairAt(rowsOfA, depthStride, rowStride, 2 * step, r, depth, height);
   }
+}
+
+// f16 A rounded to bf16 into scratch (rows along k, or transposed), then packed as bf16.
+void packAPairs(const Half *a, int64_t rowStride, int64_t depthStride, int64_t rows, int64_t depth, uint32_t *packed) {
+  auto *bits = reinterpret_cast<uint16_t *>(aclcpu::ukernelScratch(2, rows * depth * 2));
+  const auto *rounded = reinterpret_cast<const BFloat *>(bits);
+  if (rowStride == 1 && depthStride != 1) {
+    roundBlockToBf16(a, depthStride, 1, depth, rows, bits);
+    return packAPairs(rounded, 1, rows, rows, depth, packed);
+  }
+  roundBlockToBf16(a, rowStride, depthStride, rows, depth, bits);
+  packAPairs(rounded, depth, 1, rows, depth, packed);
 }
 
 // How a register tile multiplies a broadcast of A by a vector of B into its sums: f32 FMAs, or
@@ -634,9 +709,9 @@ struct PanelShare {
     if ((k & ((int64_t{1} << shift) - 1)) != 0 || (k >> shift) >= count) return;
     const int64_t at = first + (k >> shift);
     if constexpr (Pairs) {
-      const auto *row = reinterpret_cast<const uint16_t *>(from) + 2 * at * depthStride;
-      const __m512i r0 = _mm512_loadu_si512(row);
-      const __m512i r1 = 2 * at + 1 < depth ? _mm512_loadu_si512(row + depthStride) : _mm512_setzero_si512();
+      const T *row = from + 2 * at * depthStride;
+      const __m512i r0 = bf16Words(row);
+      const __m512i r1 = 2 * at + 1 < depth ? bf16Words(row + depthStride) : _mm512_setzero_si512();
       packPairStep(r0, r1, pairOrder(0), pairOrder(1), reinterpret_cast<uint32_t *>(to + at * kColumns));
     } else {
       packBlockRow(from + at * depthStride, to + at * kColumns);
@@ -1042,7 +1117,7 @@ template <bool Pairs, class T>
 bool streamed(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int64_t bDepthStride,
               int64_t bColumnStride, float *c, int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth,
               const Epilogue<float> &epilogue) {
-  if constexpr (kWidens<T> && !Pairs) {
+  if constexpr (kWidens<T> && !(Pairs && std::is_same_v<T, BFloat>)) {  // f16 pairs are rounded as packed
     return false;
   } else {
     if (rows > (Pairs ? kStreamedPairRows : kStreamedRows) || bColumnStride != 1 || (Pairs && depth % 2 != 0))
@@ -1149,7 +1224,11 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   // bits either way (fewRows sums in the same depth chunks); bf16 sums round as vdpbf16ps's
   // pairs do, not as fewRows' f32 FMAs.
   constexpr bool kPanelsNoWider = !kWidens<T> || Pairs;
-  if (rows <= kFewRows && bColumnStride == 1 && !(kPanelsNoWider && aclcpu::isConstOperand(bBase))) {
+  // f16 in low precision rounds to bf16 on every path, so few rows take the packed pairs too
+  // (fewRows would sum exact f16 products).
+  constexpr bool kRoundsToBf16 = Pairs && std::is_same_v<T, Half>;
+  if (!kRoundsToBf16 && rows <= kFewRows && bColumnStride == 1 &&
+      !(kPanelsNoWider && aclcpu::isConstOperand(bBase))) {
     // Summed in the packed path's depth chunks, each into zeroed sums that then reach C as a
     // chunk's tiles put theirs: f32 gives the same bits as with B's panels.
     const int64_t depthChunk = blocking(rows, depth).depthChunk;
@@ -1213,7 +1292,7 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   // (keptA), where its size allows.
   const bool aAliased = aRowStride * int64_t{sizeof(T)} % 4096 == 0;
   const bool aInPlace =
-      (!kWidens<T> || (Pairs && depth % 2 == 0)) && aDepthStride == 1 && !aAliased;
+      (!kWidens<T> || (Pairs && !kRoundsToBf16 && depth % 2 == 0)) && aDepthStride == 1 && !aAliased;
   const float *aFloats = reinterpret_cast<const float *>(a);  // used only when it is f32
   const bool keptA = !aInPlace && rows <= kRowChunk && columns > columnChunk &&
                      chunkRows * stepsOf(depth) <= kKeptAFloats;
@@ -1244,7 +1323,7 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   auto panelOfB = [&](int64_t k0, int64_t j0, int64_t slice, int64_t width, float *scratch) -> const float * {
     if (constB) {
       const aclcpu::ConstPanelKey key{{bOffset, bDepthStride, bColumnStride, j0, k0, slice, width,
-                               int64_t{sizeof(T)} * 2 + (Pairs ? 1 : 0)}};
+                               int64_t{sizeof(T)} * 4 + (Pairs ? 1 : 0) + (kRoundsToBf16 ? 2 : 0)}};
       const int64_t bytes = (width + kColumns - 1) / kColumns * stepsOf(slice) * kColumns * 4;
       bool fill = false;
       if (uint8_t *kept = aclcpu::constPanel(constB, key, bytes, fill)) {
@@ -1384,3 +1463,4 @@ ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_f32f32f32, float, false)
 ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_f16f16f32, Half, false)
 ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_bf16bf16f32, BFloat, false)
 ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_bf16bf16f32_dpbf16, BFloat, true)
+ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_f16f16f32_dpbf16, Half, true)

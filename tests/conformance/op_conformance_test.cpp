@@ -426,12 +426,19 @@ TEST_F(Conformance, MatrixProducts) {
 // aclblasGemmEx against Eigen (an independent GEMM): op(A) op(B) scaled by alpha plus beta C,
 // with op(A), op(B) uniform in [-1, 1] and C in [-1, 1] (NaN when beta = 0: BLAS does not read
 // C then). The bound is the f32 accumulation error: 2 k eps (|op(A)| |op(B)|)_ij plus |beta c|
-// eps, plus an f16 result's rounding.
+// eps, plus an f16 result's rounding. In low precision (computeType) f16 inputs are rounded to
+// bf16 before their products: Eigen multiplies the rounded values (toBf16, the test's own
+// round-to-nearest-even), and the results must lie far closer to that than to the exact product
+// (the bound grows with k, the rounding's error only with its square root: a kernel that did not
+// round would pass the bound at large k, not this).
 void checkGemmAgainstEigen(aclDataType inputType, aclDataType outputType, int m, int n, int k, bool ta, bool tb,
-                           float alphaValue, float betaValue, aclrtStream stream) {
+                           float alphaValue, float betaValue, aclrtStream stream,
+                           aclComputeType computeType = ACL_COMPUTE_HIGH_PRECISION) {
   using Matrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
   SCOPED_TRACE(testing::Message() << inputType << " -> " << outputType << " " << m << "x" << n << "x" << k << " " << ta
-                                  << tb << " alpha " << alphaValue << " beta " << betaValue);
+                                  << tb << " alpha " << alphaValue << " beta " << betaValue << " compute "
+                                  << computeType);
+  const bool roundsToBf16 = computeType == ACL_COMPUTE_LOW_PRECISION && inputType == ACL_FLOAT16;
   HostTensor a = randomTensor(inputType, ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k}, 31, -1, 1);
   HostTensor b = randomTensor(inputType, tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n}, 32, -1, 1);
   HostTensor c = randomTensor(outputType, {m, n}, 33, -1, 1);
@@ -447,6 +454,12 @@ void checkGemmAgainstEigen(aclDataType inputType, aclDataType outputType, int m,
   };
   Matrix ea = toEigen(a), eb = toEigen(b), ec = betaValue == 0 ? Matrix::Zero(m, n) : toEigen(c);
   Matrix opA = ta ? Matrix(ea.transpose()) : ea, opB = tb ? Matrix(eb.transpose()) : eb;
+  const Matrix exact = alphaValue * opA * opB + betaValue * ec;
+  if (roundsToBf16) {
+    auto round = [](float x) { return fromBf16(toBf16(x)); };
+    opA = opA.unaryExpr(round);
+    opB = opB.unaryExpr(round);
+  }
   Matrix expected = alphaValue * opA * opB + betaValue * ec;
   float resultEps = outputType == ACL_FLOAT16 ? 9.8e-4f : 0.0f;  // an f16 result's rounding, relative
   Matrix bound = 2.0f * k * 1.2e-7f * std::fabs(alphaValue) * (opA.cwiseAbs() * opB.cwiseAbs()) +
@@ -460,8 +473,7 @@ void checkGemmAgainstEigen(aclDataType inputType, aclDataType outputType, int m,
     ASSERT_EQ(aclrtMemcpy(*device, bytes, host->bytes.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
   }
   ASSERT_EQ(aclblasGemmEx(ta ? ACL_TRANS_T : ACL_TRANS_N, tb ? ACL_TRANS_T : ACL_TRANS_N, ACL_TRANS_N, m, n, k, dAlpha,
-                          da, -1, inputType, db, -1, inputType, dBeta, dc, -1, outputType, ACL_COMPUTE_HIGH_PRECISION,
-                          stream),
+                          da, -1, inputType, db, -1, inputType, dBeta, dc, -1, outputType, computeType, stream),
             ACL_SUCCESS)
       << recentError();
   ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
@@ -471,10 +483,17 @@ void checkGemmAgainstEigen(aclDataType inputType, aclDataType outputType, int m,
               ACL_SUCCESS);
   }
   Matrix actual = toEigen(result);
+  double fromExpected = 0, fromExact = 0;
   for (int i = 0; i < m; ++i)
-    for (int j = 0; j < n; ++j)
+    for (int j = 0; j < n; ++j) {
       ASSERT_LE(std::fabs(actual(i, j) - expected(i, j)), bound(i, j))
           << i << "," << j << ": " << actual(i, j) << " vs Eigen " << expected(i, j);
+      fromExpected += std::fabs(actual(i, j) - expected(i, j));
+      fromExact += std::fabs(actual(i, j) - exact(i, j));
+    }
+  if (roundsToBf16 && int64_t{m} * n >= 16 && k >= 8) {
+    EXPECT_LT(fromExpected, 0.1 * fromExact) << "the f16 inputs were not rounded to bf16";
+  }
   for (void *p : {da, db, dc, dAlpha, dBeta}) aclrtFree(p);
 }
 
@@ -521,6 +540,33 @@ TEST_F(Conformance, GemmAgainstEigen) {
                                   first_, checked_))
     return;
   printf("GEMM against Eigen: %d cases\n", checked_);
+}
+
+// aclblasGemmEx in low precision (ACL_COMPUTE_LOW_PRECISION): f16 inputs rounded to bf16, then
+// multiplied as bf16 pairs (the f16 pair ukernel where the CPU has AVX512-BF16, generated code
+// rounding as written elsewhere). Every path of that ukernel: one band packing B during its tiles
+// (100x600x2048, rows of A 4 KiB apart), several bands with B packed ahead (1000x100x70,
+// 140x530x300), a few rows over several micro-panels at once (3x37x50, 2x300x64), rows that
+// would stream B (17x530x700), an odd depth (45x70x33, 127x65x301), ragged everything, each
+// transpose (a transposed operand is rounded into scratch, then packed); an f16 result; empty
+// dims. f32 inputs compute as in high precision.
+TEST_F(Conformance, GemmLowPrecisionAgainstEigen) {
+  for (GemmSize size : std::initializer_list<GemmSize>{{1, 1, 1}, {64, 64, 64}, {127, 65, 301}, {1000, 100, 70},
+                                                       {140, 530, 300}, {3, 37, 50}, {2, 300, 64}, {17, 530, 700},
+                                                       {45, 70, 33}, {100, 600, 2048}, {5, 5, 0}, {0, 5, 5}})
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) {
+        checkGemmAgainstEigen(ACL_FLOAT16, ACL_FLOAT, size.m, size.n, size.k, ta, tb, 1.25f, -0.75f, first_,
+                              ACL_COMPUTE_LOW_PRECISION);
+        if (HasFatalFailure()) return;
+        ++checked_;
+      }
+  for (auto [input, output] : {std::pair{ACL_FLOAT16, ACL_FLOAT16}, std::pair{ACL_FLOAT, ACL_FLOAT}}) {
+    checkGemmAgainstEigen(input, output, 130, 70, 300, false, false, 1.0f, 0.0f, first_, ACL_COMPUTE_LOW_PRECISION);
+    if (HasFatalFailure()) return;
+    ++checked_;
+  }
+  printf("GEMM in low precision against Eigen: %d cases\n", checked_);
 }
 
 // A GEMM with an empty dim: no output (m or n of 0), or a depth of 0, whose C is beta C alone.

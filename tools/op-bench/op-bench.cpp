@@ -1,5 +1,6 @@
 // op-bench: a benchdnn-style driver for single operators through the public API.
 //   op-bench --op=GEMM --dtype=f32 --shape=1024x1024x1024 [--trans=NT] [--mode=perf|correct|both]
+//   op-bench --op=GEMM --dtype=f16 --shape=1024x1024x1024 --precision=low
 //   op-bench --op=MatMul --dtype=f32 --shape=1024x1024x1024 [--trans=NT] [--const-b] [--api=execute]
 //   op-bench --op=Cast --dtype=f32:f16 --shape=67108864
 //   op-bench --op=Add --dtype=f32 --shape=1048576
@@ -29,6 +30,7 @@ struct Options {
   std::string api = "handle";  // MatMul: aclopExecWithHandle, or "execute": aclopExecuteV2 each call
   bool fuzz = false;  // MatMul: compiled with ACL_OP_COMPILE_FUZZ (every dim but 1s dynamic)
   std::string sync = "stream";  // each run waits by aclrtSynchronizeStream, or "event": a recorded event
+  std::string precision = "high";  // GEMM: aclblasGemmEx's compute type (low: f16 rounded to bf16)
   bool product() const { return op == "GEMM" || op == "MatMul"; }  // shape MxNxK, --trans applies
 };
 
@@ -41,12 +43,13 @@ const std::map<std::string, aclDataType> kTypes = {
           "op-bench: %s\n"
           "usage: op-bench --op=GEMM|MatMul|Add|Cast --dtype=T[:T] --shape=MxNxK|N [--trans=NN|NT|TN|TT]\n"
           "                [--mode=perf|correct|both] [--iterations=N] [--const-b] [--api=handle|execute]\n"
-          "                [--fuzz] [--sync=stream|event]\n"
+          "                [--fuzz] [--sync=stream|event] [--precision=high|low]\n"
           "  GEMM (aclblasGemmEx), MatMul (a handle): --dtype=f32, f16 (f16 in, f32 out), bf16 (bf16 in,\n"
           "        f32 out) or i8 (i8 in, i32 out); --const-b: MatMul's B declared constant;\n"
           "        --api=execute: MatMul through aclopExecuteV2 on every call, not a handle;\n"
           "        --fuzz: MatMul compiled for dynamic shapes (ACL_OP_COMPILE_FUZZ)\n"
           "  --sync=event: each run waits on an event recorded after it, not on the stream\n"
+          "  --precision=low: GEMM with ACL_COMPUTE_LOW_PRECISION (f16 inputs rounded to bf16)\n"
           "  Cast: --dtype=SRC:DST over f32 f16 bf16 f64 i8 u8 i32 i64;  Add: --dtype=f32|f16|bf16|i32\n",
           problem.c_str());
   exit(2);
@@ -263,8 +266,17 @@ int gemm(const Options &options, aclrtStream stream) {
     }
     CHECK_ACL(aclblasGemmEx(ta ? ACL_TRANS_T : ACL_TRANS_N, tb ? ACL_TRANS_T : ACL_TRANS_N, ACL_TRANS_N, m, n, k,
                             alpha.device, a.device, -1, in, b.device, -1, in, beta.device, c.device, -1, out,
-                            ACL_COMPUTE_HIGH_PRECISION, stream));
+                            options.precision == "low" ? ACL_COMPUTE_LOW_PRECISION : ACL_COMPUTE_HIGH_PRECISION,
+                            stream));
     finishRun(options, stream);
+  };
+  // Low precision rounds f16 inputs to bf16 before their products; the reference does too.
+  const bool rounds = options.precision == "low" && in == ACL_FLOAT16;
+  auto input = [&](double value) {
+    if (!rounds) return value;
+    uint8_t bf16[2];
+    store(ACL_BF16, bf16, value);
+    return load(ACL_BF16, bf16);
   };
   bool ok = true;
   if (options.mode != "perf") {
@@ -276,7 +288,8 @@ int gemm(const Options &options, aclrtStream stream) {
       for (int j = 0; j < n; ++j) {
         double sum = 0, magnitude = 0;
         for (int p = 0; p < k; ++p) {
-          double x = a.at(ta ? size_t(p) * m + i : size_t(i) * k + p), y = b.at(tb ? size_t(j) * k + p : size_t(p) * n + j);
+          double x = input(a.at(ta ? size_t(p) * m + i : size_t(i) * k + p));
+          double y = input(b.at(tb ? size_t(j) * k + p : size_t(p) * n + j));
           sum += x * y;
           magnitude += std::fabs(x * y);
         }
@@ -379,6 +392,7 @@ int main(int argc, char **argv) {
     else if (arg == "--fuzz") options.fuzz = true;
     else if (const char *v = value("--api=")) options.api = v;
     else if (const char *v = value("--sync=")) options.sync = v;
+    else if (const char *v = value("--precision=")) options.precision = v;
     else usage("unknown option '" + arg + "'");
   }
   if (options.mode != "perf" && options.mode != "correct" && options.mode != "both") usage("bad --mode");
@@ -388,15 +402,18 @@ int main(int argc, char **argv) {
   if (options.api != "handle" && options.api != "execute") usage("bad --api");
   if (options.api != "handle" && options.op != "MatMul") usage("--api is for --op=MatMul");
   if (options.sync != "stream" && options.sync != "event") usage("bad --sync");
+  if (options.precision != "high" && options.precision != "low") usage("bad --precision");
+  if (options.precision != "high" && options.op != "GEMM") usage("--precision is for --op=GEMM");
   CHECK_ACL(aclInit(nullptr));
   CHECK_ACL(aclrtSetDevice(0));
   aclrtStream stream = nullptr;
   CHECK_ACL(aclrtCreateStream(&stream));
   int status = options.product() ? gemm(options, stream) : elementwise(options, stream);
-  printf("repro: op-bench --op=%s --dtype=%s --shape=%s%s%s%s%s%s --mode=%s\n", options.op.c_str(),
+  printf("repro: op-bench --op=%s --dtype=%s --shape=%s%s%s%s%s%s%s --mode=%s\n", options.op.c_str(),
          options.dtype.c_str(), options.shape.c_str(), options.product() ? (" --trans=" + options.trans).c_str() : "",
          options.constB ? " --const-b" : "", options.api == "execute" ? " --api=execute" : "",
-         options.fuzz ? " --fuzz" : "", options.sync == "event" ? " --sync=event" : "", options.mode.c_str());
+         options.fuzz ? " --fuzz" : "", options.sync == "event" ? " --sync=event" : "",
+         options.precision == "low" ? " --precision=low" : "", options.mode.c_str());
   aclrtDestroyStream(stream);
   aclrtResetDevice(0);
   aclFinalize();

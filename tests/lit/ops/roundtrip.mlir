@@ -6,6 +6,8 @@ func.func @products(%a: tensor<4x8xf16>, %b: tensor<16x8xf16>, %c: tensor<4x16xf
                     %i: tensor<?x8xi8>, %j: tensor<8x3xi8>, %x: tensor<2x4x8xbf16>, %y: tensor<1x8x3xbf16>) {
   // CHECK: aclop.gemm %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {transpose_b = true} : (tensor<4x8xf16>, tensor<16x8xf16>, tensor<4x16xf32>, tensor<f32>, tensor<f32>) -> tensor<4x16xf32>
   %0 = aclop.gemm %a, %b, %c, %s, %s {transpose_b = true} : (tensor<4x8xf16>, tensor<16x8xf16>, tensor<4x16xf32>, tensor<f32>, tensor<f32>) -> tensor<4x16xf32>
+  // CHECK: aclop.gemm %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {low_precision = true, transpose_b = true} : (tensor<4x8xf16>, tensor<16x8xf16>, tensor<4x16xf32>, tensor<f32>, tensor<f32>) -> tensor<4x16xf32>
+  %low = aclop.gemm %a, %b, %c, %s, %s {transpose_b = true, low_precision = true} : (tensor<4x8xf16>, tensor<16x8xf16>, tensor<4x16xf32>, tensor<f32>, tensor<f32>) -> tensor<4x16xf32>
   // CHECK: aclop.matmul %{{.*}}, %{{.*}} : (tensor<?x8xi8>, tensor<8x3xi8>) -> tensor<?x3xi32>
   %1 = aclop.matmul %i, %j : (tensor<?x8xi8>, tensor<8x3xi8>) -> tensor<?x3xi32>
   // CHECK: aclop.matmul %{{.*}}, %{{.*}} {result_type = f32, transpose_a = true} : (tensor<16x8xf16>, tensor<16x8xf16>) -> tensor<8x8xf32>

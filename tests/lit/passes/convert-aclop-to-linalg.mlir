@@ -116,6 +116,31 @@ func.func @gemm(%a: tensor<8x4xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>,
 
 // -----
 
+// A low-precision gemm rounds each widened f16 input to bf16 (and widens it again) before the
+// product; an f32 one ignores low_precision.
+// CHECK-LABEL: func @gemm_low_precision
+// CHECK: linalg.generic
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f16, %[[Y:.*]]: f16, %{{.*}}: f32):
+// CHECK-NEXT:   %[[XW:.*]] = arith.extf %[[X]] : f16 to f32
+// CHECK-NEXT:   %[[XB:.*]] = arith.truncf %[[XW]] : f32 to bf16
+// CHECK-NEXT:   %[[XR:.*]] = arith.extf %[[XB]] : bf16 to f32
+// CHECK-NEXT:   %[[YW:.*]] = arith.extf %[[Y]] : f16 to f32
+// CHECK-NEXT:   %[[YB:.*]] = arith.truncf %[[YW]] : f32 to bf16
+// CHECK-NEXT:   %[[YR:.*]] = arith.extf %[[YB]] : bf16 to f32
+// CHECK-NEXT:   arith.mulf %[[XR]], %[[YR]]
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK-NOT: truncf {{.*}} to bf16
+// CHECK: return
+func.func @gemm_low_precision(%a: tensor<4x8xf16>, %b: tensor<8x16xf16>, %c: tensor<4x16xf32>, %s: tensor<f32>,
+                              %x: tensor<4x8xf32>, %y: tensor<8x16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>) {
+  %r = aclop.gemm %a, %b, %c, %s, %s {low_precision = true} : (tensor<4x8xf16>, tensor<8x16xf16>, tensor<4x16xf32>, tensor<f32>, tensor<f32>) -> tensor<4x16xf32>
+  %f = aclop.gemm %x, %y, %c, %s, %s {low_precision = true} : (tensor<4x8xf32>, tensor<8x16xf32>, tensor<4x16xf32>, tensor<f32>, tensor<f32>) -> tensor<4x16xf32>
+  return %r, %f : tensor<4x16xf32>, tensor<4x16xf32>
+}
+
+// -----
+
 // int8 products accumulate in i32.
 // CHECK-LABEL: func @matmul_i8
 // CHECK: iterator_types = ["parallel", "reduction", "parallel"]

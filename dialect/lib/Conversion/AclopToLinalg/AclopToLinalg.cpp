@@ -114,9 +114,11 @@ struct CastPattern : OpConversionPattern<CastOp> {
 
 // sum_k op(a)[.., m, k] * op(b)[.., k, n] in the accumulator type, over dims (batch?, m, k, n):
 // with n innermost the inner loop is a contiguous multiply-add over a row of b and of the
-// result, which vectorizes; m stays the outer parallel dim the blocks divide.
+// result, which vectorizes; m stays the outer parallel dim the blocks divide. With
+// `roundToBf16` each widened input is rounded to bf16 and widened again before the product
+// (gemm's low_precision; aclop-select-strategy gives such a product the bf16 pair ukernel).
 Value contraction(OpBuilder &b, Location loc, Value lhs, Value rhs, bool transposeA, bool transposeB, bool batched,
-                  RankedTensorType resultShape, Type inputType) {
+                  RankedTensorType resultShape, Type inputType, bool roundToBf16 = false) {
   MLIRContext *context = b.getContext();
   Type accumulator = accumulatorType(inputType);
   int64_t offset = batched ? 1 : 0;
@@ -150,8 +152,13 @@ Value contraction(OpBuilder &b, Location loc, Value lhs, Value rhs, bool transpo
   order.append({utils::IteratorType::reduction, utils::IteratorType::parallel});
   return linalg::GenericOp::create(b, loc, accType, ValueRange{lhs, rhs}, init, maps, order,
                                    [&](OpBuilder &nb, Location l, ValueRange args) {
-                                     Value x = castScalar(nb, l, args[0], source, accumulator, true);
-                                     Value y = castScalar(nb, l, args[1], source, accumulator, true);
+                                     auto operand = [&](Value value) {
+                                       Value wide = castScalar(nb, l, value, source, accumulator, true);
+                                       if (!roundToBf16) return wide;
+                                       Value rounded = arith::TruncFOp::create(nb, l, nb.getBF16Type(), wide);
+                                       return Value(arith::ExtFOp::create(nb, l, accumulator, rounded));
+                                     };
+                                     Value x = operand(args[0]), y = operand(args[1]);
                                      linalg::YieldOp::create(nb, l, addOf(nb, l, args[2], mulOf(nb, l, x, y)));
                                    })
       .getResult(0);
@@ -196,7 +203,7 @@ struct GemmPattern : OpConversionPattern<GemmOp> {
     auto resultType = cast<RankedTensorType>(op.getType());
     Type inputType = op.getA().getType().getElementType(), resultElement = resultType.getElementType();
     Value acc = contraction(rewriter, loc, adaptor.getA(), adaptor.getB(), op.getTransposeA(), op.getTransposeB(),
-                            /*batched=*/false, resultType, inputType);
+                            /*batched=*/false, resultType, inputType, op.getLowPrecision() && inputType.isF16());
     Type accumulator = accumulatorType(inputType);
     // result = alpha * acc + beta * c, computed in the accumulator type; c is not read when
     // beta == 0 (as in BLAS, so NaN or garbage in c does not leak into the result).

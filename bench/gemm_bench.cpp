@@ -35,11 +35,11 @@ using aclcpu_bench::Tensor;
 constexpr int kPairedRounds = 15;
 
 // C = 1 * op(A) op(B) + 0 * C (m x n x k, row-major) through an aclblasGemmEx handle on device
-// tensors; a zero alpha would be a different GEMM.
+// tensors; a zero alpha would be a different GEMM. `compute`: the handle's aclComputeType.
 class HandleGemm : public aclcpu_bench::HandleContender {
  public:
   HandleGemm(const Runtime &runtime, aclDataType in, size_t inBytes, aclDataType out, int64_t m, int64_t n, int64_t k,
-             bool ta, bool tb)
+             bool ta, bool tb, aclComputeType compute = ACL_COMPUTE_HIGH_PRECISION)
       : HandleContender(runtime), a_(in, {m, k}, inBytes), b_(in, {k, n}, inBytes), c_(out, {m, n}, 4),
         alpha_(out, {}, 4), beta_(out, {}, 4) {
     float oneF32 = 1;
@@ -48,7 +48,7 @@ class HandleGemm : public aclcpu_bench::HandleContender {
                 ACL_MEMCPY_HOST_TO_DEVICE);
     aclopHandle *handle = nullptr;
     if (aclblasCreateHandleForGemmEx(ta ? ACL_TRANS_T : ACL_TRANS_N, tb ? ACL_TRANS_T : ACL_TRANS_N, ACL_TRANS_N, m, n,
-                                     k, in, in, out, ACL_COMPUTE_HIGH_PRECISION, &handle) != ACL_SUCCESS)
+                                     k, in, in, out, compute, &handle) != ACL_SUCCESS)
       handle = nullptr;
     bind(handle, {a_.buffer, b_.buffer, c_.buffer, alpha_.buffer, beta_.buffer}, c_.buffer);
   }
@@ -267,12 +267,13 @@ void BM_PairedGemmS8(benchmark::State &state) {
 }
 BENCHMARK(BM_PairedGemmS8)->Apply(pairedSizes);
 
-// bf16 and f16 beside oneDNN's bf16 matmul.
-void runPairedHalf(benchmark::State &state, aclDataType in) {
+// bf16 and f16 beside oneDNN's bf16 matmul; f16 also in low precision (ACL_COMPUTE_LOW_PRECISION:
+// its inputs rounded to bf16, then bf16 pairs as bf16's).
+void runPairedHalf(benchmark::State &state, aclDataType in, aclComputeType compute = ACL_COMPUTE_HIGH_PRECISION) {
   const int64_t n = state.range(0);
   Runtime runtime;
   Contenders contenders;
-  contenders.push_back(std::make_unique<HandleGemm>(runtime, in, 2, ACL_FLOAT, n, n, n, false, false));
+  contenders.push_back(std::make_unique<HandleGemm>(runtime, in, 2, ACL_FLOAT, n, n, n, false, false, compute));
   contenders.push_back(std::make_unique<OneDnnMatmul>(n, dnnl::memory::data_type::bf16, "oneDNN bf16"));
   aclcpu_bench::runPaired(state, contenders, 2.0 * n * n * n, "GFLOP/s");
 }
@@ -280,6 +281,8 @@ void BM_PairedGemmBf16(benchmark::State &state) { runPairedHalf(state, ACL_BF16)
 BENCHMARK(BM_PairedGemmBf16)->Apply(pairedSizes);
 void BM_PairedGemmF16(benchmark::State &state) { runPairedHalf(state, ACL_FLOAT16); }
 BENCHMARK(BM_PairedGemmF16)->Apply(pairedSizes);
+void BM_PairedGemmF16Low(benchmark::State &state) { runPairedHalf(state, ACL_FLOAT16, ACL_COMPUTE_LOW_PRECISION); }
+BENCHMARK(BM_PairedGemmF16Low)->Apply(pairedSizes);
 
 // B constant on both sides: ours declared so (ConstBMatMul) beside oneDNN's matmul with B
 // reordered ahead, f32 and bf16 -> f32, where packing B costs the most (few rows) and at 1024^3.

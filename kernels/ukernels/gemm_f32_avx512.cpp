@@ -37,6 +37,7 @@ constexpr int64_t kMostDuringBlocks = 16;  // widest panel (in micro-panels) pac
 // it gains on both (bf16 48 x 4096 x 4096 +24%, 130 x 1000 x 1001 +1%).
 constexpr int64_t kPackDuringRows = 48;
 constexpr int64_t kInPlaceElements = 16384;  // products this small read A and B unpacked (inPlace)
+constexpr int64_t kRoundedAElements = int64_t{64} << 10;  // f16 A rounded to bf16 whole (gemm): 128 KiB at most
 
 // How a call divides the product. With an L2 of 1 MiB or more: depth chunks of up to 4096
 // (split evenly, in multiples of 16), column panels as wide as 4M packed floats of B allow
@@ -364,13 +365,13 @@ uint16_t bf16Bits(const Half *p) {
   return static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1)) >> 16);
 }
 
-// An (outer x inner) block of f16 rounded to bf16 into `out` [outer][inner]; vectors where the
-// inner dim is contiguous.
+// An (outer x inner) block of f16 rounded to bf16 into `out` [outer][inner] (`outStride` apart,
+// `inner` if 0); vectors where the inner dim is contiguous.
 void roundBlockToBf16(const Half *from, int64_t outerStride, int64_t innerStride, int64_t outer, int64_t inner,
-                      uint16_t *out) {
+                      uint16_t *out, int64_t outStride = 0) {
   for (int64_t o = 0; o < outer; ++o) {
     const Half *line = from + o * outerStride;
-    uint16_t *to = out + o * inner;
+    uint16_t *to = out + o * (outStride > 0 ? outStride : inner);
     int64_t i = 0;
     if (innerStride == 1) {
       for (; i + 32 <= inner; i += 32) _mm512_storeu_si512(to + i, bf16Words(line + i));
@@ -490,8 +491,43 @@ void packAPairs(const BFloat *a, int64_t rowStride, int64_t depthStride, int64_t
   }
 }
 
-// f16 A rounded to bf16 into scratch (rows along k, or transposed), then packed as bf16.
+// Two f16 along k read as one pair of bf16 (packAPairs of f16 rows along k): sixteen pairs from
+// 32 f16, rounded as bf16Words rounds them.
+struct HalfPair {
+  Half halves[2];
+};
+__m512 load16(const HalfPair *p) { return _mm512_castsi512_ps(bf16Words(reinterpret_cast<const Half *>(p))); }
+
+// f16 A packed as pairs of bf16. Rows along k (an even row stride): each whole micro-panel
+// rounded and transposed in one pass (transposeRows over HalfPair), the ragged last one rounded
+// into a zero-padded scratch panel first; other layouts rounded into scratch, then packed as
+// bf16. Rounding all of A into scratch before packing it cost 64^3 4% (op-bench, 1 thread: 289
+// against 301 GF/s).
 void packAPairs(const Half *a, int64_t rowStride, int64_t depthStride, int64_t rows, int64_t depth, uint32_t *packed) {
+  if (depthStride == 1 && rowStride % 2 == 0) {
+    const int64_t steps = pairSteps(depth);
+    for (int64_t row0 = 0; row0 < rows; row0 += kRows) {
+      uint32_t *out = packed + row0 * steps;
+      const int64_t height = rows - row0 < kRows ? rows - row0 : kRows;
+      const Half *rowsOfA = a + row0 * rowStride;
+      if (height < kRows) {
+        auto *bits = reinterpret_cast<uint16_t *>(aclcpu::ukernelScratch(2, kRows * depth * 2));
+        roundBlockToBf16(rowsOfA, rowStride, 1, height, depth, bits);
+        for (int64_t i = height * depth; i < kRows * depth; ++i) bits[i] = 0;
+        packAPairs(reinterpret_cast<const BFloat *>(bits), depth, 1, kRows, depth, out);
+        continue;
+      }
+      const int64_t done =
+          transposeRows(reinterpret_cast<const HalfPair *>(rowsOfA), rowStride / 2, depth / 2, reinterpret_cast<float *>(out));
+      for (int64_t step = done; step < steps; ++step)
+        for (int64_t r = 0; r < kRows; ++r) {
+          const Half *first = rowsOfA + r * rowStride + 2 * step;
+          const uint32_t second = 2 * step + 1 < depth ? bf16Bits(first + 1) : 0;
+          out[step * kRows + r] = bf16Bits(first) | second << 16;
+        }
+    }
+    return;
+  }
   auto *bits = reinterpret_cast<uint16_t *>(aclcpu::ukernelScratch(2, rows * depth * 2));
   const auto *rounded = reinterpret_cast<const BFloat *>(bits);
   if (rowStride == 1 && depthStride != 1) {
@@ -1290,9 +1326,25 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   // 2048^3 0.81x -> 0.95x; on a quieter core 1024^3 even, 2048^3 +8%, bf16 2048^3 +6%. One band
   // packs each depth chunk of A once and keeps it for the column panels after the first
   // (keptA), where its size allows.
+  // f16 in low precision: A with its rows along k, an even depth and at most kRoundedAElements is
+  // rounded to bf16 once, into scratch rows off 4 KiB multiples, and read there in place as bf16
+  // A is (PairsInPlace). Against packing it (lib-ab, 1 thread): 64^3 +4.6%, 128^3 +3.7%, 256^3
+  // and 512^3 even, 1000^3 -0.8%, 2048^3 -1.5%.
+  const uint16_t *aWords = reinterpret_cast<const uint16_t *>(a);  // bf16 A's words, or f16 A rounded
+  int64_t aWordsStride = aRowStride;
+  bool roundedA = false;
+  if constexpr (kRoundsToBf16) {
+    if (aDepthStride == 1 && depth % 2 == 0 && rows * depth <= kRoundedAElements) {
+      aWordsStride = depth * 2 % 4096 == 0 ? depth + 32 : depth;
+      auto *bits = reinterpret_cast<uint16_t *>(aclcpu::ukernelScratch(1, rows * aWordsStride * 2));
+      roundBlockToBf16(a, aRowStride, 1, rows, depth, bits, aWordsStride);
+      aWords = bits;
+      roundedA = true;
+    }
+  }
   const bool aAliased = aRowStride * int64_t{sizeof(T)} % 4096 == 0;
-  const bool aInPlace =
-      (!kWidens<T> || (Pairs && !kRoundsToBf16 && depth % 2 == 0)) && aDepthStride == 1 && !aAliased;
+  const bool aInPlace = kRoundsToBf16 ? roundedA
+                                      : (!kWidens<T> || (Pairs && depth % 2 == 0)) && aDepthStride == 1 && !aAliased;
   const float *aFloats = reinterpret_cast<const float *>(a);  // used only when it is f32
   const bool keptA = !aInPlace && rows <= kRowChunk && columns > columnChunk &&
                      chunkRows * stepsOf(depth) <= kKeptAFloats;
@@ -1370,8 +1422,7 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
           auto withOperands = [&](int64_t r, const PackedB &panelB, auto &&use) {
             if constexpr (Pairs) {
               if (aInPlace)
-                use(PairsInPlace{panelB, reinterpret_cast<const uint16_t *>(a) + (row0 + r) * aRowStride + k0,
-                                 aRowStride});
+                use(PairsInPlace{panelB, aWords + (row0 + r) * aWordsStride + k0, aWordsStride});
               else
                 use(PackedPairs{panelB, reinterpret_cast<const uint32_t *>(chunkOfA) + r * steps});
             } else if (aInPlace) {

@@ -93,38 +93,53 @@ TEST(ConstPanels, AConstantBIsPackedOnceAndItsPanelsReused) {
   }
 }
 
-// bf16 pairs (vdpbf16ps) and f16 widened to f32 keep their own panels, as the same product.
-// (bf16 pairs of 16 and 20 rows take the streamed path when B is not registered: the same bits
-// again, two tiles whose first keeps its pairs for the second, and 16's rows of A transposed
-// into pairs; 60 rows pack B's next chunk during the tiles, pairs or widened.)
+// bf16 pairs (vdpbf16ps), f16 widened to f32 and f16 rounded to bf16 pairs (low precision)
+// keep their own panels, as the same product. (bf16 pairs of 16 and 20 rows take the streamed
+// path when B is not registered: the same bits again, two tiles whose first keeps its pairs for
+// the second, and 16's rows of A transposed into pairs; 60 rows pack B's next chunk during the
+// tiles, pairs or widened.) One registered f16 B read both widened and as rounded pairs keeps
+// both kinds of panel apart.
+struct SixteenBitUkernel {
+  const char *symbol;
+  GemmF32Ukernel *ukernel;
+  bool bf16;  // the operands' type: bf16, or f16
+};
+const SixteenBitUkernel kSixteenBitUkernels[] = {
+    {"aclcpu_ukernel_gemm_bf16bf16f32_dpbf16", aclcpu_ukernel_gemm_bf16bf16f32_dpbf16, true},
+    {"aclcpu_ukernel_gemm_f16f16f32", aclcpu_ukernel_gemm_f16f16f32, false},
+    {"aclcpu_ukernel_gemm_f16f16f32_dpbf16", aclcpu_ukernel_gemm_f16f16f32_dpbf16, false}};
+
+// Values of magnitude 1/4 to 2: sign, exponent near the bias, random mantissa.
+std::vector<uint16_t> sixteenBitValues(int64_t n, bool bf16, std::mt19937 &generator) {
+  std::vector<uint16_t> out(static_cast<size_t>(n));
+  for (uint16_t &bits : out) {
+    const uint32_t random = generator();
+    bits = bf16 ? uint16_t((random & 0x8000) | ((125 + random % 3) << 7) | (random >> 16 & 0x7f))
+                : uint16_t((random & 0x8000) | ((13 + random % 3) << 10) | (random >> 16 & 0x3ff));
+  }
+  return out;
+}
+
+std::vector<float> runSixteenBit(GemmF32Ukernel *ukernel, const std::vector<uint16_t> &a, const std::vector<uint16_t> &b,
+                                 int64_t rows, int64_t columns, int64_t depth) {
+  std::vector<float> c(size_t(rows * columns));
+  const float one = 1, zero = 0;
+  ukernel(a.data(), 0, depth, 1, b.data(), 0, columns, 1, c.data(), 0, columns, rows, columns, depth, &one, &zero,
+          c.data(), 0, columns);
+  return c;
+}
+
 TEST(ConstPanels, SixteenBitOperandsKeepTheirPanels) {
   const int64_t columns = 300, depth = 530;
   for (int64_t rows : {16, 20, 40, 60}) {
-    for (const char *symbol : {"aclcpu_ukernel_gemm_bf16bf16f32_dpbf16", "aclcpu_ukernel_gemm_f16f16f32"}) {
-      SCOPED_TRACE(symbol);
+    for (const SixteenBitUkernel &kind : kSixteenBitUkernels) {
+      SCOPED_TRACE(kind.symbol);
       SCOPED_TRACE(rows);
-      if (!hostHas(symbol)) continue;
-      const bool bf16 = std::string(symbol).find("bf16") != std::string::npos;
-      // Values of magnitude 1/4 to 2: sign, exponent near the bias, random mantissa.
+      if (!hostHas(kind.symbol)) continue;
       std::mt19937 generator(5);
-      auto values = [&](int64_t n) {
-        std::vector<uint16_t> out(static_cast<size_t>(n));
-        for (uint16_t &bits : out) {
-          const uint32_t random = generator();
-          bits = bf16 ? uint16_t((random & 0x8000) | ((125 + random % 3) << 7) | (random >> 16 & 0x7f))
-                      : uint16_t((random & 0x8000) | ((13 + random % 3) << 10) | (random >> 16 & 0x3ff));
-        }
-        return out;
-      };
-      std::vector<uint16_t> a16 = values(rows * depth), b16 = values(depth * columns);
-      GemmF32Ukernel *ukernel = bf16 ? aclcpu_ukernel_gemm_bf16bf16f32_dpbf16 : aclcpu_ukernel_gemm_f16f16f32;
-      auto run = [&] {
-        std::vector<float> c(size_t(rows * columns));
-        const float one = 1, zero = 0;
-        ukernel(a16.data(), 0, depth, 1, b16.data(), 0, columns, 1, c.data(), 0, columns, rows, columns, depth, &one,
-                &zero, c.data(), 0, columns);
-        return c;
-      };
+      std::vector<uint16_t> a16 = sixteenBitValues(rows * depth, kind.bf16, generator);
+      std::vector<uint16_t> b16 = sixteenBitValues(depth * columns, kind.bf16, generator);
+      auto run = [&] { return runSixteenBit(kind.ukernel, a16, b16, rows, columns, depth); };
       std::vector<float> plain = run();
       ConstOperand constant(b16.data(), int64_t(b16.size() * 2));
       ConstPanelCounts before = constPanelCounts();
@@ -136,6 +151,25 @@ TEST(ConstPanels, SixteenBitOperandsKeepTheirPanels) {
       EXPECT_GT(constPanelCounts().reused, first.reused);
     }
   }
+}
+
+TEST(ConstPanels, WidenedAndRoundedF16KeepApartPanels) {
+  if (!hostHas("aclcpu_ukernel_gemm_f16f16f32_dpbf16")) GTEST_SKIP() << "no AVX512-BF16 ukernel on this CPU";
+  const int64_t rows = 60, columns = 300, depth = 530;
+  std::mt19937 generator(6);
+  std::vector<uint16_t> a16 = sixteenBitValues(rows * depth, false, generator);
+  std::vector<uint16_t> b16 = sixteenBitValues(depth * columns, false, generator);
+  auto widened = [&] { return runSixteenBit(aclcpu_ukernel_gemm_f16f16f32, a16, b16, rows, columns, depth); };
+  auto rounded = [&] { return runSixteenBit(aclcpu_ukernel_gemm_f16f16f32_dpbf16, a16, b16, rows, columns, depth); };
+  const std::vector<float> plainWidened = widened(), plainRounded = rounded();
+  EXPECT_NE(plainWidened, plainRounded);
+  ConstOperand constant(b16.data(), int64_t(b16.size() * 2));
+  EXPECT_EQ(widened(), plainWidened);
+  ConstPanelCounts afterWidened = constPanelCounts();
+  EXPECT_EQ(rounded(), plainRounded);
+  EXPECT_GT(constPanelCounts().filled, afterWidened.filled);
+  EXPECT_EQ(widened(), plainWidened);
+  EXPECT_EQ(rounded(), plainRounded);
 }
 
 // A constant bf16 B of a few rows is read from its pair panels (vdpbf16ps) too, where a B not

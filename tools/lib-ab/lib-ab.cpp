@@ -2,7 +2,7 @@
 // namespace of its own (dlmopen), running the same operator through a handle in alternating
 // ~20 ms batches; prints each build's median rate and B's rate over A's, the median and
 // quartiles of the rounds' ratios.
-//   lib-ab A.so B.so [--op=GEMM|Add] [--dtype=f32|bf16|f16] [--shape=MxNxK|N] [--rounds=30]
+//   lib-ab A.so B.so [--op=GEMM|Add] [--dtype=f32|bf16|f16] [--shape=MxNxK|N] [--rounds=30] [--precision=low]
 // For changes worth a few percent or a few nanoseconds a call: this VM's speed drifts by
 // several percent within minutes, so separate processes, even alternating, cannot tell those
 // apart (bench/paired_runs.h). Both builds get the same inputs, and their outputs are compared
@@ -26,6 +26,7 @@ namespace {
 
 struct Options {
   std::string a, b, op = "GEMM", dtype = "f32", shape = "64x64x64";
+  bool lowPrecision = false;  // GEMM: ACL_COMPUTE_LOW_PRECISION
   int rounds = 30;
 };
 
@@ -33,7 +34,9 @@ struct Options {
   fprintf(stderr,
           "lib-ab: %s\n"
           "usage: lib-ab A.so B.so [--op=GEMM|Add] [--dtype=f32|bf16|f16] [--shape=MxNxK|N] [--rounds=N]\n"
-          "  GEMM: aclblasGemmEx's handle, dtype in, f32 out, alpha 1, beta 0 (default 64x64x64)\n"
+          "              [--precision=low]\n"
+          "  GEMM: aclblasGemmEx's handle, dtype in, f32 out, alpha 1, beta 0 (default 64x64x64);\n"
+          "        --precision=low: ACL_COMPUTE_LOW_PRECISION (f16 inputs rounded to bf16)\n"
           "  Add: f32, N elements through an Add handle\n"
           "  ACLCPU_NUM_THREADS defaults to 1 (each build reads it at aclInit).\n",
           problem.c_str());
@@ -150,7 +153,8 @@ class Build {
     inputs_.push_back(buffer(upload(&one, 4), 4));
     inputs_.push_back(buffer(upload(&zero, 4), 4));
     check(aclblasCreateHandleForGemmEx_(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, m, n, k, in, in, ACL_FLOAT,
-                                        ACL_COMPUTE_HIGH_PRECISION, &handle_),
+                                        options.lowPrecision ? ACL_COMPUTE_LOW_PRECISION : ACL_COMPUTE_HIGH_PRECISION,
+                                        &handle_),
           "aclblasCreateHandleForGemmEx");
   }
   void makeAdd(const Options &options, const std::vector<float> &values) {
@@ -199,6 +203,7 @@ Options parse(int argc, char **argv) {
     };
     if (const char *v = value("--op=")) options.op = v;
     else if (const char *v = value("--dtype=")) options.dtype = v;
+    else if (arg == "--precision=low") options.lowPrecision = true;
     else if (const char *v = value("--shape=")) options.shape = v;
     else if (const char *v = value("--rounds=")) options.rounds = atoi(v);
     else if (arg.compare(0, 2, "--") == 0) usage("unknown option " + arg);

@@ -3,7 +3,8 @@
 comparison made on one core:
   - fp32 GEMM through a handle beside OpenBLAS (AVX-512 kernels) and oneDNN's sgemm;
   - s8 x s8 -> s32 GEMM through a handle beside oneDNN's gemm_s8s8s32;
-  - bf16 and f16 -> f32 GEMM through a handle beside oneDNN's bf16 matmul primitive;
+  - bf16 and f16 -> f32 GEMM through a handle beside oneDNN's bf16 matmul primitive, f16 also in
+    low precision (ACL_COMPUTE_LOW_PRECISION: its inputs rounded to bf16);
   - fp32 GEMM at other shapes (odd sizes, few rows, transposes) beside OpenBLAS and oneDNN's
     f32 matmul primitive (B pre-packed);
   - f32 and bf16 MatMul with B constant (aclSetTensorConst) beside oneDNN's matmul with B
@@ -38,7 +39,8 @@ GEMM_FAMILIES = [("BM_PairedGemmF32", "n³ fp32 GEMM", "GFLOP/s", "GF/s"),
                  ("BM_PairedGemmS8", "n³ s8 GEMM", "GOP/s", "GOP/s"),
                  # Both 16-bit types beside oneDNN's bf16 matmul: oneDNN has no f16 GEMM on CPU.
                  ("BM_PairedGemmBf16", "n³ bf16 GEMM", "GFLOP/s", "GF/s"),
-                 ("BM_PairedGemmF16", "n³ f16 GEMM", "GFLOP/s", "GF/s")]
+                 ("BM_PairedGemmF16", "n³ f16 GEMM", "GFLOP/s", "GF/s"),
+                 ("BM_PairedGemmF16Low", "n³ f16 GEMM, low precision", "GFLOP/s", "GF/s")]
 GEMM_SHAPES = "BM_PairedGemmF32Shapes"
 GEMM_CONST_B = "BM_PairedGemmConstB"
 GEMM_BF16_SHAPES = "BM_PairedGemmBf16Shapes"

@@ -174,12 +174,14 @@ def dispatch_table(entries_by_name):
     if not entries:
         return
     execute, handle = (paired_rate(entries, name, "M calls/s") for name in ("ExecuteV2", "handle"))
+    # The entries' ratios are of rates (ExecuteV2's over the handle's): inverted, a process's
+    # third quartile gives the low end of its time ratio, its first the high end.
     ratios = [entry["vs handle"] for entry in entries]
-    low = min(entry["vs handle q3"] for entry in entries)
-    high = max(entry["vs handle q1"] for entry in entries)
+    low = 1 / max(entry["vs handle q3"] for entry in entries)
+    high = 1 / min(entry["vs handle q1"] for entry in entries)
     print_table(["1-element Add, enqueue + synchronize", "handle ns", "aclopExecuteV2 ns", "ExecuteV2 / handle"],
                 [["1 thread", f"{1e3 / handle:.0f}", f"{1e3 / execute:.0f}",
-                  f"{1 / statistics.median(ratios):.2f}× ({1 / low:.2f}–{1 / high:.2f})"]])
+                  f"{1 / statistics.median(ratios):.2f}× ({low:.2f}–{high:.2f})"]])
 
 
 def print_table(header, rows):

@@ -113,24 +113,30 @@ def test_gemm_ex_fp16_in_fp32_out(stream, trans_a, trans_b):
         assert acl.rt.free(p) == 0
 
 
-def test_gemm_ex_fp16_low_precision_rounds_inputs_to_bf16(stream):
-    """ACL_COMPUTE_LOW_PRECISION (1): each f16 input rounded to bf16 (nearest even), f32 sums."""
-    m, n, k = 40, 24, 64
+def to_bf16(values):
+    """f16 or f32 values rounded to bf16 (nearest even), as float64."""
+    bits = values.astype(np.float32).view(np.uint32).astype(np.uint64)
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint32) << 16
+    return rounded.view(np.float32).astype(np.float64)
+
+
+@pytest.mark.parametrize("gemv", [False, True])
+def test_fp16_low_precision_rounds_inputs_to_bf16(stream, gemv):
+    """ACL_COMPUTE_LOW_PRECISION (1) in gemm_ex and gemv_ex: each f16 input rounded to bf16, f32 sums."""
+    m, n, k = (40, 1, 64) if gemv else (40, 24, 64)
     rng = np.random.default_rng(6)
     a = rng.uniform(-1, 1, (m, k)).astype(np.float16)
     b = rng.uniform(-1, 1, (k, n)).astype(np.float16)
     da, db, dc = to_device(a), to_device(b), to_device(np.zeros((m, n), np.float32))
     alpha, beta = to_device(np.array([1.0], np.float32)), to_device(np.array([0.0], np.float32))
-    ret = acl.blas.gemm_ex(0, 0, 0, m, n, k, alpha, da, -1, ACL_FLOAT16, db, -1, ACL_FLOAT16, beta, dc, -1, ACL_FLOAT,
-                           1, stream)
+    if gemv:
+        ret = acl.blas.gemv_ex(0, m, k, alpha, da, -1, ACL_FLOAT16, db, 1, ACL_FLOAT16, beta, dc, 1, ACL_FLOAT, 1,
+                               stream)
+    else:
+        ret = acl.blas.gemm_ex(0, 0, 0, m, n, k, alpha, da, -1, ACL_FLOAT16, db, -1, ACL_FLOAT16, beta, dc, -1,
+                               ACL_FLOAT, 1, stream)
     assert ret == 0, acl.get_recent_err_msg()
     assert acl.rt.synchronize_stream(stream) == 0
-
-    def to_bf16(values):
-        bits = values.astype(np.float32).view(np.uint32).astype(np.uint64)
-        rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint32) << 16
-        return rounded.view(np.float32).astype(np.float64)
-
     result = from_device(dc, (m, n), np.float32)
     rounded = to_bf16(a) @ to_bf16(b)
     exact = a.astype(np.float64) @ b.astype(np.float64)

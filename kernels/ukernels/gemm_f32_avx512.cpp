@@ -365,6 +365,24 @@ uint16_t bf16Bits(const Half *p) {
   return static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1)) >> 16);
 }
 
+// f16 read as f32 values rounded to bf16, for a few rows in low precision (fewRows, which sums
+// them by f32 FMAs: streaming B's rows beats packing them into pairs where each element of B
+// serves at most four rows). The same rounding as the pairs' packing.
+struct RoundedHalf {
+  uint16_t bits;
+};
+__m512 load16(const RoundedHalf *p) {
+  const __m512 wide = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)));
+  const __m256i rounded = _mm512_castsi512_si256(roundToBf16(wide, wide));
+  return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(rounded), 16));
+}
+float load1(const RoundedHalf *p) {
+  const uint32_t bits = uint32_t{bf16Bits(reinterpret_cast<const Half *>(p))} << 16;
+  float value;
+  __builtin_memcpy(&value, &bits, sizeof(value));
+  return value;
+}
+
 // An (outer x inner) block of f16 rounded to bf16 into `out` [outer][inner] (`outStride` apart,
 // `inner` if 0); vectors where the inner dim is contiguous.
 void roundBlockToBf16(const Half *from, int64_t outerStride, int64_t innerStride, int64_t outer, int64_t inner,
@@ -1260,11 +1278,16 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   // bits either way (fewRows sums in the same depth chunks); bf16 sums round as vdpbf16ps's
   // pairs do, not as fewRows' f32 FMAs.
   constexpr bool kPanelsNoWider = !kWidens<T> || Pairs;
-  // f16 in low precision rounds to bf16 on every path, so few rows take the packed pairs too
-  // (fewRows would sum exact f16 products).
+  // f16 in low precision rounds to bf16 on every path: few rows read it rounded (RoundedHalf)
+  // where B outgrows L2 or one or two rows read it; three or four rows over B in L2 take the
+  // packed pairs, at vdpbf16ps' rate. Against packed pairs (lib-ab, 1 thread): M = 1, 2, 4 with
+  // N = K = 4096 +2.7x, +2.4x, +2x (14 -> 39 GF/s at M = 1: exact f16 runs 46), 1x1024x1024 +21%,
+  // 3x1024x1024 +4%, 1x256x256 +17%, 2x512x512 even, but 4x512x512 -10% and 4x256x256 -19%.
   constexpr bool kRoundsToBf16 = Pairs && std::is_same_v<T, Half>;
-  if (!kRoundsToBf16 && rows <= kFewRows && bColumnStride == 1 &&
-      !(kPanelsNoWider && aclcpu::isConstOperand(bBase))) {
+  using FewRowsType = std::conditional_t<kRoundsToBf16, RoundedHalf, T>;
+  const bool fewRowsStream =
+      !kRoundsToBf16 || rows <= 2 || depth * bDepthStride * int64_t{sizeof(T)} > aclcpu::ukernelL2Bytes();
+  if (fewRowsStream && rows <= kFewRows && bColumnStride == 1 && !(kPanelsNoWider && aclcpu::isConstOperand(bBase))) {
     // Summed in the packed path's depth chunks, each into zeroed sums that then reach C as a
     // chunk's tiles put theirs: f32 gives the same bits as with B's panels.
     const int64_t depthChunk = blocking(rows, depth).depthChunk;
@@ -1272,11 +1295,12 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
     // 16-bit B that L3 cannot hold fetches each pass's next rows (fewRows' FetchPass).
     const int64_t l3Bytes = aclcpu::ukernelL3Bytes();
     const bool fromMemory = l3Bytes > 0 && depth * bDepthStride * int64_t{sizeof(T)} >= l3Bytes;
-    auto *streamRows = fromMemory ? &fewRowsOf<T, kWidens<T>> : &fewRowsOf<T, false>;
+    auto *streamRows = fromMemory ? &fewRowsOf<FewRowsType, kWidens<T>> : &fewRowsOf<FewRowsType, false>;
+    const auto *fewA = reinterpret_cast<const FewRowsType *>(a), *fewB = reinterpret_cast<const FewRowsType *>(b);
     for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
       for (int64_t i = 0; i < rows * columns; ++i) sums[i] = 0.0f;
-      streamRows(rows, a + k0 * aDepthStride, aRowStride, aDepthStride, b + k0 * bDepthStride, bDepthStride, sums,
-                 columns, columns, depth - k0 < depthChunk ? depth - k0 : depthChunk);
+      streamRows(rows, fewA + k0 * aDepthStride, aRowStride, aDepthStride, fewB + k0 * bDepthStride, bDepthStride,
+                 sums, columns, columns, depth - k0 < depthChunk ? depth - k0 : depthChunk);
       epilogue.finish(sums, columns, c, cRowStride, rows, columns, k0 == 0);
     }
     return;

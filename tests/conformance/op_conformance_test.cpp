@@ -546,14 +546,17 @@ TEST_F(Conformance, GemmAgainstEigen) {
 // multiplied as bf16 pairs (the f16 pair ukernel where the CPU has AVX512-BF16, generated code
 // rounding as written elsewhere). Every path of that ukernel: one band packing B during its tiles
 // (100x600x2048, rows of A 4 KiB apart), several bands with B packed ahead (1000x100x70,
-// 140x530x300), a few rows over several micro-panels at once (3x37x50, 2x300x64), rows that
-// would stream B (17x530x700), an odd depth (45x70x33, 127x65x301), ragged everything, each
-// transpose (a transposed operand is rounded into scratch, then packed); an f16 result; empty
-// dims. f32 inputs compute as in high precision.
+// 140x530x300), three or four rows over B in L2 on several micro-panels at once (3x37x50), one
+// or two rows, or B past L2, streaming B's rows rounded (2x300x64, 3x600x1100, 1x4096x4096: from
+// memory, fetching each pass's next rows), rows that would stream B in bf16 (17x530x700), an odd
+// depth (45x70x33, 127x65x301), ragged everything, each transpose (a transposed operand is
+// rounded into scratch, then packed); an f16 result; empty dims. f32 inputs compute as in high
+// precision.
 TEST_F(Conformance, GemmLowPrecisionAgainstEigen) {
   for (GemmSize size : std::initializer_list<GemmSize>{{1, 1, 1}, {64, 64, 64}, {127, 65, 301}, {1000, 100, 70},
-                                                       {140, 530, 300}, {3, 37, 50}, {2, 300, 64}, {17, 530, 700},
-                                                       {45, 70, 33}, {100, 600, 2048}, {5, 5, 0}, {0, 5, 5}})
+                                                       {140, 530, 300}, {3, 37, 50}, {2, 300, 64}, {3, 600, 1100},
+                                                       {1, 4096, 4096}, {17, 530, 700}, {45, 70, 33},
+                                                       {100, 600, 2048}, {5, 5, 0}, {0, 5, 5}})
     for (bool ta : {false, true})
       for (bool tb : {false, true}) {
         checkGemmAgainstEigen(ACL_FLOAT16, ACL_FLOAT, size.m, size.n, size.k, ta, tb, 1.25f, -0.75f, first_,

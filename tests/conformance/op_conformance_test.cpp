@@ -330,6 +330,22 @@ TEST_F(Conformance, MatrixProducts) {
            }};
     check(c);
   }
+  {  // GEMM's low_precision (what ACL_COMPUTE_LOW_PRECISION sets): f16 inputs rounded to bf16
+    const int64_t m = 70, n = 33, k = 45;
+    HostTensor alpha = randomTensor(ACL_FLOAT, {}, 17), beta = randomTensor(ACL_FLOAT, {}, 18);
+    Case c{"GEMM",
+           {randomTensor(ACL_FLOAT16, {m, k}, 19), randomTensor(ACL_FLOAT16, {k, n}, 20),
+            randomTensor(ACL_FLOAT, {m, n}, 21), alpha, beta},
+           [](aclopAttr *attr) { aclopSetAttrBool(attr, "low_precision", 1); },
+           HostTensor(ACL_FLOAT, {m, n}),
+           [=](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+             auto rounded = [](double x) { return double(fromBf16(toBf16(float(x)))); };
+             double sum = 0;
+             for (int64_t p = 0; p < k; ++p) sum += rounded(in[0].at(index[0] * k + p)) * rounded(in[1].at(p * n + index[1]));
+             return in[3].at(0) * sum + in[4].at(0) * in[2].at(ravel(index, in[2].shape));
+           }};
+    check(c);
+  }
   Case batched{"BatchMatMul", {randomTensor(ACL_FLOAT, {3, 4, 6}, 12), randomTensor(ACL_FLOAT, {1, 6, 5}, 13)}, nullptr,
                HostTensor(ACL_FLOAT, {3, 4, 5}),
                [](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {

@@ -41,7 +41,9 @@ const HostTarget &hostTarget() {
         // bf16 products multiply pairs with vdpbf16ps (twice the f32 FMA's products a cycle).
         if (has("avx512bf16")) {
           host.ukernels.push_back("aclcpu_ukernel_gemm_bf16bf16f32_dpbf16");
-          host.ukernels.push_back("aclcpu_ukernel_gemm_f16f16f32_dpbf16");  // low-precision f16, rounded to bf16
+          // Low-precision f16 and f32, rounded to bf16.
+          host.ukernels.push_back("aclcpu_ukernel_gemm_f16f16f32_dpbf16");
+          host.ukernels.push_back("aclcpu_ukernel_gemm_f32f32f32_dpbf16");
         }
       }
     }

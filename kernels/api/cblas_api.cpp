@@ -30,16 +30,16 @@ struct GemmShape {
   aclTransType transA, transB;
   int m, n, k;
   aclDataType typeA, typeB, typeC;
-  bool lowPrecision = false;  // f16 inputs rounded to bf16 (lowPrecisionFor)
+  bool lowPrecision = false;  // f16 or f32 inputs rounded to bf16 (lowPrecisionFor)
 };
 
-// ACL_COMPUTE_LOW_PRECISION rounds f16 inputs to bf16 before their products (GEMM's
+// ACL_COMPUTE_LOW_PRECISION rounds f16 and f32 inputs to bf16 before their products (GEMM's
 // low_precision), which then run as bf16 pairs at twice the f32 FMA's rate where the CPU has
 // AVX512-BF16. Other inputs compute as with ACL_COMPUTE_HIGH_PRECISION. The real library
 // documents the low-precision mode as unsupported; here it is an opt-in for speed.
 GemmShape lowPrecisionFor(GemmShape shape, aclComputeType type) {
-  shape.lowPrecision = untrustedEnumValue(type) == ACL_COMPUTE_LOW_PRECISION && shape.typeA == ACL_FLOAT16 &&
-                       shape.typeB == ACL_FLOAT16;
+  shape.lowPrecision = untrustedEnumValue(type) == ACL_COMPUTE_LOW_PRECISION && shape.typeA == shape.typeB &&
+                       (shape.typeA == ACL_FLOAT16 || shape.typeA == ACL_FLOAT);
   return shape;
 }
 

@@ -338,9 +338,10 @@ __attribute__((always_inline)) inline void packPairStep(__m512i r0, __m512i r1, 
   _mm512_storeu_si512(out + 16, _mm512_permutex2var_epi16(r0, highColumns, r1));
 }
 
-// f16 products in low precision (ACL_COMPUTE_LOW_PRECISION) multiply bf16 pairs as well: each
-// f16 is rounded to bf16 as it is packed, to nearest even (vcvtne2ps2bf16, inline assembly as
-// vdpbf16ps is). Sixteen f32 lanes of `low`, then sixteen of `high`, as 32 bf16.
+// f16 and f32 products in low precision (ACL_COMPUTE_LOW_PRECISION) multiply bf16 pairs as well:
+// each input is rounded to bf16 as it is packed, to nearest even (vcvtne2ps2bf16, inline
+// assembly as vdpbf16ps is; it reads f32 denormals as zero, as vdpbf16ps reads bf16 ones).
+// Sixteen f32 lanes of `low`, then sixteen of `high`, as 32 bf16.
 __m512i roundToBf16(__m512 low, __m512 high) {
   __m512i words;
   asm("vcvtne2ps2bf16 %2, %1, %0" : "=v"(words) : "v"(high), "v"(low));
@@ -348,47 +349,59 @@ __m512i roundToBf16(__m512 low, __m512 high) {
 }
 
 // 32 consecutive elements as bf16 words (the lanes past `lanes` zero, nothing past them read):
-// bf16 as it is, f16 rounded.
+// bf16 as it is, f16 and f32 rounded.
 __m512i bf16Words(const BFloat *p) { return _mm512_loadu_si512(p); }
 __m512i bf16Words(const BFloat *p, __mmask32 lanes) { return _mm512_maskz_loadu_epi16(lanes, p); }
-__m512i bf16Words(const Half *p) { return roundToBf16(load16(p), load16(p + 16)); }
-__m512i bf16Words(const Half *p, __mmask32 lanes) {
+template <class T>
+__m512i bf16Words(const T *p) {
+  return roundToBf16(load16(p), load16(p + 16));
+}
+template <class T>
+__m512i bf16Words(const T *p, __mmask32 lanes) {
   return roundToBf16(loadLanes(p, static_cast<__mmask16>(lanes)), loadLanes(p + 16, static_cast<__mmask16>(lanes >> 16)));
 }
 
-// One f16 rounded to bf16 as vcvtne2ps2bf16 rounds it (an f16 is never an f32 denormal).
-uint16_t bf16Bits(const Half *p) {
-  const float value = _cvtsh_ss(p->bits);
+// One value rounded to bf16 as vcvtne2ps2bf16 rounds it (an f16 is never an f32 denormal).
+uint16_t bf16Bits(float value) {
   uint32_t bits;
   __builtin_memcpy(&bits, &value, sizeof(bits));
   if ((bits & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((bits >> 16) | 0x40);  // NaN, quieted
+  if ((bits & 0x7f800000u) == 0) return static_cast<uint16_t>((bits >> 16) & 0x8000);  // denormal: zero
   return static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1)) >> 16);
 }
+template <class T>
+uint16_t bf16Bits(const T *p) {
+  return bf16Bits(load1(p));
+}
 
-// f16 read as f32 values rounded to bf16, for a few rows in low precision (fewRows, which sums
-// them by f32 FMAs: streaming B's rows beats packing them into pairs where each element of B
+// f16 or f32 read as f32 values rounded to bf16, for a few rows in low precision (fewRows, which
+// sums them by f32 FMAs: streaming B's rows beats packing them into pairs where each element of B
 // serves at most four rows). The same rounding as the pairs' packing.
-struct RoundedHalf {
-  uint16_t bits;
+template <class T>
+struct Rounded {
+  T value;
 };
-__m512 load16(const RoundedHalf *p) {
-  const __m512 wide = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)));
+template <class T>
+__m512 load16(const Rounded<T> *p) {
+  const __m512 wide = load16(reinterpret_cast<const T *>(p));
   const __m256i rounded = _mm512_castsi512_si256(roundToBf16(wide, wide));
   return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(rounded), 16));
 }
-float load1(const RoundedHalf *p) {
-  const uint32_t bits = uint32_t{bf16Bits(reinterpret_cast<const Half *>(p))} << 16;
+template <class T>
+float load1(const Rounded<T> *p) {
+  const uint32_t bits = uint32_t{bf16Bits(reinterpret_cast<const T *>(p))} << 16;
   float value;
   __builtin_memcpy(&value, &bits, sizeof(value));
   return value;
 }
 
-// An (outer x inner) block of f16 rounded to bf16 into `out` [outer][inner] (`outStride` apart,
-// `inner` if 0); vectors where the inner dim is contiguous.
-void roundBlockToBf16(const Half *from, int64_t outerStride, int64_t innerStride, int64_t outer, int64_t inner,
+// An (outer x inner) block of f16 or f32 rounded to bf16 into `out` [outer][inner] (`outStride`
+// apart, `inner` if 0); vectors where the inner dim is contiguous.
+template <class T>
+void roundBlockToBf16(const T *from, int64_t outerStride, int64_t innerStride, int64_t outer, int64_t inner,
                       uint16_t *out, int64_t outStride = 0) {
   for (int64_t o = 0; o < outer; ++o) {
-    const Half *line = from + o * outerStride;
+    const T *line = from + o * outerStride;
     uint16_t *to = out + o * (outStride > 0 ? outStride : inner);
     int64_t i = 0;
     if (innerStride == 1) {
@@ -403,12 +416,13 @@ void roundBlockToBf16(const Half *from, int64_t outerStride, int64_t innerStride
   }
 }
 
-// B[depth x columns] -> 32-column micro-panels of pairs [block][step][32]; f16 rounded to bf16.
+// B[depth x columns] -> 32-column micro-panels of pairs [block][step][32]; f16 and f32 rounded
+// to bf16.
 template <class T>
 void packBPairs(const T *b, int64_t depthStride, int64_t columnStride, int64_t depth, int64_t columns,
                 uint32_t *packed) {
-  if constexpr (std::is_same_v<T, Half>) {
-    // f16 rows are rounded as they are packed. Other layouts are rounded into scratch first
+  if constexpr (!std::is_same_v<T, BFloat>) {
+    // f16 and f32 rows are rounded as they are packed. Other layouts are rounded into scratch first
     // (transposed: column by column, k contiguous), then packed as bf16.
     if (columnStride != 1) {
       auto *bits = reinterpret_cast<uint16_t *>(aclcpu::ukernelScratch(2, depth * columns * 2));
@@ -509,25 +523,30 @@ void packAPairs(const BFloat *a, int64_t rowStride, int64_t depthStride, int64_t
   }
 }
 
-// Two f16 along k read as one pair of bf16 (packAPairs of f16 rows along k): sixteen pairs from
-// 32 f16, rounded as bf16Words rounds them.
-struct HalfPair {
-  Half halves[2];
+// Two f16 or f32 along k read as one pair of bf16 (packAPairs of rows along k): sixteen pairs
+// from 32 values, rounded as bf16Words rounds them.
+template <class T>
+struct RoundedPair {
+  T values[2];
 };
-__m512 load16(const HalfPair *p) { return _mm512_castsi512_ps(bf16Words(reinterpret_cast<const Half *>(p))); }
+template <class T>
+__m512 load16(const RoundedPair<T> *p) {
+  return _mm512_castsi512_ps(bf16Words(reinterpret_cast<const T *>(p)));
+}
 
-// f16 A packed as pairs of bf16. Rows along k (an even row stride): each whole micro-panel
-// rounded and transposed in one pass (transposeRows over HalfPair), the ragged last one rounded
+// f16 or f32 A packed as pairs of bf16. Rows along k (an even row stride): each whole micro-panel
+// rounded and transposed in one pass (transposeRows over RoundedPair), the ragged last one rounded
 // into a zero-padded scratch panel first; other layouts rounded into scratch, then packed as
 // bf16. Rounding all of A into scratch before packing it cost 64^3 4% (op-bench, 1 thread: 289
 // against 301 GF/s).
-void packAPairs(const Half *a, int64_t rowStride, int64_t depthStride, int64_t rows, int64_t depth, uint32_t *packed) {
+template <class T>
+void packAPairs(const T *a, int64_t rowStride, int64_t depthStride, int64_t rows, int64_t depth, uint32_t *packed) {
   if (depthStride == 1 && rowStride % 2 == 0) {
     const int64_t steps = pairSteps(depth);
     for (int64_t row0 = 0; row0 < rows; row0 += kRows) {
       uint32_t *out = packed + row0 * steps;
       const int64_t height = rows - row0 < kRows ? rows - row0 : kRows;
-      const Half *rowsOfA = a + row0 * rowStride;
+      const T *rowsOfA = a + row0 * rowStride;
       if (height < kRows) {
         auto *bits = reinterpret_cast<uint16_t *>(aclcpu::ukernelScratch(2, kRows * depth * 2));
         roundBlockToBf16(rowsOfA, rowStride, 1, height, depth, bits);
@@ -536,10 +555,11 @@ void packAPairs(const Half *a, int64_t rowStride, int64_t depthStride, int64_t r
         continue;
       }
       const int64_t done =
-          transposeRows(reinterpret_cast<const HalfPair *>(rowsOfA), rowStride / 2, depth / 2, reinterpret_cast<float *>(out));
+          transposeRows(reinterpret_cast<const RoundedPair<T> *>(rowsOfA), rowStride / 2, depth / 2,
+                        reinterpret_cast<float *>(out));
       for (int64_t step = done; step < steps; ++step)
         for (int64_t r = 0; r < kRows; ++r) {
-          const Half *first = rowsOfA + r * rowStride + 2 * step;
+          const T *first = rowsOfA + r * rowStride + 2 * step;
           const uint32_t second = 2 * step + 1 < depth ? bf16Bits(first + 1) : 0;
           out[step * kRows + r] = bf16Bits(first) | second << 16;
         }
@@ -1171,7 +1191,8 @@ template <bool Pairs, class T>
 bool streamed(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int64_t bDepthStride,
               int64_t bColumnStride, float *c, int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth,
               const Epilogue<float> &epilogue) {
-  if constexpr (kWidens<T> && !(Pairs && std::is_same_v<T, BFloat>)) {  // f16 pairs are rounded as packed
+  // Widened types without pairs, and rounded pairs (f16, f32: rounded as they are packed), do not stream.
+  if constexpr ((kWidens<T> && !Pairs) || (Pairs && !std::is_same_v<T, BFloat>)) {
     return false;
   } else {
     if (rows > (Pairs ? kStreamedPairRows : kStreamedRows) || bColumnStride != 1 || (Pairs && depth % 2 != 0))
@@ -1283,8 +1304,8 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   // packed pairs, at vdpbf16ps' rate. Against packed pairs (lib-ab, 1 thread): M = 1, 2, 4 with
   // N = K = 4096 +2.7x, +2.4x, +2x (14 -> 39 GF/s at M = 1: exact f16 runs 46), 1x1024x1024 +21%,
   // 3x1024x1024 +4%, 1x256x256 +17%, 2x512x512 even, but 4x512x512 -10% and 4x256x256 -19%.
-  constexpr bool kRoundsToBf16 = Pairs && std::is_same_v<T, Half>;
-  using FewRowsType = std::conditional_t<kRoundsToBf16, RoundedHalf, T>;
+  constexpr bool kRoundsToBf16 = Pairs && !std::is_same_v<T, BFloat>;
+  using FewRowsType = std::conditional_t<kRoundsToBf16, Rounded<T>, T>;
   const bool fewRowsStream =
       !kRoundsToBf16 || rows <= 2 || depth * bDepthStride * int64_t{sizeof(T)} > aclcpu::ukernelL2Bytes();
   if (fewRowsStream && rows <= kFewRows && bColumnStride == 1 && !(kPanelsNoWider && aclcpu::isConstOperand(bBase))) {
@@ -1292,10 +1313,13 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
     // chunk's tiles put theirs: f32 gives the same bits as with B's panels.
     const int64_t depthChunk = blocking(rows, depth).depthChunk;
     auto *sums = reinterpret_cast<float *>(aclcpu::ukernelScratch(2, rows * columns * 4));
-    // 16-bit B that L3 cannot hold fetches each pass's next rows (fewRows' FetchPass).
+    // 16-bit B that L3 cannot hold fetches each pass's next rows (fewRows' FetchPass), and so does
+    // f32 B rounded to bf16 (its rounding's instructions left the prefetchers behind: lib-ab, 1
+    // thread, M = 1 and 2, N = K = 4096, +16% and +20%).
     const int64_t l3Bytes = aclcpu::ukernelL3Bytes();
     const bool fromMemory = l3Bytes > 0 && depth * bDepthStride * int64_t{sizeof(T)} >= l3Bytes;
-    auto *streamRows = fromMemory ? &fewRowsOf<FewRowsType, kWidens<T>> : &fewRowsOf<FewRowsType, false>;
+    auto *streamRows =
+        fromMemory ? &fewRowsOf<FewRowsType, kWidens<T> || kRoundsToBf16> : &fewRowsOf<FewRowsType, false>;
     const auto *fewA = reinterpret_cast<const FewRowsType *>(a), *fewB = reinterpret_cast<const FewRowsType *>(b);
     for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
       for (int64_t i = 0; i < rows * columns; ++i) sums[i] = 0.0f;
@@ -1305,8 +1329,8 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
     }
     return;
   }
-  if (inPlace(a, aRowStride, aDepthStride, b, bDepthStride, bColumnStride, c, cRowStride, rows, columns, depth,
-              epilogue))
+  if (!kRoundsToBf16 && inPlace(a, aRowStride, aDepthStride, b, bDepthStride, bColumnStride, c, cRowStride, rows,
+                                 columns, depth, epilogue))
     return;
   const void *constB = aclcpu::isConstOperand(bBase) ? bBase : nullptr;
   if (!constB && streamed<Pairs>(a, aRowStride, aDepthStride, b, bDepthStride, bColumnStride, c, cRowStride, rows,
@@ -1539,3 +1563,4 @@ ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_f16f16f32, Half, false)
 ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_bf16bf16f32, BFloat, false)
 ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_bf16bf16f32_dpbf16, BFloat, true)
 ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_f16f16f32_dpbf16, Half, true)
+ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_f32f32f32_dpbf16, float, true)

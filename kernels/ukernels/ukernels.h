@@ -31,14 +31,14 @@ void aclcpu_ukernel_gemm_s8s8s32_vnni(const int8_t *a, int64_t aOffset, int64_t 
 // The same contract for f32 accumulation; a and b are f32, f16 or bf16 as the name says. The
 // _dpbf16 ones multiply bf16 pairs with vdpbf16ps (AVX512-BF16): their products are exact and
 // accumulate in f32 like the others', but they read bf16 denormals as zero and flush f32
-// denormal sums to zero. The f16 one is low precision (ACL_COMPUTE_LOW_PRECISION): it rounds
-// each f16 to bf16 (to nearest even) before its products.
+// denormal sums to zero. The f16 and f32 ones are low precision (ACL_COMPUTE_LOW_PRECISION): they
+// round each input to bf16 (to nearest even, f32 denormals to zero) before its products.
 typedef void GemmF32Ukernel(const void *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride, const void *b,
                             int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride, float *c, int64_t cOffset,
                             int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth, const float *alpha,
                             const float *beta, const float *cIn, int64_t cInOffset, int64_t cInRowStride);
 GemmF32Ukernel aclcpu_ukernel_gemm_f32f32f32, aclcpu_ukernel_gemm_f16f16f32, aclcpu_ukernel_gemm_bf16bf16f32,
-    aclcpu_ukernel_gemm_bf16bf16f32_dpbf16, aclcpu_ukernel_gemm_f16f16f32_dpbf16;
+    aclcpu_ukernel_gemm_bf16bf16f32_dpbf16, aclcpu_ukernel_gemm_f16f16f32_dpbf16, aclcpu_ukernel_gemm_f32f32f32_dpbf16;
 }
 
 namespace aclcpu {

@@ -442,8 +442,8 @@ TEST_F(Conformance, MatrixProducts) {
 // aclblasGemmEx against Eigen (an independent GEMM): op(A) op(B) scaled by alpha plus beta C,
 // with op(A), op(B) uniform in [-1, 1] and C in [-1, 1] (NaN when beta = 0: BLAS does not read
 // C then). The bound is the f32 accumulation error: 2 k eps (|op(A)| |op(B)|)_ij plus |beta c|
-// eps, plus an f16 result's rounding. In low precision (computeType) f16 inputs are rounded to
-// bf16 before their products: Eigen multiplies the rounded values (toBf16, the test's own
+// eps, plus an f16 result's rounding. In low precision (computeType) f16 and f32 inputs are
+// rounded to bf16 before their products: Eigen multiplies the rounded values (toBf16, the test's own
 // round-to-nearest-even), and the results must lie far closer to that than to the exact product
 // (the bound grows with k, the rounding's error only with its square root: a kernel that did not
 // round would pass the bound at large k, not this).
@@ -454,7 +454,8 @@ void checkGemmAgainstEigen(aclDataType inputType, aclDataType outputType, int m,
   SCOPED_TRACE(testing::Message() << inputType << " -> " << outputType << " " << m << "x" << n << "x" << k << " " << ta
                                   << tb << " alpha " << alphaValue << " beta " << betaValue << " compute "
                                   << computeType);
-  const bool roundsToBf16 = computeType == ACL_COMPUTE_LOW_PRECISION && inputType == ACL_FLOAT16;
+  const bool roundsToBf16 =
+      computeType == ACL_COMPUTE_LOW_PRECISION && (inputType == ACL_FLOAT16 || inputType == ACL_FLOAT);
   HostTensor a = randomTensor(inputType, ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k}, 31, -1, 1);
   HostTensor b = randomTensor(inputType, tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n}, 32, -1, 1);
   HostTensor c = randomTensor(outputType, {m, n}, 33, -1, 1);
@@ -508,7 +509,7 @@ void checkGemmAgainstEigen(aclDataType inputType, aclDataType outputType, int m,
       fromExact += std::fabs(actual(i, j) - exact(i, j));
     }
   if (roundsToBf16 && int64_t{m} * n >= 16 && k >= 8) {
-    EXPECT_LT(fromExpected, 0.1 * fromExact) << "the f16 inputs were not rounded to bf16";
+    EXPECT_LT(fromExpected, 0.1 * fromExact) << "the inputs were not rounded to bf16";
   }
   for (void *p : {da, db, dc, dAlpha, dBeta}) aclrtFree(p);
 }
@@ -558,29 +559,30 @@ TEST_F(Conformance, GemmAgainstEigen) {
   printf("GEMM against Eigen: %d cases\n", checked_);
 }
 
-// aclblasGemmEx in low precision (ACL_COMPUTE_LOW_PRECISION): f16 inputs rounded to bf16, then
-// multiplied as bf16 pairs (the f16 pair ukernel where the CPU has AVX512-BF16, generated code
-// rounding as written elsewhere). Every path of that ukernel: one band packing B during its tiles
+// aclblasGemmEx in low precision (ACL_COMPUTE_LOW_PRECISION): f16 and f32 inputs rounded to bf16,
+// then multiplied as bf16 pairs (the f16 and f32 pair ukernels where the CPU has AVX512-BF16,
+// generated code rounding as written elsewhere). Every path of those: one band packing B during its tiles
 // (100x600x2048, rows of A 4 KiB apart), several bands with B packed ahead (1000x100x70,
 // 140x530x300), three or four rows over B in L2 on several micro-panels at once (3x37x50), one
 // or two rows, or B past L2, streaming B's rows rounded (2x300x64, 3x600x1100, 1x4096x4096: from
 // memory, fetching each pass's next rows), rows that would stream B in bf16 (17x530x700), an odd
 // depth (45x70x33, 127x65x301), ragged everything, each transpose (a transposed operand is
-// rounded into scratch, then packed); an f16 result; empty dims. f32 inputs compute as in high
-// precision.
+// rounded into scratch, then packed); an f16 result; empty dims. bf16 inputs compute as in high
+// precision (they are bf16 already).
 TEST_F(Conformance, GemmLowPrecisionAgainstEigen) {
   for (GemmSize size : std::initializer_list<GemmSize>{{1, 1, 1}, {64, 64, 64}, {127, 65, 301}, {1000, 100, 70},
                                                        {140, 530, 300}, {3, 37, 50}, {2, 300, 64}, {3, 600, 1100},
                                                        {1, 4096, 4096}, {17, 530, 700}, {45, 70, 33},
                                                        {100, 600, 2048}, {5, 5, 0}, {0, 5, 5}})
-    for (bool ta : {false, true})
-      for (bool tb : {false, true}) {
-        checkGemmAgainstEigen(ACL_FLOAT16, ACL_FLOAT, size.m, size.n, size.k, ta, tb, 1.25f, -0.75f, first_,
-                              ACL_COMPUTE_LOW_PRECISION);
-        if (HasFatalFailure()) return;
-        ++checked_;
-      }
-  for (auto [input, output] : {std::pair{ACL_FLOAT16, ACL_FLOAT16}, std::pair{ACL_FLOAT, ACL_FLOAT}}) {
+    for (aclDataType input : {ACL_FLOAT16, ACL_FLOAT})
+      for (bool ta : {false, true})
+        for (bool tb : {false, true}) {
+          checkGemmAgainstEigen(input, ACL_FLOAT, size.m, size.n, size.k, ta, tb, 1.25f, -0.75f, first_,
+                                ACL_COMPUTE_LOW_PRECISION);
+          if (HasFatalFailure()) return;
+          ++checked_;
+        }
+  for (auto [input, output] : {std::pair{ACL_FLOAT16, ACL_FLOAT16}, std::pair{ACL_BF16, ACL_FLOAT}}) {
     checkGemmAgainstEigen(input, output, 130, 70, 300, false, false, 1.0f, 0.0f, first_, ACL_COMPUTE_LOW_PRECISION);
     if (HasFatalFailure()) return;
     ++checked_;

@@ -49,7 +49,7 @@ const std::map<std::string, aclDataType> kTypes = {
           "        --api=execute: MatMul through aclopExecuteV2 on every call, not a handle;\n"
           "        --fuzz: MatMul compiled for dynamic shapes (ACL_OP_COMPILE_FUZZ)\n"
           "  --sync=event: each run waits on an event recorded after it, not on the stream\n"
-          "  --precision=low: GEMM with ACL_COMPUTE_LOW_PRECISION (f16 inputs rounded to bf16)\n"
+          "  --precision=low: GEMM with ACL_COMPUTE_LOW_PRECISION (f16 and f32 inputs rounded to bf16)\n"
           "  Cast: --dtype=SRC:DST over f32 f16 bf16 f64 i8 u8 i32 i64;  Add: --dtype=f32|f16|bf16|i32\n",
           problem.c_str());
   exit(2);
@@ -270,8 +270,8 @@ int gemm(const Options &options, aclrtStream stream) {
                             stream));
     finishRun(options, stream);
   };
-  // Low precision rounds f16 inputs to bf16 before their products; the reference does too.
-  const bool rounds = options.precision == "low" && in == ACL_FLOAT16;
+  // Low precision rounds f16 and f32 inputs to bf16 before their products; the reference does too.
+  const bool rounds = options.precision == "low" && (in == ACL_FLOAT16 || in == ACL_FLOAT);
   auto input = [&](double value) {
     if (!rounds) return value;
     uint8_t bf16[2];

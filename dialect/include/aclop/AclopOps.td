@@ -29,9 +29,9 @@ def Aclop_GemmOp : Aclop_InferredOp<"gemm"> {
     `transpose_b`), `c` is `[M, N]`; `alpha` and `beta` are 0-d tensors of the result type.
     Inputs f32, f16, bf16, f64 or i8; the result is f32 (or the input type for f16/bf16/f64),
     i32 for i8 inputs. Products accumulate in f32 (f64 for f64, i32 for i8). With
-    `low_precision` (aclblasGemmEx's ACL_COMPUTE_LOW_PRECISION), f16 inputs are rounded to bf16
-    (to nearest even) before their products, which bf16 pair instructions then compute; other
-    inputs ignore it.
+    `low_precision` (aclblasGemmEx's ACL_COMPUTE_LOW_PRECISION), f16 and f32 inputs are rounded to
+    bf16 (to nearest even) before their products, which bf16 pair instructions then compute;
+    other inputs ignore it.
 
     ```mlir
     %r = aclop.gemm %a, %b, %c, %alpha, %beta {transpose_b = true}

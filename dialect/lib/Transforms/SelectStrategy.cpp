@@ -57,13 +57,16 @@ Type elementType(Value value) { return cast<ShapedType>(value.getType()).getElem
 
 // True if the body is c + x(a) * x(b), each x an `Extension` of the block argument or, when
 // `mustExtend` is false, the argument itself.
-// The f16 value that `value` is, rounded to bf16 and widened to f32 (extf(truncf(extf(x))),
-// what convert-aclop-to-linalg makes of a low-precision gemm's inputs), or null.
+// The f32 or f16 value that `value` is, rounded to bf16 and widened to f32 (extf(truncf(x)), or
+// extf(truncf(extf(x))) for f16: what convert-aclop-to-linalg makes of a low-precision gemm's
+// inputs), or null.
 Value roundedThroughBf16(Value value) {
   auto widened = value.getDefiningOp<arith::ExtFOp>();
   auto rounded = widened ? widened.getIn().getDefiningOp<arith::TruncFOp>() : arith::TruncFOp();
-  auto source = rounded && rounded.getType().isBF16() ? rounded.getIn().getDefiningOp<arith::ExtFOp>() : arith::ExtFOp();
-  return source && source.getIn().getType().isF16() ? source.getIn() : Value();
+  if (!rounded || !rounded.getType().isBF16()) return Value();
+  Value source = rounded.getIn();
+  if (auto fromHalf = source.getDefiningOp<arith::ExtFOp>()) source = fromHalf.getIn();
+  return source.getType().isF16() || source.getType().isF32() ? source : Value();
 }
 
 // ... or, with `roundedToBf16`, each x an f16 argument rounded to bf16 (roundedThroughBf16).
@@ -125,15 +128,16 @@ bool widenedRegisterTilesWin(linalg::LinalgOp op) {
 // likewise (widenedRegisterTilesWin). Where the target multiplies bf16 pairs (vdpbf16ps), bf16
 // products take that ukernel whatever their shape: it does twice the products a cycle of the
 // f32 FMA the generated tiles use (Zen 5, 1 thread: 1024^3 188 -> 393-407 GF/s, 64^3 165 -> 302).
-// An f16 product whose inputs are rounded to bf16 (a low-precision gemm) takes the f16 pair
-// ukernel, which rounds as it packs; without it, generated code computes the rounding as written.
+// An f16 or f32 product whose inputs are rounded to bf16 (a low-precision gemm) takes the f16 or
+// f32 pair ukernel, which rounds as it packs; without it, generated code computes the rounding as
+// written.
 StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
   Type a = elementType(op.getDpsInputs()[0]), b = elementType(op.getDpsInputs()[1]);
   Type c = elementType(op.getDpsInits()[0]);
   constexpr StringLiteral kBf16Pairs = "aclcpu_ukernel_gemm_bf16bf16f32_dpbf16";
   const bool floatProduct =
       a == b && c.isF32() && isMultiplyAccumulate<arith::AddFOp, arith::MulFOp, arith::ExtFOp>(op, false);
-  const bool roundedProduct = a == b && a.isF16() && c.isF32() &&
+  const bool roundedProduct = a == b && (a.isF16() || a.isF32()) && c.isF32() &&
                               isMultiplyAccumulate<arith::AddFOp, arith::MulFOp, arith::ExtFOp>(op, false, true);
   StringRef symbol;
   // i8 tensors carry no signedness: a u8 product zero-extends, and is not what the ukernel does.
@@ -143,7 +147,7 @@ StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
   else if (floatProduct && a.isBF16() && llvm::is_contained(available, kBf16Pairs))
     symbol = kBf16Pairs;
   else if (roundedProduct)
-    symbol = "aclcpu_ukernel_gemm_f16f16f32_dpbf16";
+    symbol = a.isF16() ? "aclcpu_ukernel_gemm_f16f16f32_dpbf16" : "aclcpu_ukernel_gemm_f32f32f32_dpbf16";
   else if (floatProduct && !(a.isF32() ? f32RegisterTilesWin(op) : widenedRegisterTilesWin(op)))
     symbol = a.isF32() ? "aclcpu_ukernel_gemm_f32f32f32"
              : a.isF16() ? "aclcpu_ukernel_gemm_f16f16f32"

@@ -116,8 +116,8 @@ func.func @gemm(%a: tensor<8x4xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>,
 
 // -----
 
-// A low-precision gemm rounds each widened f16 input to bf16 (and widens it again) before the
-// product; an f32 one ignores low_precision.
+// A low-precision gemm rounds each widened f16 input, or f32 input, to bf16 (and widens it
+// again) before the product; bf16 inputs are bf16 already.
 // CHECK-LABEL: func @gemm_low_precision
 // CHECK: linalg.generic
 // CHECK-NEXT: ^bb0(%[[X:.*]]: f16, %[[Y:.*]]: f16, %{{.*}}: f32):
@@ -130,13 +130,24 @@ func.func @gemm(%a: tensor<8x4xf32>, %b: tensor<8x16xf32>, %c: tensor<4x16xf32>,
 // CHECK-NEXT:   arith.mulf %[[XR]], %[[YR]]
 // CHECK: linalg.generic
 // CHECK: linalg.generic
-// CHECK-NOT: truncf {{.*}} to bf16
+// CHECK-NEXT: ^bb0(%[[F:.*]]: f32, %[[G:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:   %[[FB:.*]] = arith.truncf %[[F]] : f32 to bf16
+// CHECK-NEXT:   %[[FR:.*]] = arith.extf %[[FB]] : bf16 to f32
+// CHECK-NEXT:   %[[GB:.*]] = arith.truncf %[[G]] : f32 to bf16
+// CHECK-NEXT:   %[[GR:.*]] = arith.extf %[[GB]] : bf16 to f32
+// CHECK-NEXT:   arith.mulf %[[FR]], %[[GR]]
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK-NEXT: ^bb0(%{{.*}}: bf16, %{{.*}}: bf16, %{{.*}}: f32):
+// CHECK-NOT: truncf
 // CHECK: return
 func.func @gemm_low_precision(%a: tensor<4x8xf16>, %b: tensor<8x16xf16>, %c: tensor<4x16xf32>, %s: tensor<f32>,
-                              %x: tensor<4x8xf32>, %y: tensor<8x16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>) {
+                              %x: tensor<4x8xf32>, %y: tensor<8x16xf32>, %u: tensor<4x8xbf16>, %v: tensor<8x16xbf16>)
+    -> (tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>) {
   %r = aclop.gemm %a, %b, %c, %s, %s {low_precision = true} : (tensor<4x8xf16>, tensor<8x16xf16>, tensor<4x16xf32>, tensor<f32>, tensor<f32>) -> tensor<4x16xf32>
   %f = aclop.gemm %x, %y, %c, %s, %s {low_precision = true} : (tensor<4x8xf32>, tensor<8x16xf32>, tensor<4x16xf32>, tensor<f32>, tensor<f32>) -> tensor<4x16xf32>
-  return %r, %f : tensor<4x16xf32>, tensor<4x16xf32>
+  %h = aclop.gemm %u, %v, %c, %s, %s {low_precision = true} : (tensor<4x8xbf16>, tensor<8x16xbf16>, tensor<4x16xf32>, tensor<f32>, tensor<f32>) -> tensor<4x16xf32>
+  return %r, %f, %h : tensor<4x16xf32>, tensor<4x16xf32>, tensor<4x16xf32>
 }
 
 // -----

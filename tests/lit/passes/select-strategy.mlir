@@ -208,20 +208,24 @@ func.func @gemm_b_size(%a: tensor<448x448xf32>, %d: tensor<512x512xf32>, %s: ten
   return %0, %1 : tensor<448x448xf32>, tensor<512x512xf32>
 }
 
-// A low-precision f16 gemm (inputs rounded to bf16) takes the f16 pair ukernel whatever its
-// shape, where the target has it; without it, no ukernel: the widening one would not round.
-// RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy='vector-bits=512 ukernels=aclcpu_ukernel_gemm_f16f16f32,aclcpu_ukernel_gemm_f16f16f32_dpbf16' | FileCheck %s --check-prefix=ROUNDED
-// ROUNDED-LABEL: func @rounded_f16_products
+// A low-precision f16 or f32 gemm (inputs rounded to bf16) takes the f16 or f32 pair ukernel
+// whatever its shape, where the target has it; without it, no ukernel: the widening one, or f32's
+// FMAs, would not round.
+// RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy='vector-bits=512 ukernels=aclcpu_ukernel_gemm_f16f16f32,aclcpu_ukernel_gemm_f32f32f32,aclcpu_ukernel_gemm_f16f16f32_dpbf16,aclcpu_ukernel_gemm_f32f32f32_dpbf16' | FileCheck %s --check-prefix=ROUNDED
+// ROUNDED-LABEL: func @rounded_products
 // ROUNDED: ukernel = "aclcpu_ukernel_gemm_f16f16f32_dpbf16"
 // ROUNDED: ukernel = "aclcpu_ukernel_gemm_f16f16f32_dpbf16"
+// ROUNDED: ukernel = "aclcpu_ukernel_gemm_f32f32f32_dpbf16"
 // ROUNDED-NOT: ukernel
-// RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy='vector-bits=512 ukernels=aclcpu_ukernel_gemm_f16f16f32' | FileCheck %s --check-prefix=NOPAIRS
-// NOPAIRS-LABEL: func @rounded_f16_products
+// RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy='vector-bits=512 ukernels=aclcpu_ukernel_gemm_f16f16f32,aclcpu_ukernel_gemm_f32f32f32' | FileCheck %s --check-prefix=NOPAIRS
+// NOPAIRS-LABEL: func @rounded_products
 // NOPAIRS-NOT: ukernel
-func.func @rounded_f16_products(%a: tensor<256x256xf16>, %b: tensor<7x33xf16>, %l: tensor<33x5xf16>,
-                                %c: tensor<256x256xf32>, %d: tensor<7x5xf32>, %s: tensor<f32>)
-    -> (tensor<256x256xf32>, tensor<7x5xf32>) {
+func.func @rounded_products(%a: tensor<256x256xf16>, %b: tensor<7x33xf16>, %l: tensor<33x5xf16>,
+                            %c: tensor<256x256xf32>, %d: tensor<7x5xf32>, %s: tensor<f32>, %x: tensor<512x512xf32>,
+                            %z: tensor<512x512xf32>)
+    -> (tensor<256x256xf32>, tensor<7x5xf32>, tensor<512x512xf32>) {
   %0 = aclop.gemm %a, %a, %c, %s, %s {low_precision = true} : (tensor<256x256xf16>, tensor<256x256xf16>, tensor<256x256xf32>, tensor<f32>, tensor<f32>) -> tensor<256x256xf32>
   %1 = aclop.gemm %b, %l, %d, %s, %s {low_precision = true, transpose_a = false} : (tensor<7x33xf16>, tensor<33x5xf16>, tensor<7x5xf32>, tensor<f32>, tensor<f32>) -> tensor<7x5xf32>
-  return %0, %1 : tensor<256x256xf32>, tensor<7x5xf32>
+  %2 = aclop.gemm %x, %x, %z, %s, %s {low_precision = true} : (tensor<512x512xf32>, tensor<512x512xf32>, tensor<512x512xf32>, tensor<f32>, tensor<f32>) -> tensor<512x512xf32>
+  return %0, %1, %2 : tensor<256x256xf32>, tensor<7x5xf32>, tensor<512x512xf32>
 }

@@ -115,8 +115,8 @@ struct CastPattern : OpConversionPattern<CastOp> {
 // sum_k op(a)[.., m, k] * op(b)[.., k, n] in the accumulator type, over dims (batch?, m, k, n):
 // with n innermost the inner loop is a contiguous multiply-add over a row of b and of the
 // result, which vectorizes; m stays the outer parallel dim the blocks divide. With
-// `roundToBf16` each widened input is rounded to bf16 and widened again before the product
-// (gemm's low_precision; aclop-select-strategy gives such a product the bf16 pair ukernel).
+// `roundToBf16` each (widened) f32 input is rounded to bf16 and widened again before the product
+// (gemm's low_precision; aclop-select-strategy gives such a product a bf16 pair ukernel).
 Value contraction(OpBuilder &b, Location loc, Value lhs, Value rhs, bool transposeA, bool transposeB, bool batched,
                   RankedTensorType resultShape, Type inputType, bool roundToBf16 = false) {
   MLIRContext *context = b.getContext();
@@ -203,7 +203,8 @@ struct GemmPattern : OpConversionPattern<GemmOp> {
     auto resultType = cast<RankedTensorType>(op.getType());
     Type inputType = op.getA().getType().getElementType(), resultElement = resultType.getElementType();
     Value acc = contraction(rewriter, loc, adaptor.getA(), adaptor.getB(), op.getTransposeA(), op.getTransposeB(),
-                            /*batched=*/false, resultType, inputType, op.getLowPrecision() && inputType.isF16());
+                            /*batched=*/false, resultType, inputType,
+                            op.getLowPrecision() && (inputType.isF16() || inputType.isF32()));
     Type accumulator = accumulatorType(inputType);
     // result = alpha * acc + beta * c, computed in the accumulator type; c is not read when
     // beta == 0 (as in BLAS, so NaN or garbage in c does not leak into the result).

@@ -358,7 +358,8 @@ __m512i bf16Words(const T *p) {
 }
 template <class T>
 __m512i bf16Words(const T *p, __mmask32 lanes) {
-  return roundToBf16(loadLanes(p, static_cast<__mmask16>(lanes)), loadLanes(p + 16, static_cast<__mmask16>(lanes >> 16)));
+  return roundToBf16(loadLanes(p, static_cast<__mmask16>(lanes)),
+                     loadLanes(p + 16, static_cast<__mmask16>(lanes >> 16)));
 }
 
 // One value rounded to bf16 as vcvtne2ps2bf16 rounds it (an f16 is never an f32 denormal).
@@ -1299,7 +1300,7 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   // bits either way (fewRows sums in the same depth chunks); bf16 sums round as vdpbf16ps's
   // pairs do, not as fewRows' f32 FMAs.
   constexpr bool kPanelsNoWider = !kWidens<T> || Pairs;
-  // f16 in low precision rounds to bf16 on every path: few rows read it rounded (RoundedHalf)
+  // f16 and f32 in low precision round to bf16 on every path: few rows read them rounded (Rounded)
   // where B outgrows L2 or one or two rows read it; three or four rows over B in L2 take the
   // packed pairs, at vdpbf16ps' rate. Against packed pairs (lib-ab, 1 thread): M = 1, 2, 4 with
   // N = K = 4096 +2.7x, +2.4x, +2x (14 -> 39 GF/s at M = 1: exact f16 runs 46), 1x1024x1024 +21%,
@@ -1374,11 +1375,11 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   // 2048^3 0.81x -> 0.95x; on a quieter core 1024^3 even, 2048^3 +8%, bf16 2048^3 +6%. One band
   // packs each depth chunk of A once and keeps it for the column panels after the first
   // (keptA), where its size allows.
-  // f16 in low precision: A with its rows along k, an even depth and at most kRoundedAElements is
+  // f16 and f32 in low precision: A with its rows along k, an even depth and at most kRoundedAElements is
   // rounded to bf16 once, into scratch rows off 4 KiB multiples, and read there in place as bf16
-  // A is (PairsInPlace). Against packing it (lib-ab, 1 thread): 64^3 +4.6%, 128^3 +3.7%, 256^3
+  // A is (PairsInPlace). Against packing it (f16, lib-ab, 1 thread): 64^3 +4.6%, 128^3 +3.7%, 256^3
   // and 512^3 even, 1000^3 -0.8%, 2048^3 -1.5%.
-  const uint16_t *aWords = reinterpret_cast<const uint16_t *>(a);  // bf16 A's words, or f16 A rounded
+  const uint16_t *aWords = reinterpret_cast<const uint16_t *>(a);  // bf16 A's words, or f16 or f32 A rounded
   int64_t aWordsStride = aRowStride;
   bool roundedA = false;
   if constexpr (kRoundsToBf16) {

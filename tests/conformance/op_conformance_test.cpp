@@ -341,7 +341,8 @@ TEST_F(Conformance, MatrixProducts) {
            [=](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
              auto rounded = [](double x) { return double(fromBf16(toBf16(float(x)))); };
              double sum = 0;
-             for (int64_t p = 0; p < k; ++p) sum += rounded(in[0].at(index[0] * k + p)) * rounded(in[1].at(p * n + index[1]));
+             for (int64_t p = 0; p < k; ++p)
+               sum += rounded(in[0].at(index[0] * k + p)) * rounded(in[1].at(p * n + index[1]));
              return in[3].at(0) * sum + in[4].at(0) * in[2].at(ravel(index, in[2].shape));
            }};
     check(c);

@@ -55,8 +55,6 @@ bool isContraction(linalg::LinalgOp op) {
 
 Type elementType(Value value) { return cast<ShapedType>(value.getType()).getElementType(); }
 
-// True if the body is c + x(a) * x(b), each x an `Extension` of the block argument or, when
-// `mustExtend` is false, the argument itself.
 // The f32 or f16 value that `value` is, rounded to bf16 and widened to f32 (extf(truncf(x)), or
 // extf(truncf(extf(x))) for f16: what convert-aclop-to-linalg makes of a low-precision gemm's
 // inputs), or null.
@@ -69,7 +67,9 @@ Value roundedThroughBf16(Value value) {
   return source.getType().isF16() || source.getType().isF32() ? source : Value();
 }
 
-// ... or, with `roundedToBf16`, each x an f16 argument rounded to bf16 (roundedThroughBf16).
+// True if the body is c + x(a) * x(b), each x an `Extension` of the block argument or, when
+// `mustExtend` is false, the argument itself; with `roundedToBf16`, each x the f16 or f32
+// argument rounded to bf16 (roundedThroughBf16).
 template <typename AddOp, typename MulOp, typename Extension>
 bool isMultiplyAccumulate(linalg::LinalgOp op, bool mustExtend, bool roundedToBf16 = false) {
   Block *body = op.getBlock();

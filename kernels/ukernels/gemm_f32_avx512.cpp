@@ -37,7 +37,7 @@ constexpr int64_t kMostDuringBlocks = 16;  // widest panel (in micro-panels) pac
 // it gains on both (bf16 48 x 4096 x 4096 +24%, 130 x 1000 x 1001 +1%).
 constexpr int64_t kPackDuringRows = 48;
 constexpr int64_t kInPlaceElements = 16384;  // products this small read A and B unpacked (inPlace)
-constexpr int64_t kRoundedAElements = int64_t{64} << 10;  // f16 A rounded to bf16 whole (gemm): 128 KiB at most
+constexpr int64_t kRoundedAElements = int64_t{64} << 10;  // f16/f32 A rounded to bf16 whole (gemm): 128 KiB
 
 // How a call divides the product. With an L2 of 1 MiB or more: depth chunks of up to 4096
 // (split evenly, in multiples of 16), column panels as wide as 4M packed floats of B allow
@@ -457,8 +457,8 @@ void packBPairs(const T *b, int64_t depthStride, int64_t columnStride, int64_t d
       const T *first = b + 2 * step * depthStride, *second = first + depthStride;
       const bool pair = 2 * step + 1 < depth;
       if (2 * (step + kStepsAhead) + 1 < depth) {
-        fetchRow(first + 2 * kStepsAhead * depthStride, columns * 2);
-        fetchRow(second + 2 * kStepsAhead * depthStride, columns * 2);
+        fetchRow(first + 2 * kStepsAhead * depthStride, columns * int64_t{sizeof(T)});
+        fetchRow(second + 2 * kStepsAhead * depthStride, columns * int64_t{sizeof(T)});
       }
       auto packBlock = [&](int64_t block, __m512i r0, __m512i r1) {
         packPairStep(r0, r1, lowColumns, highColumns, packed + (block * steps + step) * kColumns);

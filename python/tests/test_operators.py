@@ -70,6 +70,12 @@ def test_attributes_and_infer_shape(stream):
     assert acl.op.destroy_attr(attr) == 0
 
 
+def bf16_bits(values):
+    """The bf16 bits of f16 or f32 values: the top 16 bits of the f32, rounded to nearest even."""
+    bits = values.astype(np.float32).view(np.uint32).astype(np.uint64)
+    return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+
+
 @pytest.mark.parametrize("dst_code, to_numpy", [(ACL_FLOAT16, np.float16), (ACL_BF16, np.uint16)])
 def test_cast_round_trips_fp16_and_bf16(stream, dst_code, to_numpy):
     values = np.array([0.0, 1.0, -2.5, 3.140625, 65504.0 if dst_code == ACL_FLOAT16 else 1e30, 1e-3], np.float32)
@@ -83,8 +89,7 @@ def test_cast_round_trips_fp16_and_bf16(stream, dst_code, to_numpy):
         np.testing.assert_array_equal(mid.read(), values.astype(np.float16))
         expected = values.astype(np.float16).astype(np.float32)
     else:  # bf16: the top 16 bits of the f32, rounded to nearest even
-        bits = values.view(np.uint32).astype(np.uint64)
-        rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+        rounded = bf16_bits(values)
         np.testing.assert_array_equal(mid.read(), rounded)
         expected = (rounded.astype(np.uint32) << 16).view(np.float32)
     np.testing.assert_array_equal(back.read(), expected)
@@ -115,9 +120,7 @@ def test_gemm_ex_fp16_in_fp32_out(stream, trans_a, trans_b):
 
 def to_bf16(values):
     """f16 or f32 values rounded to bf16 (nearest even), as float64."""
-    bits = values.astype(np.float32).view(np.uint32).astype(np.uint64)
-    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint32) << 16
-    return rounded.view(np.float32).astype(np.float64)
+    return (bf16_bits(values).astype(np.uint32) << 16).view(np.float32).astype(np.float64)
 
 
 @pytest.mark.parametrize("gemv", [False, True])

@@ -2,7 +2,8 @@
 // namespace of its own (dlmopen), running the same operator through a handle in alternating
 // ~20 ms batches; prints each build's median rate and B's rate over A's, the median and
 // quartiles of the rounds' ratios.
-//   lib-ab A.so B.so [--op=GEMM|Add] [--dtype=f32|bf16|f16] [--shape=MxNxK|N] [--rounds=30] [--precision=low]
+//   lib-ab A.so B.so [--op=GEMM|Add] [--dtype=f32|bf16|f16] [--shape=MxNxK|N] [--rounds=30]
+//                    [--precision=low]
 // For changes worth a few percent or a few nanoseconds a call: this VM's speed drifts by
 // several percent within minutes, so separate processes, even alternating, cannot tell those
 // apart (bench/paired_runs.h). Both builds get the same inputs, and their outputs are compared
@@ -36,7 +37,7 @@ struct Options {
           "usage: lib-ab A.so B.so [--op=GEMM|Add] [--dtype=f32|bf16|f16] [--shape=MxNxK|N] [--rounds=N]\n"
           "              [--precision=low]\n"
           "  GEMM: aclblasGemmEx's handle, dtype in, f32 out, alpha 1, beta 0 (default 64x64x64);\n"
-          "        --precision=low: ACL_COMPUTE_LOW_PRECISION (f16 inputs rounded to bf16)\n"
+          "        --precision=low: ACL_COMPUTE_LOW_PRECISION (f16 and f32 inputs rounded to bf16)\n"
           "  Add: f32, N elements through an Add handle\n"
           "  ACLCPU_NUM_THREADS defaults to 1 (each build reads it at aclInit).\n",
           problem.c_str());

@@ -30,7 +30,7 @@ struct Options {
   std::string api = "handle";  // MatMul: aclopExecWithHandle, or "execute": aclopExecuteV2 each call
   bool fuzz = false;  // MatMul: compiled with ACL_OP_COMPILE_FUZZ (every dim but 1s dynamic)
   std::string sync = "stream";  // each run waits by aclrtSynchronizeStream, or "event": a recorded event
-  std::string precision = "high";  // GEMM: aclblasGemmEx's compute type (low: f16 rounded to bf16)
+  std::string precision = "high";  // GEMM: aclblasGemmEx's compute type (low: f16, f32 rounded to bf16)
   bool product() const { return op == "GEMM" || op == "MatMul"; }  // shape MxNxK, --trans applies
 };
 

@@ -19,8 +19,11 @@ namespace aclcpu_bench {
 
 struct Runtime {
   aclrtStream stream = nullptr;
-  Runtime() {
-    setenv("ACLCPU_NUM_THREADS", "1", 1);  // one core, like the OpenBLAS baseline
+  // `threads` worker threads a device: by default one core, like the OpenBLAS baseline; 0, one
+  // per usable core (the library's default).
+  explicit Runtime(unsigned threads = 1) {
+    if (threads == 0) unsetenv("ACLCPU_NUM_THREADS");
+    else setenv("ACLCPU_NUM_THREADS", std::to_string(threads).c_str(), 1);
     aclInit(nullptr);
     aclrtSetDevice(0);
     aclrtCreateStream(&stream);

@@ -39,8 +39,8 @@ constexpr int kPairedRounds = 15;
 class HandleGemm : public aclcpu_bench::HandleContender {
  public:
   HandleGemm(const Runtime &runtime, aclDataType in, size_t inBytes, aclDataType out, int64_t m, int64_t n, int64_t k,
-             bool ta, bool tb, aclComputeType compute = ACL_COMPUTE_HIGH_PRECISION)
-      : HandleContender(runtime), a_(in, {m, k}, inBytes), b_(in, {k, n}, inBytes), c_(out, {m, n}, 4),
+             bool ta, bool tb, aclComputeType compute = ACL_COMPUTE_HIGH_PRECISION, std::string name = "aclcpu")
+      : HandleContender(runtime, std::move(name)), a_(in, {m, k}, inBytes), b_(in, {k, n}, inBytes), c_(out, {m, n}, 4),
         alpha_(out, {}, 4), beta_(out, {}, 4) {
     float oneF32 = 1;
     int32_t oneS32 = 1;
@@ -72,6 +72,30 @@ class ConstBMatMul : public aclcpu_bench::HandleContender {
  private:
   Tensor a_, b_, c_;
   std::vector<uint8_t> values_;
+};
+
+// Ours on one of the runtime's threads: each call's launches obey a stream's cube-core limit of
+// 1 (aclrtSetStreamResLimit, aclrtUseStreamResInCurrentThread), so one process runs the same
+// f32 n^3 product on every worker and on one, side by side.
+class OneThreadGemm : public HandleGemm {
+ public:
+  OneThreadGemm(const Runtime &runtime, int64_t n)
+      : HandleGemm(runtime, ACL_FLOAT, 4, ACL_FLOAT, n, n, n, false, false, ACL_COMPUTE_HIGH_PRECISION, "1 thread") {
+    if (aclrtCreateStream(&limits_) != ACL_SUCCESS ||
+        aclrtSetStreamResLimit(limits_, ACL_RT_DEV_RES_CUBE_CORE, 1) != ACL_SUCCESS)
+      fail(aclGetRecentErrMsg());
+  }
+  ~OneThreadGemm() override { aclrtDestroyStream(limits_); }
+  bool call() override {
+    if (!error().empty()) return false;
+    if (aclrtUseStreamResInCurrentThread(limits_) != ACL_SUCCESS) return fail(aclGetRecentErrMsg());
+    bool done = HandleGemm::call();
+    aclrtUnuseStreamResInCurrentThread(limits_);
+    return done;
+  }
+
+ private:
+  aclrtStream limits_ = nullptr;
 };
 
 class OpenBlasSgemm : public Contender {
@@ -241,6 +265,29 @@ void BM_PairedGemmF32(benchmark::State &state) {
   aclcpu_bench::runPaired(state, contenders, 2.0 * n * n * n, "GFLOP/s");
 }
 BENCHMARK(BM_PairedGemmF32)->Apply(pairedSizes);
+
+// The thread scaling (2 threads >= 1.8x one at 1024^3 and above), side by side in one
+// process: ours on a worker per usable core beside ours on one (OneThreadGemm). Meant to run
+// with every CPU (scripts/bench-report.py does not pin it); "threads" counts the workers.
+void BM_PairedGemmF32Threads(benchmark::State &state) {
+  const int64_t n = state.range(0);
+  Runtime runtime(0);
+  uint32_t threads = 0;
+  aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, &threads);
+  if (threads < 2) return state.SkipWithError("one usable core: run unpinned on a machine with several");
+  Contenders contenders;
+  contenders.push_back(std::make_unique<HandleGemm>(runtime, ACL_FLOAT, 4, ACL_FLOAT, n, n, n, false, false));
+  contenders.push_back(std::make_unique<OneThreadGemm>(runtime, n));
+  aclcpu_bench::runPaired(state, contenders, 2.0 * n * n * n, "GFLOP/s");
+  state.counters["threads"] = threads;
+}
+BENCHMARK(BM_PairedGemmF32Threads)
+    ->Arg(512)
+    ->Arg(1024)
+    ->Arg(2048)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->Iterations(kPairedRounds);
 
 void BM_PairedGemmF32Shapes(benchmark::State &state) {
   const int64_t m = state.range(0), n = state.range(1), k = state.range(2);

@@ -5,6 +5,7 @@
 #include "model_file.h"
 #include "kernel_launch.h"
 #include "memory_checks.h"
+#include "op_definitions.h"
 #include "runtime_state.h"
 #include "ukernels/const_panels.h"
 
@@ -174,10 +175,10 @@ constexpr int64_t kRunOnCallerElements = 32768;
 // every launch (launchesOnCaller). It runs from the caller's frame: the arguments are `raw`,
 // and the caller holds the model, so nothing is copied or reference-counted. Anything else is
 // copied into a task and enqueued.
-aclError runOrEnqueue(const Model &model, aclcpuKernelEntry entry, uint32_t numBlocks, int64_t touched,
-                      Stream &stream, const uint64_t *raw, size_t words, const char *caller) {
+aclError runOrEnqueue(const Model &model, aclcpuKernelEntry entry, uint32_t numBlocks, uint32_t threads,
+                      int64_t touched, Stream &stream, const uint64_t *raw, size_t words, const char *caller) {
   if (launchesOnCaller(stream, touched <= kRunOnCallerElements && numBlocks == 1)) {
-    KernelCall call{entry, raw, numBlocks, 0, model.request.opType.c_str()};
+    KernelCall call{entry, raw, numBlocks, 0, model.request.opType.c_str(), threads};
     if (stream.runIfIdle([&](Stream &idle) { runKernelCall(idle, call); })) return ACL_SUCCESS;
   }
   ArgBlock args;
@@ -191,6 +192,7 @@ aclError runOrEnqueue(const Model &model, aclcpuKernelEntry entry, uint32_t numB
   launch.args = std::move(args);
   launch.numBlocks = numBlocks;
   launch.scratchBytes = 0;
+  launch.threads = threads;
   stream.enqueue(makeKernelLaunchTask(std::move(launch)));
   return ACL_SUCCESS;
 }
@@ -211,8 +213,9 @@ aclError launchStatic(const Model &model, const StaticLaunch &plan, const aclDat
     raw[i] = reinterpret_cast<uintptr_t>(plan.constData[i] ? plan.constData[i] : buffer->data);
   }
   if (aclError error = checkDeviceRanges(ranges, numRanges, caller)) return error;
-  return runOrEnqueue(model, plan.entry, launchBlockCount(plan.launch, plan.outputs, stream.poolThreads()),
-                      plan.touched, stream, raw, plan.numBuffers, caller);
+  const unsigned threads = launchThreads(stream, model.cores);
+  return runOrEnqueue(model, plan.entry, launchBlockCount(plan.launch, plan.outputs, threads), threads, plan.touched,
+                      stream, raw, plan.numBuffers, caller);
 }
 
 }  // namespace
@@ -370,6 +373,8 @@ std::shared_ptr<Model> makeModel(ResolvedRequest request, std::shared_ptr<Compil
   auto model = std::make_shared<Model>();
   model->request = std::move(request);
   model->kernel = std::move(kernel);
+  const OpDefinition *definition = findOpDefinition(model->request.opType);
+  model->cores = definition != nullptr && definition->onCubeCores ? CoreKind::Cube : CoreKind::Vector;
   const ResolvedRequest &resolved = model->request;
   const CompiledKernel &compiled = *model->kernel;
   model->constInputs.assign(resolved.inputs.size(), nullptr);
@@ -471,8 +476,10 @@ __attribute__((noinline)) aclError launchDynamic(const Model &model, const std::
     if (input < request.kernelInputs.size() && recipe.depthDim < inputDims[request.kernelInputs[input]].size())
       depth = inputDims[request.kernelInputs[input]][recipe.depthDim];
   }
-  uint32_t numBlocks = launchBlockCount(kernel.launch, outputElements, resolved->poolThreads(), depth);
-  return runOrEnqueue(model, kernel.entry, numBlocks, touched, *resolved, raw, numPointers + numDynamicSizes, caller);
+  const unsigned threads = launchThreads(*resolved, model.cores);
+  uint32_t numBlocks = launchBlockCount(kernel.launch, outputElements, threads, depth);
+  return runOrEnqueue(model, kernel.entry, numBlocks, threads, touched, *resolved, raw, numPointers + numDynamicSizes,
+                      caller);
 }
 
 }  // namespace

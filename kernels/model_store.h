@@ -9,6 +9,7 @@
 // launches keep their model alive past eviction.
 #pragma once
 
+#include "core_limits.h"
 #include "op_compiler.h"
 #include "op_request.h"
 
@@ -51,6 +52,8 @@ struct Model : std::enable_shared_from_this<Model> {
   std::vector<std::unique_ptr<ConstOperand>> constOperands;
   // Set when the model has no dynamic dim and at most StaticLaunch::kMaxBuffers buffers.
   std::optional<StaticLaunch> staticLaunch;
+  // Which resource limit its launches obey (a product's, the cube cores'; others the vector's).
+  CoreKind cores = CoreKind::Vector;
   // Set by launches that found the model without the store (request_memo.h): eviction gives
   // such a model a second chance rather than dropping a model in use.
   std::atomic<bool> usedUnseen{false};

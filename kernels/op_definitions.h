@@ -27,6 +27,9 @@ struct OpDefinition {
   // Fills request.spec from the resolved request (attributes already defaulted); returns an
   // error message, or "" on success. Null: inputs and attributes pass through unchanged.
   std::function<std::string(ResolvedRequest &)> translate;
+  // A matrix product: its launches obey the cube-core resource limit, others the vector-core
+  // one (core_limits.h).
+  bool onCubeCores = false;
 };
 
 const OpDefinition *findOpDefinition(const std::string &type);

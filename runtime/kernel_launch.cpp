@@ -113,7 +113,7 @@ class KernelLaunchTask : public StreamTask {
   }
   TaskOutcome execute(Stream &stream) override {
     runKernelCall(stream, {launch_.entry, launch_.args.bytes.get(), launch_.numBlocks, launch_.scratchBytes,
-                           launch_.kernelName.c_str()});
+                           launch_.kernelName.c_str(), launch_.threads});
     return TaskOutcome::Done;
   }
 
@@ -135,12 +135,13 @@ int32_t runOneBlock(aclcpuKernelEntry entry, const void *args, uint32_t workers,
 }
 
 int32_t runManyBlocks(WorkerPool &pool, aclcpuKernelEntry entry, const void *args, uint32_t numBlocks,
-                      size_t scratchBytes, uint32_t &faultBlock, Stream *stream) {
+                      size_t scratchBytes, uint32_t &faultBlock, Stream *stream, uint32_t threads) {
   uint32_t workers = std::max(1u, pool.numThreads());
+  uint32_t running = threads == 0 ? workers : std::min(threads, workers);  // a resource limit's
   // workerNum counts the pool's workers plus one slot for a thread outside the pool.
-  uint32_t helpers = pool.runsInline() ? 0 : std::min(numBlocks, workers) - 1;
+  uint32_t helpers = pool.runsInline() ? 0 : std::min(numBlocks, running) - 1;
   // Four chunks per worker balance uneven blocks without contending on the counter.
-  uint32_t chunk = std::max(1u, numBlocks / (workers * 4));
+  uint32_t chunk = std::max(1u, numBlocks / (running * 4));
   if (helpers == 0) {  // this thread alone: nothing to share, nothing to allocate
     BlockRun run(entry, args, numBlocks, chunk, workers + 1, scratchBytes);
     run.work();
@@ -164,8 +165,8 @@ int32_t runManyBlocks(WorkerPool &pool, aclcpuKernelEntry entry, const void *arg
 
 void runKernelCall(Stream &stream, const KernelCall &call) {
   uint32_t faultBlock = 0;
-  int32_t status =
-      runBlocks(stream.pool(), call.entry, call.args, call.numBlocks, call.scratchBytes, faultBlock, &stream);
+  int32_t status = runBlocks(stream.pool(), call.entry, call.args, call.numBlocks, call.scratchBytes, faultBlock,
+                             &stream, call.threads);
   if (status != 0)
     stream.recordError(ACL_ERROR_RT_AICORE_EXCEPTION,
                        "kernel '" + std::string(call.kernelName) + "' failed: block " + std::to_string(faultBlock) +

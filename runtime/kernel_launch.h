@@ -22,6 +22,7 @@ struct KernelLaunch {
   ArgBlock args;
   uint32_t numBlocks = 1;
   size_t scratchBytes = 0;
+  uint32_t threads = 0;  // the most threads its blocks run on (launchThreads); 0: the pool's
 };
 
 // A launch as it runs: arguments and code owned elsewhere, for the duration.
@@ -31,6 +32,7 @@ struct KernelCall {
   uint32_t numBlocks = 1;
   size_t scratchBytes = 0;
   const char *kernelName = "";
+  uint32_t threads = 0;  // as KernelLaunch's
 };
 
 constexpr size_t kDefaultScratchBytes = 256u << 10;
@@ -48,21 +50,30 @@ void runKernelCall(Stream &stream, const KernelCall &call);
 // `taskset -c 1`: 94 -> 82 us a call).
 inline bool launchesOnCaller(const Stream &stream, bool small) { return small || stream.poolCores() == 1; }
 
+// The threads a launch of `kind` the calling thread enqueues on `stream` may run its blocks on:
+// the pool's, unless a resource limit says fewer (core_limits.h). One relaxed load until a
+// limit is first set.
+inline unsigned launchThreads(const Stream &stream, CoreKind kind) {
+  if (!CoreLimits::anySet.load(std::memory_order_relaxed)) return stream.poolThreads();
+  return limitedLaunchThreads(stream, kind);
+}
+
 // runBlocks' halves: one block called here, with `workers` (at least 1) the pool's threads; and
 // more, shared with the pool's workers.
 int32_t runOneBlock(aclcpuKernelEntry entry, const void *args, uint32_t workers, size_t scratchBytes);
 int32_t runManyBlocks(WorkerPool &pool, aclcpuKernelEntry entry, const void *args, uint32_t numBlocks,
-                      size_t scratchBytes, uint32_t &faultBlock, Stream *stream);
+                      size_t scratchBytes, uint32_t &faultBlock, Stream *stream, uint32_t threads);
 
 // Runs blocks [0, numBlocks) of `entry`; returns 0 or the first non-zero block result, with
-// the failing block's index in `faultBlock`. A thread synchronizing on `stream` (the launch's,
+// the failing block's index in `faultBlock`, on at most `threads` threads (0: the pool's). A
+// thread synchronizing on `stream` (the launch's,
 // on `pool`) may run some of them (Stream::offerToWaiter). One block is called here, with no
 // dispatcher (its counters and wait were a tenth of a 1-element Add's dispatch); it reads the
 // pool's thread count from the stream where there is one, whose line a launch reads anyway,
 // and from a small function: runManyBlocks' frame cost a 1-element Add ~3%.
 inline int32_t runBlocks(WorkerPool &pool, aclcpuKernelEntry entry, const void *args, uint32_t numBlocks,
-                         size_t scratchBytes, uint32_t &faultBlock, Stream *stream = nullptr) {
-  if (numBlocks != 1) return runManyBlocks(pool, entry, args, numBlocks, scratchBytes, faultBlock, stream);
+                         size_t scratchBytes, uint32_t &faultBlock, Stream *stream = nullptr, uint32_t threads = 0) {
+  if (numBlocks != 1) return runManyBlocks(pool, entry, args, numBlocks, scratchBytes, faultBlock, stream, threads);
   faultBlock = 0;
   return runOneBlock(entry, args, stream != nullptr ? stream->poolThreads() : std::max(1u, pool.numThreads()),
                      scratchBytes);

@@ -6,6 +6,7 @@
 #include "acl/acl_rt.h"
 #include "callback_reports.h"
 #include "config.h"
+#include "core_limits.h"
 #include "event.h"
 #include "handle_registry.h"
 #include "loaded_binary.h"
@@ -36,6 +37,8 @@ class Device {
 
   int id() const { return id_; }
   size_t memoryLimit() const { return config_.deviceMemoryLimit; }
+  // Its worker threads (the pool's, once started): the most a resource limit may be.
+  unsigned threads() const { return config_.numThreads; }
   // The device's worker pool, started on first use.
   WorkerPool &pool();
   std::shared_ptr<Stream> newStream();
@@ -47,6 +50,7 @@ class Device {
   std::mutex mutex;                        // guards the members below and Context::streamHandles
   std::shared_ptr<Context> defaultContext;  // exists while setDeviceCount > 0
   int setDeviceCount = 0;
+  CoreLimits coreLimits;  // aclrtSetDeviceResLimit
 
  private:
   const int id_;
@@ -69,6 +73,7 @@ class Runtime {
   static Runtime *instance;  // set by runtime_state.cpp's load-time constructor
 
   std::atomic<bool> initialized{false};
+  std::atomic<uint64_t> initCount{0};  // aclInit calls that succeeded: what a thread kept is of which
   std::mutex lifecycleMutex;  // serializes aclInit / aclFinalize / device resets
   RuntimeConfig config;
   std::vector<std::shared_ptr<Device>> devices;

@@ -7,6 +7,7 @@
 #include "ring_queue.h"
 
 #include "acl/acl_base.h"
+#include "core_limits.h"
 #include "spin_wait.h"
 #include "worker_pool.h"
 
@@ -85,6 +86,10 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   // them, and the stream's line is one it reads anyway.
   unsigned poolThreads() const { return poolThreads_; }
   unsigned poolCores() const { return poolCores_; }
+  // Its resource limits (aclrtSetStreamResLimit), which launches obey from threads that use
+  // them (aclrtUseStreamResInCurrentThread).
+  CoreLimits &coreLimits() { return coreLimits_; }
+  const CoreLimits &coreLimits() const { return coreLimits_; }
 
   void runOnPool() override;
 
@@ -124,6 +129,7 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   const int deviceId_;
   const std::chrono::nanoseconds spin_;
   WaitPredictor synchronizeWaits_;
+  CoreLimits coreLimits_;
 
   mutable std::mutex mutex_;
   RingQueue<std::unique_ptr<StreamTask>> queue_;

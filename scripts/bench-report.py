@@ -10,14 +10,18 @@ comparison made on one core:
   - f32 and bf16 MatMul with B constant (aclSetTensorConst) beside oneDNN's matmul with B
     pre-packed;
   - Add and Casts on 256 MiB beside memcpy of the same traffic and hand-written AVX-512 loops;
-  - a 1-element Add's dispatch through aclopExecuteV2 beside the handle path.
+  - a 1-element Add's dispatch through aclopExecuteV2 beside the handle path;
+  - fp32 GEMM on every worker beside the same on one (a cube-core resource limit of 1), both in
+    one process that may use every CPU: the thread scaling;
+  - aclopCompile of a GEMM: cold, warm from the memory cache, and from the disk cache.
 Each comparison runs side by side in one process (op_bench's BM_PairedGemm* and
 BM_PairedAddDispatch, elementwise_bench's
 BM_Paired*; bench/paired_runs.h): 15 rounds in which ours and each anchor run a batch of calls
 (~20 ms, at least one call) in rotated order; a ratio is the median of the rounds' ratios. The
 report runs each benchmark in --rounds separate processes and prints the median of the
 processes' medians, with the lowest first and highest third quartile among them.
-Each process is pinned to one CPU, the processes taking the CPUs this one may use in turn: ours
+Each process but the thread scaling's is pinned to one CPU, the processes taking the CPUs this
+one may use in turn: ours
 and the anchors then run on the same core (with one usable core our launches run on the
 calling thread, as the anchors do). Unpinned, ours ran on a worker thread on whichever CPU it
 got and the anchors on the main thread's, and on a VM whose CPUs differ (one sharing its core
@@ -44,7 +48,11 @@ GEMM_FAMILIES = [("BM_PairedGemmF32", "n³ fp32 GEMM", "GFLOP/s", "GF/s"),
 GEMM_SHAPES = "BM_PairedGemmF32Shapes"
 GEMM_CONST_B = "BM_PairedGemmConstB"
 GEMM_BF16_SHAPES = "BM_PairedGemmBf16Shapes"
+GEMM_THREADS = "BM_PairedGemmF32Threads"
 DISPATCH = "BM_PairedAddDispatch"
+# aclopCompile of a GEMM (op_bench's BM_CompileGemm*) and the issue's bound on each, in ms.
+COMPILES = [("BM_CompileGemm/1/real_time", "cold", 150.0), ("BM_CompileGemm/0/real_time", "warm (memory cache)", 0.02),
+            ("BM_CompileGemmFromDiskCache/iterations:20", "warm (disk cache, new runtime)", 5.0)]
 
 
 # The environment for the benchmarks: this machine's sets OPENBLAS_CORETYPE (forcing OpenBLAS
@@ -56,11 +64,11 @@ OPENBLAS_DEFAULTS = {key: value for key, value in os.environ.items()
 PRINTED = set()  # what the benchmark programs said before their JSON, once each
 
 
-def run(build, program, benchmark_filter, cpu):
-    """One run of the benchmarks `benchmark_filter` selects (their JSON), pinned to `cpu`."""
+def run(build, program, benchmark_filter, cpus):
+    """One run of the benchmarks `benchmark_filter` selects (their JSON), on the CPUs `cpus`."""
     command = [os.path.join(build, "bench", program), f"--benchmark_filter={benchmark_filter}", "--benchmark_format=json"]
     result = subprocess.run(command, check=True, capture_output=True, text=True, env=OPENBLAS_DEFAULTS,
-                            preexec_fn=lambda: os.sched_setaffinity(0, {cpu}))
+                            preexec_fn=lambda: os.sched_setaffinity(0, cpus))
     start = result.stdout.index("{")  # op_bench prints the OpenBLAS kernel set first
     preamble = result.stdout[:start].strip()
     if preamble and preamble not in PRINTED:
@@ -69,11 +77,13 @@ def run(build, program, benchmark_filter, cpu):
     return json.loads(result.stdout[start:])
 
 
-def run_processes(build, program, benchmark_filter, processes):
+def run_processes(build, program, benchmark_filter, processes, pinned=True):
     """The benchmarks `benchmark_filter` selects, run in `processes` separate processes, each
-    pinned to the next of this process's CPUs: a list of their JSON reports."""
+    pinned to the next of this process's CPUs (or, not `pinned`, on all of them): a list of their
+    JSON reports."""
     cpus = sorted(os.sched_getaffinity(0))
-    return [run(build, program, benchmark_filter, cpus[i % len(cpus)]) for i in range(processes)]
+    return [run(build, program, benchmark_filter, {cpus[i % len(cpus)]} if pinned else set(cpus))
+            for i in range(processes)]
 
 
 def paired(reports):
@@ -184,6 +194,39 @@ def dispatch_table(entries_by_name):
                   f"{1 / statistics.median(ratios):.2f}× ({low:.2f}–{high:.2f})"]])
 
 
+def threads_table(entries_by_name):
+    """fp32 GEMM on every worker over the same on one, side by side in one process."""
+    rows = []
+    for run_name, entries in entries_by_name.items():
+        name, _, argument = run_name.partition("/")
+        if name != GEMM_THREADS:
+            continue
+        n = argument.partition("/")[0]
+        threads = int(statistics.median(entry["threads"] for entry in entries))
+        rows.append([f"{n}³", str(threads), f"{paired_rate(entries, 'aclcpu', 'GFLOP/s'):.0f}",
+                     f"{paired_rate(entries, '1 thread', 'GFLOP/s'):.0f}", paired_ratio(entries, "1 thread")])
+    if rows:
+        print_table(["fp32 GEMM, one process on every CPU", "threads", "aclcpu GF/s", "1 thread GF/s",
+                     "vs 1 thread"], rows)
+
+
+def compile_table(reports):
+    """aclopCompile of a GEMM: the median over the processes against the issue's bound."""
+    times = {}
+    for report in reports:
+        for entry in report["benchmarks"]:
+            scale = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}[entry["time_unit"]]
+            times.setdefault(entry["run_name"], []).append(entry["real_time"] * scale)
+    rows = []
+    for run_name, title, bound in COMPILES:
+        if run_name in times:
+            ms = statistics.median(times[run_name])
+            shown = f"{ms:.1f} ms" if ms >= 1 else f"{ms * 1e3:.1f} µs" if ms < 0.1 else f"{ms:.2f} ms"
+            rows.append([title, shown, f"≤ {bound:g} ms" if bound >= 1 else f"≤ {bound * 1e3:g} µs"])
+    if rows:
+        print_table(["aclopCompile of a GEMM, 1 thread", "median", "target"], rows)
+
+
 def print_table(header, rows):
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
@@ -243,8 +286,12 @@ def main():
     parser.add_argument("--png", default="docs/gemm-f32.png")
     args = parser.parse_args()
     saved = json.load(open(args.json)) if args.json else {
-        "gemm": run_processes(args.build, "op_bench", "BM_Paired(Gemm|AddDispatch)", args.rounds),
-        "elementwise": run_processes(args.build, "elementwise_bench", "BM_Paired", args.rounds)}
+        # Pinned: every paired GEMM but the thread scaling's (which needs every CPU).
+        "gemm": run_processes(args.build, "op_bench", "BM_Paired(Gemm(F32/|F32Shapes|S8|Bf16|F16|ConstB)|AddDispatch)",
+                              args.rounds),
+        "elementwise": run_processes(args.build, "elementwise_bench", "BM_Paired", args.rounds),
+        "threads": run_processes(args.build, "op_bench", GEMM_THREADS, args.rounds, pinned=False),
+        "compile": run_processes(args.build, "op_bench", "BM_CompileGemm", args.rounds)}
     if args.save_json:
         with open(args.save_json, "w") as out:
             json.dump(saved, out, indent=1)
@@ -256,6 +303,8 @@ def main():
     const_b_table(entries, GEMM_BF16_SHAPES, "B in every call")
     elementwise_table(paired(saved["elementwise"]))
     dispatch_table(entries)
+    threads_table(paired(saved.get("threads", [])))
+    compile_table(saved.get("compile", []))
     if tables["BM_PairedGemmF32"]:
         plot(tables["BM_PairedGemmF32"], args.png)
 

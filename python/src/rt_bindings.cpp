@@ -100,6 +100,36 @@ void bindRuntime(py::module_ &rt) {
     return valueAnd(handleOf(context), error);
   });
 
+  // Device resource limits: the worker threads a launch may use (type 0 cube cores, 1 vector).
+  rt.def("set_device_res_limit", [](int32_t device, int type, uint32_t value) {
+    return code(aclrtSetDeviceResLimit(device, static_cast<aclrtDevResLimitType>(type), value));
+  });
+  rt.def("get_device_res_limit", [](int32_t device, int type) {
+    uint32_t value = 0;
+    aclError error = aclrtGetDeviceResLimit(device, static_cast<aclrtDevResLimitType>(type), &value);
+    return valueAnd(value, error);
+  });
+  rt.def("reset_device_res_limit", [](int32_t device) { return code(aclrtResetDeviceResLimit(device)); });
+  rt.def("set_stream_res_limit", [](uint64_t stream, int type, uint32_t value) {
+    return code(aclrtSetStreamResLimit(pointer<void>(stream), static_cast<aclrtDevResLimitType>(type), value));
+  });
+  rt.def("get_stream_res_limit", [](uint64_t stream, int type) {
+    uint32_t value = 0;
+    aclError error = aclrtGetStreamResLimit(pointer<void>(stream), static_cast<aclrtDevResLimitType>(type), &value);
+    return valueAnd(value, error);
+  });
+  rt.def("reset_stream_res_limit",
+         [](uint64_t stream) { return code(aclrtResetStreamResLimit(pointer<void>(stream))); });
+  rt.def("use_stream_res_in_current_thread",
+         [](uint64_t stream) { return code(aclrtUseStreamResInCurrentThread(pointer<void>(stream))); });
+  rt.def("unuse_stream_res_in_current_thread",
+         [](uint64_t stream) { return code(aclrtUnuseStreamResInCurrentThread(pointer<void>(stream))); });
+  rt.def("get_res_in_current_thread", [](int type) {
+    uint32_t value = 0;
+    aclError error = aclrtGetResInCurrentThread(static_cast<aclrtDevResLimitType>(type), &value);
+    return valueAnd(value, error);
+  });
+
   // Streams and events.
   rt.def("create_stream", [] {
     aclrtStream stream = nullptr;

@@ -30,6 +30,25 @@ def test_values_come_with_codes(stream):
     assert isinstance(stream, int) and stream != 0
 
 
+def test_resource_limits_stream_over_device_over_threads(stream):
+    cube, vector = 0, 1  # ACL_RT_DEV_RES_CUBE_CORE, ACL_RT_DEV_RES_VECTOR_CORE
+    threads, ret = acl.rt.get_device_res_limit(0, cube)
+    assert ret == 0 and threads >= 1
+    assert acl.rt.set_device_res_limit(0, cube, 1) == 0
+    assert acl.rt.get_stream_res_limit(stream, cube) == (1, 0)
+    assert acl.rt.get_stream_res_limit(stream, vector) == (threads, 0)
+    assert acl.rt.set_stream_res_limit(stream, vector, 1) == 0
+    assert acl.rt.get_res_in_current_thread(vector) == (threads, 0)
+    assert acl.rt.use_stream_res_in_current_thread(stream) == 0
+    assert acl.rt.get_res_in_current_thread(vector) == (1, 0)
+    assert acl.rt.unuse_stream_res_in_current_thread(stream) == 0
+    assert acl.rt.set_device_res_limit(0, cube, threads + 1) == ACL_ERROR_INVALID_PARAM
+    assert acl.rt.set_stream_res_limit(stream, 2, 1) == ACL_ERROR_INVALID_PARAM
+    assert acl.rt.reset_stream_res_limit(stream) == 0
+    assert acl.rt.reset_device_res_limit(0) == 0
+    assert acl.rt.get_stream_res_limit(stream, cube) == (threads, 0)
+
+
 def test_memory_round_trip_and_async_copies(stream):
     data = np.arange(1000, dtype=np.float32)
     ptr = to_device(data)

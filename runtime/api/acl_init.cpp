@@ -18,6 +18,7 @@ extern "C" aclError aclInit(const char *configPath) {
   runtime.devices.clear();
   for (unsigned i = 0; i < config.numDevices; ++i)
     runtime.devices.push_back(std::make_shared<Device>(static_cast<int>(i), config));
+  runtime.initCount.fetch_add(1, std::memory_order_relaxed);
   runtime.initialized.store(true, std::memory_order_release);
   ACLCPU_LOG_DEBUG("aclInit: %u device(s), %u worker thread(s) each, memory limit %zu bytes, check=%d sync=%d",
                    config.numDevices, config.numThreads, config.deviceMemoryLimit, config.checkedMode,
@@ -51,6 +52,7 @@ extern "C" aclError aclFinalize(void) {
   memoryTable().releaseAll(-1, MemoryKind::Host);
   runtime.devices.clear();
   setCurrentContext(nullptr);
+  useStreamLimits(nullptr);
   runtime.initialized.store(false, std::memory_order_release);
   return ACL_SUCCESS;
 }

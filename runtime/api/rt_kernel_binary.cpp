@@ -85,6 +85,7 @@ struct LaunchConfig {
   size_t scratchBytes = kDefaultScratchBytes;
   bool writeNumBlocks = false;
   uint32_t numBlocksOffset = 0;
+  CoreKind cores = CoreKind::Vector;  // ACL_RT_ENGINE_TYPE_AIC: the cube-core limit applies
 };
 
 aclError parseLaunchConfig(const aclrtLaunchKernelCfg *cfg, LaunchConfig &out, const char *caller) {
@@ -110,6 +111,7 @@ aclError parseLaunchConfig(const aclrtLaunchKernelCfg *cfg, LaunchConfig &out, c
             untrustedEnumValue(value.engineType) != ACL_RT_ENGINE_TYPE_AIV)
           return reportError(ACL_ERROR_INVALID_PARAM, caller, "engineType %lld is not an aclrtEngineType",
                              untrustedEnumValue(value.engineType));
+        out.cores = untrustedEnumValue(value.engineType) == ACL_RT_ENGINE_TYPE_AIC ? CoreKind::Cube : CoreKind::Vector;
         break;
       case ACL_RT_LAUNCH_KERNEL_ATTR_NUMBLOCKS_OFFSET:
         out.writeNumBlocks = true;
@@ -145,8 +147,10 @@ aclError enqueueLaunch(const std::shared_ptr<KernelFunction> &function, uint32_t
                          config.numBlocksOffset, args.size);
     memcpy(args.bytes.get() + config.numBlocksOffset, &numBlocks, sizeof(numBlocks));
   }
+  const uint32_t threads = launchThreads(*resolved, config.cores);
   if (launchesOnCaller(*resolved, false) && resolved->runIfIdle([&](Stream &idle) {
-        runKernelCall(idle, {function->entry, args.bytes.get(), numBlocks, config.scratchBytes, function->name.c_str()});
+        runKernelCall(idle, {function->entry, args.bytes.get(), numBlocks, config.scratchBytes, function->name.c_str(),
+                             threads});
       }))
     return ACL_SUCCESS;
   KernelLaunch launch;
@@ -156,6 +160,7 @@ aclError enqueueLaunch(const std::shared_ptr<KernelFunction> &function, uint32_t
   launch.args = std::move(args);
   launch.numBlocks = numBlocks;
   launch.scratchBytes = config.scratchBytes;
+  launch.threads = threads;
   resolved->enqueue(makeKernelLaunchTask(std::move(launch)));
   return ACL_SUCCESS;
 }

@@ -38,3 +38,11 @@ extern "C" int32_t raw_copy(const void *args, const aclcpuBlockCtx *ctx) {
   if (ctx->blockIdx == 0) **target = **source;
   return 0;
 }
+
+// Records which worker ran each block, after work long enough (~10-20 us) that every thread
+// the launch may use takes some of its blocks.
+ACLCPU_KERNEL(record_workers, uint32_t *workers) {
+  for (volatile uint32_t spin = 0; spin < 20000; spin = spin + 1) {
+  }
+  workers[GetBlockIdx()] = GetWorkerIdx();
+}

@@ -1,9 +1,12 @@
 // The model store directly: 8 threads compiling overlapping signatures compile each once
 // (counted), the LRU capacity evicts the least recently used model, models in use survive
-// eviction, and failed compiles are never cached.
+// eviction, failed compiles are never cached, and a model's kind picks its resource limit.
+#include "acl/acl.h"
+#include "kernel_launch.h"
 #include "model_file.h"
 #include "model_store.h"
 #include "op_request.h"
+#include "runtime_state.h"
 #include "../common/temp_files.h"
 
 #include <gtest/gtest.h>
@@ -225,4 +228,41 @@ TEST(LaunchBlocks, AProductsBlocksCountItsDepth) {
   EXPECT_EQ(launchBlockCount(dynamicDepth, 4096, 2, 4096), 2u);
   EXPECT_EQ(launchBlockCount(dynamicDepth, 4096, 2, 64), 1u);
   EXPECT_EQ(launchBlockCount(dynamicDepth, 4096, 2, 0), 1u) << "an empty depth: the recipe's work per element";
+}
+
+// A model's kind picks the resource limit its launches obey: products the cube cores', others
+// the vector cores' (core_limits.h), through the limit the launching thread sees.
+TEST(LaunchThreads, ProductsObeyTheCubeLimitOthersTheVectorLimit) {
+  setenv("ACLCPU_NUM_THREADS", "4", 1);
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  unsetenv("ACLCPU_NUM_THREADS");
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  aclTensorDesc a, b, c;
+  a.dataType = b.dataType = c.dataType = ACL_FLOAT;
+  a.dims = {8, 16};
+  b.dims = {16, 4};
+  c.dims = {8, 4};
+  const aclTensorDesc *inputs[] = {&a, &b};
+  const aclTensorDesc *outputs[] = {&c};
+  ResolvedRequest product;
+  ASSERT_EQ(resolveRequest("MatMulV2", 2, inputs, 1, outputs, nullptr, false, product, "test"), ACL_SUCCESS);
+  auto matmul = makeModel(std::move(product), std::make_shared<CompiledKernel>());
+  auto exp = makeModel(expRequest(64), std::make_shared<CompiledKernel>());
+  EXPECT_EQ(matmul->cores, CoreKind::Cube);
+  EXPECT_EQ(exp->cores, CoreKind::Vector);
+
+  Stream *stream = nullptr;
+  ASSERT_EQ(borrowStream(nullptr, stream, "test"), ACL_SUCCESS);
+  EXPECT_EQ(launchThreads(*stream, matmul->cores), 4u);
+  ASSERT_EQ(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 1), ACL_SUCCESS);
+  EXPECT_EQ(launchThreads(*stream, matmul->cores), 1u);
+  EXPECT_EQ(launchThreads(*stream, exp->cores), 4u);
+  ASSERT_EQ(aclrtSetStreamResLimit(nullptr, ACL_RT_DEV_RES_VECTOR_CORE, 3), ACL_SUCCESS);
+  EXPECT_EQ(launchThreads(*stream, exp->cores), 4u) << "until the thread uses the stream's limits";
+  ASSERT_EQ(aclrtUseStreamResInCurrentThread(nullptr), ACL_SUCCESS);
+  EXPECT_EQ(launchThreads(*stream, exp->cores), 3u);
+  EXPECT_EQ(launchThreads(*stream, matmul->cores), 1u) << "the stream sets no cube limit: the device's";
+  ASSERT_EQ(aclrtUnuseStreamResInCurrentThread(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
 }

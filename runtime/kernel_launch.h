@@ -36,6 +36,8 @@ struct KernelCall {
 };
 
 constexpr size_t kDefaultScratchBytes = 256u << 10;
+// The most a launch may ask for (ACL_RT_LAUNCH_KERNEL_ATTR_LOCAL_MEMORY_SIZE).
+constexpr uint32_t kMaxScratchBytes = 64u << 20;
 
 std::unique_ptr<StreamTask> makeKernelLaunchTask(KernelLaunch launch);
 

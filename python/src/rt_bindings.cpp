@@ -82,6 +82,11 @@ void bindRuntime(py::module_ &rt) {
     aclError error = aclrtGetDeviceCount(&count);
     return valueAnd(count, error);
   });
+  rt.def("get_device_info", [](uint32_t device, int attr) {
+    int64_t value = 0;
+    aclError error = aclrtGetDeviceInfo(device, static_cast<aclrtDevAttr>(attr), &value);
+    return valueAnd(value, error);
+  });
   rt.def("get_run_mode", [] {
     aclrtRunMode mode = ACL_HOST;
     aclError error = aclrtGetRunMode(&mode);

@@ -34,6 +34,7 @@ def test_resource_limits_stream_over_device_over_threads(stream):
     cube, vector = 0, 1  # ACL_RT_DEV_RES_CUBE_CORE, ACL_RT_DEV_RES_VECTOR_CORE
     threads, ret = acl.rt.get_device_res_limit(0, cube)
     assert ret == 0 and threads >= 1
+    assert acl.rt.get_device_info(0, 201) == (threads, 0)  # ACL_DEV_ATTR_VECTOR_CORE_NUM
     assert acl.rt.set_device_res_limit(0, cube, 1) == 0
     assert acl.rt.get_stream_res_limit(stream, cube) == (1, 0)
     assert acl.rt.get_stream_res_limit(stream, vector) == (threads, 0)

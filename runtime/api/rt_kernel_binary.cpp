@@ -16,7 +16,6 @@ namespace {
 
 constexpr uint32_t kMaxBlocks = 65535;
 constexpr size_t kMaxBinaryBytes = size_t(1) << 30;
-constexpr uint32_t kMaxLocalMemory = 64u << 20;
 
 struct LoadOptions {
   bool lazy = false;
@@ -101,9 +100,9 @@ aclError parseLaunchConfig(const aclrtLaunchKernelCfg *cfg, LaunchConfig &out, c
           return reportError(ACL_ERROR_INVALID_PARAM, caller, "schemMode must be 0, 1 or 2, not %u", value.schemMode);
         break;
       case ACL_RT_LAUNCH_KERNEL_ATTR_LOCAL_MEMORY_SIZE:
-        if (value.localMemorySize > kMaxLocalMemory)
+        if (value.localMemorySize > kMaxScratchBytes)
           return reportError(ACL_ERROR_INVALID_PARAM, caller, "localMemorySize %u exceeds %u bytes",
-                             value.localMemorySize, kMaxLocalMemory);
+                             value.localMemorySize, kMaxScratchBytes);
         out.scratchBytes = value.localMemorySize;  // becomes each worker's scratch memory
         break;
       case ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE:

@@ -1,4 +1,4 @@
-// Devices, contexts and the per-thread current context.
+// Devices and their attributes, contexts and the per-thread current context.
 #include "runtime_fixture.h"
 
 #include <thread>
@@ -112,4 +112,41 @@ TEST_F(DeviceTest, DeviceCountAndNullArguments) {
   EXPECT_EQ(count, 2u);
   EXPECT_EQ(aclrtGetDeviceCount(nullptr), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtGetCurrentContext(nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+// A virtual device's cores are its worker threads, its global memory the configured limit.
+TEST(DeviceInfo, AttributesDescribeTheVirtualDevice) {
+  ScopedEnv threads("ACLCPU_NUM_THREADS", "3"), memory("ACLCPU_DEVICE_MEMORY_MB", "64"),
+      devices("ACLCPU_NUM_DEVICES", "2");
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  int64_t value = -1;
+  for (aclrtDevAttr cores : {ACL_DEV_ATTR_AICPU_CORE_NUM, ACL_DEV_ATTR_AICORE_CORE_NUM, ACL_DEV_ATTR_CUBE_CORE_NUM,
+                             ACL_DEV_ATTR_VECTOR_CORE_NUM}) {
+    ASSERT_EQ(aclrtGetDeviceInfo(1, cores, &value), ACL_SUCCESS) << recentError();
+    EXPECT_EQ(value, 3) << cores;
+  }
+  ASSERT_EQ(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE, &value), ACL_SUCCESS);
+  EXPECT_EQ(value, 64 << 20);
+  ASSERT_EQ(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_LOCAL_MEM_PER_VECTOR_CORE, &value), ACL_SUCCESS);
+  EXPECT_EQ(value, 64 << 20) << "the most scratch memory a launch may ask for";
+  ASSERT_EQ(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_L2_CACHE_SIZE, &value), ACL_SUCCESS);
+  EXPECT_GE(value, 0);
+  ASSERT_EQ(aclrtGetDeviceInfo(1, ACL_DEV_ATTR_PHY_CHIP_ID, &value), ACL_SUCCESS);
+  EXPECT_EQ(value, 1);
+  ASSERT_EQ(aclrtGetDeviceInfo(1, ACL_DEV_ATTR_IS_VIRTUAL, &value), ACL_SUCCESS);
+  EXPECT_EQ(value, 1);
+  ASSERT_EQ(aclrtGetDeviceInfo(1, ACL_DEV_ATTR_SMP_ID, &value), ACL_SUCCESS);
+  EXPECT_EQ(value, 0);
+
+  value = -1;
+  EXPECT_EQ(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_WARP_SIZE, &value), ACL_ERROR_API_NOT_SUPPORT);
+  EXPECT_EQ(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_SUPER_POD_ID, &value), ACL_ERROR_API_NOT_SUPPORT);
+  EXPECT_EQ(aclrtGetDeviceInfo(0, static_cast<aclrtDevAttr>(7), &value), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recentError().find("not an aclrtDevAttr"), std::string::npos) << recentError();
+  EXPECT_EQ(value, -1) << "nothing written on failure";
+  EXPECT_EQ(aclrtGetDeviceInfo(2, ACL_DEV_ATTR_CUBE_CORE_NUM, &value), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_EQ(aclrtGetDeviceInfo(0xFFFFFFFFu, ACL_DEV_ATTR_CUBE_CORE_NUM, &value), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_EQ(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_CUBE_CORE_NUM, nullptr), ACL_ERROR_INVALID_PARAM);
+  ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+  EXPECT_EQ(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_CUBE_CORE_NUM, &value), ACL_ERROR_UNINITIALIZE);
 }

@@ -30,6 +30,12 @@ aclError checkLimit(uint32_t value, const Device &device, const char *function) 
 // A stream's device (present while the stream lives: devices change only in aclInit/aclFinalize).
 Device &deviceOf(const Stream &stream) { return *Runtime::get().devices[stream.deviceId()]; }
 
+// What a launch obeys: `limit` where one is set, else the device's, else its worker threads.
+uint32_t orDeviceLimit(uint32_t limit, const Device &device, CoreKind kind) {
+  if (limit == 0) limit = device.coreLimits.get(kind);
+  return limit != 0 ? limit : device.threads();
+}
+
 }  // namespace
 
 extern "C" aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
@@ -50,8 +56,7 @@ extern "C" aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitTyp
   if (aclError error = findDevice(deviceId, device, __func__)) return error;
   CoreKind kind = CoreKind::Vector;
   if (aclError error = checkKind(type, kind, __func__)) return error;
-  uint32_t limit = device->coreLimits.get(kind);
-  *value = limit != 0 ? limit : device->threads();
+  *value = orDeviceLimit(0, *device, kind);
   return ACL_SUCCESS;
 }
 
@@ -82,10 +87,7 @@ extern "C" aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitT
   if (aclError error = resolveStream(stream, resolved, __func__)) return error;
   CoreKind kind = CoreKind::Vector;
   if (aclError error = checkKind(type, kind, __func__)) return error;
-  const Device &device = deviceOf(*resolved);
-  uint32_t limit = resolved->coreLimits().get(kind);
-  if (limit == 0) limit = device.coreLimits.get(kind);
-  *value = limit != 0 ? limit : device.threads();
+  *value = orDeviceLimit(resolved->coreLimits().get(kind), deviceOf(*resolved), kind);
   return ACL_SUCCESS;
 }
 
@@ -132,7 +134,6 @@ extern "C" aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32
   if (aclError error = checkKind(type, kind, __func__)) return error;
   std::shared_ptr<Context> context;
   if (aclError error = currentContext(context, __func__)) return error;
-  uint32_t limit = threadCoreLimit(context->device->id(), kind);
-  *value = limit != 0 ? limit : context->device->threads();
+  *value = orDeviceLimit(threadCoreLimit(context->device->id(), kind), *context->device, kind);
   return ACL_SUCCESS;
 }

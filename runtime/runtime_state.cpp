@@ -37,7 +37,7 @@ std::shared_ptr<Stream> Device::newStream() {
   return stream;
 }
 
-aclError Device::synchronize() {
+aclError Device::synchronize(std::chrono::steady_clock::time_point deadline) {
   std::vector<std::shared_ptr<Stream>> live;
   {
     std::lock_guard<std::mutex> lock(poolMutex_);
@@ -46,7 +46,8 @@ aclError Device::synchronize() {
   }
   aclError first = ACL_SUCCESS;
   for (auto &stream : live) {
-    aclError error = stream->synchronize();
+    aclError error = stream->synchronizeUntil(deadline);
+    if (error == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) return error;  // the rest would time out too
     if (first == ACL_SUCCESS) first = error;
   }
   return first;

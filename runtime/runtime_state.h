@@ -42,8 +42,9 @@ class Device {
   // The device's worker pool, started on first use.
   WorkerPool &pool();
   std::shared_ptr<Stream> newStream();
-  // Waits for every stream of this device (destroyed ones still draining included).
-  aclError synchronize();
+  // Waits for every stream of this device (destroyed ones still draining included), up to
+  // `deadline` (then ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, no message set).
+  aclError synchronize(std::chrono::steady_clock::time_point deadline = Stream::kNoDeadline);
   // Stops the worker pool (aclFinalize, after every stream has drained).
   void shutdown();
 

@@ -96,6 +96,14 @@ class ProgressCounter {
     wakeup_.wait(lock, [&] { return value() >= target; });
     parkedWaiters_.fetch_sub(1, std::memory_order_seq_cst);
   }
+  // Parks until value() >= target or `deadline`; whether the target was reached.
+  bool waitUntil(uint64_t target, std::chrono::steady_clock::time_point deadline) const {
+    std::unique_lock<std::mutex> lock(mutex_);
+    parkedWaiters_.fetch_add(1, std::memory_order_seq_cst);
+    bool reached = wakeup_.wait_until(lock, deadline, [&] { return value() >= target; });
+    parkedWaiters_.fetch_sub(1, std::memory_order_seq_cst);
+    return reached;
+  }
 
  private:
   std::atomic<uint64_t> value_{0};

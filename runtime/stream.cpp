@@ -53,15 +53,16 @@ bool Stream::postAfterCallerRun() {
   }
 }
 
-void Stream::waitFor(const ProgressCounter &progress, uint64_t target) {
-  if (progress.value() >= target) return;
+bool Stream::waitFor(const ProgressCounter &progress, uint64_t target, std::chrono::steady_clock::time_point deadline) {
+  if (progress.value() >= target) return true;
   auto start = std::chrono::steady_clock::now();
-  waitHelping(progress, target, synchronizeWaits_.budget(spin_));
-  synchronizeWaits_.record(std::chrono::steady_clock::now() - start);
+  bool reached = waitHelping(progress, target, synchronizeWaits_.budget(spin_), deadline);
+  if (reached) synchronizeWaits_.record(std::chrono::steady_clock::now() - start);
+  return reached;
 }
 
-aclError Stream::synchronizeWaiting() {
-  waitFor(completed_, enqueuedCount());
+aclError Stream::synchronizeWaiting(std::chrono::steady_clock::time_point deadline) {
+  if (!waitFor(completed_, enqueuedCount(), deadline)) return ACL_ERROR_RT_STREAM_SYNC_TIMEOUT;  // caller says why
   // A failed task set failed_ before its completion was published.
   if (!failed_.load(std::memory_order_acquire)) return ACL_SUCCESS;
   std::lock_guard<std::mutex> lock(mutex_);
@@ -107,7 +108,8 @@ std::shared_ptr<PoolJob> Stream::takeOffer() {
 // 446, 512^3 371 -> 407, bf16 256^3 298 -> 780, Add of 64K f32 35 -> 147 GB/s). Spinning for
 // longer than the configured spin with no spare core was worse still: it held off the worker
 // that was to post the other block (1024^3 244 -> 198 GF/s).
-void Stream::waitHelping(const ProgressCounter &progress, uint64_t target, std::chrono::nanoseconds spin) {
+bool Stream::waitHelping(const ProgressCounter &progress, uint64_t target, std::chrono::nanoseconds spin,
+                         std::chrono::steady_clock::time_point deadline) {
   auto reached = [&] { return progress.value() >= target; };
   // Pool workers wait without taking offers: a worker already has its own block slot.
   const bool helps = WorkerPool::currentWorkerIndex() < 0;
@@ -115,12 +117,12 @@ void Stream::waitHelping(const ProgressCounter &progress, uint64_t target, std::
     std::lock_guard<std::mutex> lock(mutex_);
     ++waiters_;
   }
-  auto spinDeadline = std::chrono::steady_clock::now() + spin;
+  auto spinDeadline = std::min(deadline, std::chrono::steady_clock::now() + spin);
   for (;;) {
     if (helps)
       if (std::shared_ptr<PoolJob> job = takeOffer()) {
         pool_.runOutside(*job);
-        spinDeadline = std::chrono::steady_clock::now() + spin;  // the rest is the workers' share: short
+        spinDeadline = std::min(deadline, std::chrono::steady_clock::now() + spin);  // the rest is the workers' share
         continue;
       }
     spinUntil([&] { return reached() || hasOffer_.load(std::memory_order_acquire) || !pool_.hasSpareCore(); },
@@ -136,7 +138,11 @@ void Stream::waitHelping(const ProgressCounter &progress, uint64_t target, std::
     }
     if (unclaimed) pool_.post(std::move(unclaimed));
   }
-  progress.waitFor(target, std::chrono::nanoseconds(0));
+  if (deadline == kNoDeadline) {
+    progress.waitFor(target, std::chrono::nanoseconds(0));
+    return true;
+  }
+  return progress.value() >= target || progress.waitUntil(target, deadline);
 }
 
 void Stream::resume() {

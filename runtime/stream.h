@@ -59,11 +59,19 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   aclError synchronize() {
     // A failed task set failed_ before its completion was published.
     if (completed_.value() >= enqueuedCount() && !failed_.load(std::memory_order_acquire)) return ACL_SUCCESS;
-    return synchronizeWaiting();
+    return synchronizeWaiting(kNoDeadline);
   }
+  // As synchronize, giving up at `deadline`: ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, no message set (the
+  // tasks run on, and a task's error stays for the next synchronize).
+  aclError synchronizeUntil(std::chrono::steady_clock::time_point deadline) { return synchronizeWaiting(deadline); }
+  // Whether every task enqueued so far has run.
+  bool idle() const { return completed_.value() >= enqueuedCount(); }
+  static constexpr std::chrono::steady_clock::time_point kNoDeadline = std::chrono::steady_clock::time_point::max();
   // Waits, as synchronize does, until `progress` reaches `target`: for a point on this stream
   // other than its end (an event recorded on it), whose waiter helps the stream's launches too.
-  void waitFor(const ProgressCounter &progress, uint64_t target);
+  void waitFor(const ProgressCounter &progress, uint64_t target) { waitFor(progress, target, kNoDeadline); }
+  // The same, giving up at `deadline`: whether `progress` reached `target`.
+  bool waitFor(const ProgressCounter &progress, uint64_t target, std::chrono::steady_clock::time_point deadline);
   // Offers `job` (blocks of a kernel launch running on this stream) to threads waiting in
   // synchronize or waitFor. Taken: one is waiting and the job is its. Open: none is, so the job
   // stays offered to one that starts waiting while the launch runs (an event's waiter arrives
@@ -96,14 +104,15 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
  private:
   // waitFor's wait: runs what is offered, spins for `spin` (again after each job it ran) while
   // a core is spare, then parks.
-  void waitHelping(const ProgressCounter &progress, uint64_t target, std::chrono::nanoseconds spin);
+  bool waitHelping(const ProgressCounter &progress, uint64_t target, std::chrono::nanoseconds spin,
+                   std::chrono::steady_clock::time_point deadline);
   // The offered job, or null; takeOfferLocked with mutex_ held.
   std::shared_ptr<PoolJob> takeOffer();
   std::shared_ptr<PoolJob> takeOfferLocked();
   // Runs queued tasks in order until the queue is empty (the stream goes Idle), the head task
   // blocks (Parked), or `limit` tasks have run (> 0: the stream is re-posted to the pool).
   void runTasks(int limit);
-  aclError synchronizeWaiting();
+  aclError synchronizeWaiting(std::chrono::steady_clock::time_point deadline);
   // runIfIdle's two halves: Idle -> RunningOnCaller if nothing is queued; then Idle again.
   bool claimIdle() {
     if (queued_.load(std::memory_order_seq_cst) != 0) return false;  // queued tasks go first, on the pool

@@ -52,6 +52,10 @@ PYBIND11_MODULE(acl, m) {
     const char *message = aclGetRecentErrMsg();
     return std::string(message ? message : "");
   });
+  m.def("get_soc_name", [] {  // None before init, as the C call's NULL
+    const char *name = aclrtGetSocName();
+    return name ? py::object(py::str(name)) : py::object(py::none());
+  });
   bindTensors(m);
   py::module_ rt = m.def_submodule("rt", "devices, contexts, streams, events, memory, callbacks, kernel binaries");
   bindRuntime(rt);

@@ -72,6 +72,7 @@ void bindRuntime(py::module_ &rt) {
   // Devices and contexts.
   rt.def("set_device", [](int32_t device) { return code(aclrtSetDevice(device)); });
   rt.def("reset_device", [](int32_t device) { return code(aclrtResetDevice(device)); }, Release());
+  rt.def("reset_device_force", [](int32_t device) { return code(aclrtResetDeviceForce(device)); }, Release());
   rt.def("get_device", [] {
     int32_t device = -1;
     aclError error = aclrtGetDevice(&device);
@@ -145,6 +146,16 @@ void bindRuntime(py::module_ &rt) {
   rt.def("synchronize_stream", [](uint64_t stream) { return code(aclrtSynchronizeStream(pointer<void>(stream))); },
          Release());
   rt.def("synchronize_device", [] { return code(aclrtSynchronizeDevice()); }, Release());
+  rt.def("synchronize_stream_with_timeout", [](uint64_t stream, int32_t timeout) {
+    return code(aclrtSynchronizeStreamWithTimeout(pointer<void>(stream), timeout));
+  }, Release());
+  rt.def("synchronize_device_with_timeout",
+         [](int32_t timeout) { return code(aclrtSynchronizeDeviceWithTimeout(timeout)); }, Release());
+  rt.def("stream_query", [](uint64_t stream) {
+    aclrtStreamStatus status = ACL_STREAM_STATUS_RESERVED;
+    aclError error = aclrtStreamQuery(pointer<void>(stream), &status);
+    return valueAnd(static_cast<int>(status), error);
+  });
   rt.def("create_event", [] {
     aclrtEvent event = nullptr;
     aclError error = aclrtCreateEvent(&event);

@@ -30,11 +30,15 @@ def test_values_come_with_codes(stream):
     assert isinstance(stream, int) and stream != 0
 
 
-def test_resource_limits_stream_over_device_over_threads(stream):
+def test_device_info_queries_and_resource_limits(stream):
     cube, vector = 0, 1  # ACL_RT_DEV_RES_CUBE_CORE, ACL_RT_DEV_RES_VECTOR_CORE
     threads, ret = acl.rt.get_device_res_limit(0, cube)
     assert ret == 0 and threads >= 1
     assert acl.rt.get_device_info(0, 201) == (threads, 0)  # ACL_DEV_ATTR_VECTOR_CORE_NUM
+    assert acl.get_soc_name().startswith("aclcpu")
+    assert acl.rt.stream_query(stream) == (0, 0)  # ACL_STREAM_STATUS_COMPLETE
+    assert acl.rt.synchronize_stream_with_timeout(stream, 1000) == 0
+    assert acl.rt.synchronize_device_with_timeout(-1) == 0
     assert acl.rt.set_device_res_limit(0, cube, 1) == 0
     assert acl.rt.get_stream_res_limit(stream, cube) == (1, 0)
     assert acl.rt.get_stream_res_limit(stream, vector) == (threads, 0)

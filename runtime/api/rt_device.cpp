@@ -85,6 +85,22 @@ extern "C" aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int
   }
 }
 
+// Names this library and the host's architecture, not an Ascend SoC: a program choosing
+// code paths by SoC sees a device it does not know rather than one it would misjudge.
+extern "C" const char *aclrtGetSocName(void) {
+  if (!Runtime::get().initialized.load(std::memory_order_acquire)) {
+    reportUninitialized(__func__);
+    return nullptr;
+  }
+#if defined(__x86_64__)
+  return "aclcpu-x86_64";
+#elif defined(__aarch64__)
+  return "aclcpu-aarch64";
+#else
+  return "aclcpu";
+#endif
+}
+
 extern "C" aclError aclrtSetDevice(int32_t deviceId) {
   ACLCPU_REQUIRE_INIT();
   std::shared_ptr<Device> device;
@@ -100,20 +116,36 @@ extern "C" aclError aclrtSetDevice(int32_t deviceId) {
   return ACL_SUCCESS;
 }
 
-extern "C" aclError aclrtResetDevice(int32_t deviceId) {
-  ACLCPU_REQUIRE_INIT();
+namespace {
+
+// One reset (`force`: all of them) of a device's aclrtSetDevice calls; the last releases the
+// default context and its streams, work in flight finishing first.
+aclError resetDevice(int32_t deviceId, bool force, const char *function) {
   std::shared_ptr<Device> device;
-  if (aclError error = findDevice(deviceId, device, __func__)) return error;
+  if (aclError error = findDevice(deviceId, device, function)) return error;
   std::shared_ptr<Context> released;
   {
     std::lock_guard<std::mutex> lock(device->mutex);
     if (device->setDeviceCount == 0)
-      return ACLCPU_FAIL(ACL_ERROR_RT_INVALID_DEVICEID, "device %d was not set by aclrtSetDevice", deviceId);
-    if (--device->setDeviceCount == 0) released = std::move(device->defaultContext);
+      return reportError(ACL_ERROR_RT_INVALID_DEVICEID, function, "device %d was not set by aclrtSetDevice",
+                         deviceId);
+    device->setDeviceCount = force ? 0 : device->setDeviceCount - 1;
+    if (device->setDeviceCount == 0) released = std::move(device->defaultContext);
   }
   if (!released) return ACL_SUCCESS;
-  // The last reset releases the default context and its streams; work in flight finishes first.
   return destroyContext(released);
+}
+
+}  // namespace
+
+extern "C" aclError aclrtResetDevice(int32_t deviceId) {
+  ACLCPU_REQUIRE_INIT();
+  return resetDevice(deviceId, /*force=*/false, __func__);
+}
+
+extern "C" aclError aclrtResetDeviceForce(int32_t deviceId) {
+  ACLCPU_REQUIRE_INIT();
+  return resetDevice(deviceId, /*force=*/true, __func__);
 }
 
 extern "C" aclError aclrtGetDevice(int32_t *deviceId) {

@@ -50,6 +50,56 @@ extern "C" aclError aclrtSynchronizeDevice(void) {
   return context->device->synchronize();
 }
 
+namespace {
+
+// A timeout argument (-1: none; > 0: ms) as a deadline.
+aclError deadlineOf(int32_t timeout, std::chrono::steady_clock::time_point &deadline, const char *function) {
+  if (timeout == -1) {
+    deadline = Stream::kNoDeadline;
+    return ACL_SUCCESS;
+  }
+  if (timeout <= 0)
+    return reportError(ACL_ERROR_INVALID_PARAM, function, "timeout %d ms must be -1 (none) or > 0", timeout);
+  deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout);
+  return ACL_SUCCESS;
+}
+
+aclError reportTimeout(int32_t timeout, const char *function) {
+  return reportError(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, function,
+                     "work was still running after %d ms (it runs on; synchronize again to wait for it)", timeout);
+}
+
+}  // namespace
+
+extern "C" aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
+  ACLCPU_REQUIRE_INIT();
+  std::chrono::steady_clock::time_point deadline;
+  if (aclError error = deadlineOf(timeout, deadline, __func__)) return error;
+  Stream *resolved;
+  if (aclError error = borrowStream(stream, resolved, __func__)) return error;
+  aclError error = resolved->synchronizeUntil(deadline);
+  return error == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT ? reportTimeout(timeout, __func__) : error;
+}
+
+extern "C" aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
+  ACLCPU_REQUIRE_INIT();
+  std::chrono::steady_clock::time_point deadline;
+  if (aclError error = deadlineOf(timeout, deadline, __func__)) return error;
+  std::shared_ptr<Context> context;
+  if (aclError error = currentContext(context, __func__)) return error;
+  aclError error = context->device->synchronize(deadline);
+  return error == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT ? reportTimeout(timeout, __func__) : error;
+}
+
+extern "C" aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status) {
+  ACLCPU_REQUIRE_INIT();
+  ACLCPU_CHECK_NOT_NULL(status);
+  Stream *resolved;
+  if (aclError error = borrowStream(stream, resolved, __func__)) return error;
+  *status = resolved->idle() ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+  return ACL_SUCCESS;
+}
+
 extern "C" aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream) {
   ACLCPU_REQUIRE_INIT();
   std::shared_ptr<Stream> resolved;

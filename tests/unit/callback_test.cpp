@@ -153,3 +153,39 @@ TEST(CallbackSyncMode, InlineExecutionStillRunsCallbacksOnTheReportThread) {
   }
   ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
 }
+
+// A stream held by a blocking callback: queried as not ready, and synchronizing with a timeout
+// gives up after it (the work runs on); once the callback has run, both see it done.
+TEST_F(CallbackTest, TimedSynchronizeAndQuerySeeAHeldStream) {
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  aclrtStreamStatus status = ACL_STREAM_STATUS_RESERVED;
+  ASSERT_EQ(aclrtStreamQuery(stream, &status), ACL_SUCCESS);
+  EXPECT_EQ(status, ACL_STREAM_STATUS_COMPLETE) << "nothing enqueued";
+  ASSERT_EQ(aclrtSubscribeReport(thisThread(), stream), ACL_SUCCESS);
+  std::atomic<int> ran{0};
+  ASSERT_EQ(aclrtLaunchCallback([](void *count) { ++*static_cast<std::atomic<int> *>(count); }, &ran,
+                                ACL_CALLBACK_BLOCK, stream),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclrtStreamQuery(stream, &status), ACL_SUCCESS);
+  EXPECT_EQ(status, ACL_STREAM_STATUS_NOT_READY);
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(stream, 30), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(30));
+  EXPECT_NE(recentError().find("30 ms"), std::string::npos) << recentError();
+  EXPECT_EQ(aclrtSynchronizeDeviceWithTimeout(20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+  EXPECT_EQ(ran, 0);
+  ASSERT_EQ(aclrtProcessReport(5000), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(stream, 5000), ACL_SUCCESS);
+  EXPECT_EQ(ran, 1);
+  ASSERT_EQ(aclrtStreamQuery(stream, &status), ACL_SUCCESS);
+  EXPECT_EQ(status, ACL_STREAM_STATUS_COMPLETE);
+  EXPECT_EQ(aclrtSynchronizeDeviceWithTimeout(-1), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(stream, 0), ACL_ERROR_INVALID_PARAM) << "neither -1 nor > 0";
+  EXPECT_EQ(aclrtSynchronizeDeviceWithTimeout(-2), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtStreamQuery(stream, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtUnSubscribeReport(thisThread(), stream), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+  EXPECT_EQ(aclrtStreamQuery(stream, &status), ACL_ERROR_RT_INVALID_HANDLE);
+  EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(stream, 10), ACL_ERROR_RT_INVALID_HANDLE);
+}

@@ -150,3 +150,26 @@ TEST(DeviceInfo, AttributesDescribeTheVirtualDevice) {
   ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
   EXPECT_EQ(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_CUBE_CORE_NUM, &value), ACL_ERROR_UNINITIALIZE);
 }
+
+TEST_F(DeviceTest, ResetDeviceForceReleasesEverySet) {
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  EXPECT_EQ(aclrtResetDeviceForce(1), ACL_SUCCESS);
+  int32_t id = -1;
+  EXPECT_EQ(aclrtGetDevice(&id), ACL_ERROR_RT_CONTEXT_NULL) << "the default context went at once";
+  EXPECT_EQ(aclrtResetDevice(1), ACL_ERROR_RT_INVALID_DEVICEID) << "nothing left to reset";
+  EXPECT_EQ(aclrtResetDeviceForce(1), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_EQ(aclrtResetDeviceForce(2), ACL_ERROR_RT_INVALID_DEVICEID);
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS) << "set again after a forced reset";
+  EXPECT_EQ(aclrtResetDevice(1), ACL_SUCCESS);
+}
+
+TEST(SocName, NamesThisLibraryOnceInitialized) {
+  EXPECT_EQ(aclrtGetSocName(), nullptr) << "before aclInit";
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  const char *name = aclrtGetSocName();
+  ASSERT_NE(name, nullptr);
+  EXPECT_EQ(std::string(name).rfind("aclcpu", 0), 0u) << name;
+  ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+}

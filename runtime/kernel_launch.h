@@ -66,10 +66,10 @@ int32_t runOneBlock(aclcpuKernelEntry entry, const void *args, uint32_t workers,
 int32_t runManyBlocks(WorkerPool &pool, aclcpuKernelEntry entry, const void *args, uint32_t numBlocks,
                       size_t scratchBytes, uint32_t &faultBlock, Stream *stream, uint32_t threads);
 
-// Runs blocks [0, numBlocks) of `entry`; returns 0 or the first non-zero block result, with
-// the failing block's index in `faultBlock`, on at most `threads` threads (0: the pool's). A
-// thread synchronizing on `stream` (the launch's,
-// on `pool`) may run some of them (Stream::offerToWaiter). One block is called here, with no
+// Runs blocks [0, numBlocks) of `entry` on at most `threads` threads (0: the pool's); returns 0
+// or the first non-zero block result, with the failing block's index in `faultBlock`. A thread
+// synchronizing on `stream` (the launch's, on `pool`) may run some of them
+// (Stream::offerToWaiter). One block is called here, with no
 // dispatcher (its counters and wait were a tenth of a 1-element Add's dispatch); it reads the
 // pool's thread count from the stream where there is one, whose line a launch reads anyway,
 // and from a small function: runManyBlocks' frame cost a 1-element Add ~3%.

@@ -1141,3 +1141,41 @@ TEST_F(OpApiTest, ConcurrentSmallLaunchesOnOneStreamRunOneAtATime) {
   for (float count : counts.read()) EXPECT_EQ(count, float(kThreads * kLaunches));
   aclopDestroyHandle(handle);
 }
+
+// Products and element-wise ops under resource limits of one thread: fewer, larger blocks, the
+// same results (a launch's blocks split rows and elements, never the depth).
+TEST_F(OpApiTest, LimitedLaunchesComputeTheSame) {
+  const int m = 192, n = 160, k = 96, count = 1 << 18;
+  auto x = randomFloats(m * k, 11), y = randomFloats(k * n, 12), v = randomFloats(count, 13);
+  DeviceTensor<float> dx(x), dy(y), dv(v), product{std::vector<float>(m * n)}, sum{std::vector<float>(count)};
+  Desc a = desc(ACL_FLOAT, {m, k}), b = desc(ACL_FLOAT, {k, n}), c = desc(ACL_FLOAT, {m, n}),
+       flat = desc(ACL_FLOAT, {count});
+  const aclTensorDesc *productIn[] = {a.get(), b.get()}, *productOut[] = {c.get()};
+  const aclTensorDesc *addIn[] = {flat.get(), flat.get()}, *addOut[] = {flat.get()};
+  ASSERT_EQ(aclopCompile("MatMul", 2, productIn, 1, productOut, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_SUCCESS)
+      << recentError();
+  ASSERT_EQ(aclopCompile("Add", 2, addIn, 1, addOut, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS);
+  auto run = [&] {
+    ASSERT_EQ(executeV2("MatMul", {a.get(), b.get()}, {dx.buffer, dy.buffer}, {c.get()}, {product.buffer}), ACL_SUCCESS)
+        << recentError();
+    ASSERT_EQ(executeV2("Add", {flat.get(), flat.get()}, {dv.buffer, dv.buffer}, {flat.get()}, {sum.buffer}),
+              ACL_SUCCESS)
+        << recentError();
+    ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  };
+  run();
+  const std::vector<float> unlimitedProduct = product.read(), unlimitedSum = sum.read();
+  ASSERT_EQ(aclrtSetStreamResLimit(stream_, ACL_RT_DEV_RES_CUBE_CORE, 1), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetStreamResLimit(stream_, ACL_RT_DEV_RES_VECTOR_CORE, 1), ACL_SUCCESS);
+  ASSERT_EQ(aclrtUseStreamResInCurrentThread(stream_), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemset(product.device, product.bytes, 0xFF, product.bytes), ACL_SUCCESS);  // NaNs
+  ASSERT_EQ(aclrtMemset(sum.device, sum.bytes, 0xFF, sum.bytes), ACL_SUCCESS);
+  run();
+  ASSERT_EQ(aclrtUnuseStreamResInCurrentThread(stream_), ACL_SUCCESS);
+  EXPECT_EQ(product.read(), unlimitedProduct);
+  EXPECT_EQ(sum.read(), unlimitedSum);
+  for (int i = 0; i < m; i += 37)
+    for (int j = 0; j < n; j += 29)
+      EXPECT_NEAR(unlimitedProduct[i * n + j], gemmReference(x, y, false, false, m, n, k, i, j), 1e-4) << i << "," << j;
+}

@@ -1,4 +1,4 @@
-// Subscriptions, report queues and the callback stream task.
+// Subscriptions, report queues, the callback stream task and the host-function task.
 #include "callback_reports.h"
 
 #include "diagnostics.h"
@@ -33,7 +33,24 @@ class CallbackTask : public StreamTask {
   std::shared_ptr<std::atomic<bool>> finished_;
 };
 
+class HostFuncTask : public StreamTask {
+ public:
+  HostFuncTask(aclrtHostFunc fn, void *args) : fn_(fn), args_(args) {}
+  TaskOutcome execute(Stream &) override {
+    fn_(args_);
+    return TaskOutcome::Done;
+  }
+
+ private:
+  aclrtHostFunc fn_;
+  void *args_;
+};
+
 }  // namespace
+
+std::unique_ptr<StreamTask> makeHostFuncTask(aclrtHostFunc fn, void *args) {
+  return std::make_unique<HostFuncTask>(fn, args);
+}
 
 void ReportQueue::post(CallbackReport report) {
   {

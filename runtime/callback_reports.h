@@ -52,6 +52,8 @@ class CallbackHub {
 
 std::unique_ptr<StreamTask> makeCallbackTask(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType,
                                              std::shared_ptr<ReportQueue> queue);
+// A task that calls fn(args) itself, on the thread running the stream (aclrtLaunchHostFunc).
+std::unique_ptr<StreamTask> makeHostFuncTask(aclrtHostFunc fn, void *args);
 // Runs one report's callback and releases its stream.
 void runCallbackReport(CallbackReport &report);
 

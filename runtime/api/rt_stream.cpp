@@ -131,6 +131,17 @@ extern "C" aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtC
   return ACL_SUCCESS;
 }
 
+// A host function in stream order, called by the thread running the stream: no subscribed
+// thread takes part (unlike aclrtLaunchCallback).
+extern "C" aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args) {
+  ACLCPU_REQUIRE_INIT();
+  ACLCPU_CHECK_NOT_NULL(fn);
+  Stream *resolved;
+  if (aclError error = borrowStream(stream, resolved, __func__)) return error;
+  resolved->enqueue(makeHostFuncTask(fn, args));
+  return ACL_SUCCESS;
+}
+
 extern "C" aclError aclrtProcessReport(int32_t timeout) {
   ACLCPU_REQUIRE_INIT();
   if (timeout < -1) return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "timeout %d ms must be -1 or >= 0", timeout);

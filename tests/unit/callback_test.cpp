@@ -1,4 +1,5 @@
-// Host callbacks: subscription, blocking and non-blocking callbacks, report processing.
+// Host callbacks: subscription, blocking and non-blocking callbacks, report processing, host
+// functions, and timed synchronizes of a stream a callback holds.
 #include "runtime_fixture.h"
 
 #include <pthread.h>
@@ -188,4 +189,31 @@ TEST_F(CallbackTest, TimedSynchronizeAndQuerySeeAHeldStream) {
   EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
   EXPECT_EQ(aclrtStreamQuery(stream, &status), ACL_ERROR_RT_INVALID_HANDLE);
   EXPECT_EQ(aclrtSynchronizeStreamWithTimeout(stream, 10), ACL_ERROR_RT_INVALID_HANDLE);
+}
+
+// A host function runs in stream order, with no subscribed thread: after the memset before it
+// and before the memset after it.
+TEST_F(CallbackTest, HostFunctionsRunInStreamOrder) {
+  aclrtStream stream = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&stream), ACL_SUCCESS);
+  void *device = nullptr;
+  ASSERT_EQ(aclrtMalloc(&device, 64, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+  struct Seen {
+    const unsigned char *bytes;
+    std::vector<int> values;
+  } seen{static_cast<const unsigned char *>(device), {}};
+  auto record = [](void *args) {
+    auto *s = static_cast<Seen *>(args);
+    s->values.push_back(s->bytes[0]);
+  };
+  for (int value : {7, 9}) {
+    ASSERT_EQ(aclrtMemsetAsync(device, 64, value, 64, stream), ACL_SUCCESS);
+    ASSERT_EQ(aclrtLaunchHostFunc(stream, record, &seen), ACL_SUCCESS) << recentError();
+  }
+  ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+  EXPECT_EQ(seen.values, (std::vector<int>{7, 9}));
+  EXPECT_EQ(aclrtLaunchHostFunc(stream, nullptr, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtFree(device), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(stream), ACL_SUCCESS);
+  EXPECT_EQ(aclrtLaunchHostFunc(stream, record, &seen), ACL_ERROR_RT_INVALID_HANDLE);
 }

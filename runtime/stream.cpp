@@ -117,12 +117,13 @@ bool Stream::waitHelping(const ProgressCounter &progress, uint64_t target, std::
     std::lock_guard<std::mutex> lock(mutex_);
     ++waiters_;
   }
-  auto spinDeadline = std::min(deadline, std::chrono::steady_clock::now() + spin);
+  auto spinFromNow = [&] { return std::min(deadline, std::chrono::steady_clock::now() + spin); };
+  auto spinDeadline = spinFromNow();
   for (;;) {
     if (helps)
       if (std::shared_ptr<PoolJob> job = takeOffer()) {
         pool_.runOutside(*job);
-        spinDeadline = std::min(deadline, std::chrono::steady_clock::now() + spin);  // the rest is the workers' share
+        spinDeadline = spinFromNow();  // the rest is the workers' share: short
         continue;
       }
     spinUntil([&] { return reached() || hasOffer_.load(std::memory_order_acquire) || !pool_.hasSpareCore(); },

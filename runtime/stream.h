@@ -58,7 +58,7 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   // is left to wait for and nothing failed, as after a launch its caller ran.
   aclError synchronize() {
     // A failed task set failed_ before its completion was published.
-    if (completed_.value() >= enqueuedCount() && !failed_.load(std::memory_order_acquire)) return ACL_SUCCESS;
+    if (idle() && !failed_.load(std::memory_order_acquire)) return ACL_SUCCESS;
     return synchronizeWaiting(kNoDeadline);
   }
   // As synchronize, giving up at `deadline`: ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, no message set (the

@@ -27,8 +27,28 @@ aclError checkLimit(uint32_t value, const Device &device, const char *function) 
   return ACL_SUCCESS;
 }
 
-// A stream's device (present while the stream lives: devices change only in aclInit/aclFinalize).
-Device &deviceOf(const Stream &stream) { return *Runtime::get().devices[stream.deviceId()]; }
+// What a Set, Get or Reset call acts on: a device's limits or a stream's, the device bounding
+// them, and a reference keeping the device or stream alive for the call.
+struct LimitsOf {
+  CoreLimits *limits = nullptr;
+  const Device *device = nullptr;
+  std::shared_ptr<const void> keep;
+};
+
+aclError limitsOf(int32_t deviceId, LimitsOf &out, const char *function) {
+  std::shared_ptr<Device> device;
+  if (aclError error = findDevice(deviceId, device, function)) return error;
+  out = LimitsOf{&device->coreLimits, device.get(), device};
+  return ACL_SUCCESS;
+}
+
+// A stream's device is present while the stream lives: devices change only in aclInit/aclFinalize.
+aclError limitsOf(aclrtStream stream, LimitsOf &out, const char *function) {
+  std::shared_ptr<Stream> resolved;
+  if (aclError error = resolveStream(stream, resolved, function)) return error;
+  out = LimitsOf{&resolved->coreLimits(), Runtime::get().devices[resolved->deviceId()].get(), resolved};
+  return ACL_SUCCESS;
+}
 
 // What a launch obeys: `limit` where one is set, else the device's, else its worker threads.
 uint32_t orDeviceLimit(uint32_t limit, const Device &device, CoreKind kind) {
@@ -36,67 +56,69 @@ uint32_t orDeviceLimit(uint32_t limit, const Device &device, CoreKind kind) {
   return limit != 0 ? limit : device.threads();
 }
 
+// Set, Get and Reset over a device (its id) or a stream (its handle).
+template <class Target>
+aclError setLimit(Target target, aclrtDevResLimitType type, uint32_t value, const char *function) {
+  LimitsOf of;
+  if (aclError error = limitsOf(target, of, function)) return error;
+  CoreKind kind = CoreKind::Vector;
+  if (aclError error = checkKind(type, kind, function)) return error;
+  if (aclError error = checkLimit(value, *of.device, function)) return error;
+  of.limits->set(kind, value);
+  return ACL_SUCCESS;
+}
+
+// The limit set there, else the device's, else the device's worker threads.
+template <class Target>
+aclError getLimit(Target target, aclrtDevResLimitType type, uint32_t *value, const char *function) {
+  LimitsOf of;
+  if (aclError error = limitsOf(target, of, function)) return error;
+  CoreKind kind = CoreKind::Vector;
+  if (aclError error = checkKind(type, kind, function)) return error;
+  *value = orDeviceLimit(of.limits->get(kind), *of.device, kind);
+  return ACL_SUCCESS;
+}
+
+template <class Target>
+aclError resetLimits(Target target, const char *function) {
+  LimitsOf of;
+  if (aclError error = limitsOf(target, of, function)) return error;
+  of.limits->reset();
+  return ACL_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
   ACLCPU_REQUIRE_INIT();
-  std::shared_ptr<Device> device;
-  if (aclError error = findDevice(deviceId, device, __func__)) return error;
-  CoreKind kind = CoreKind::Vector;
-  if (aclError error = checkKind(type, kind, __func__)) return error;
-  if (aclError error = checkLimit(value, *device, __func__)) return error;
-  device->coreLimits.set(kind, value);
-  return ACL_SUCCESS;
+  return setLimit(deviceId, type, value, __func__);
 }
 
 extern "C" aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t *value) {
   ACLCPU_REQUIRE_INIT();
   ACLCPU_CHECK_NOT_NULL(value);
-  std::shared_ptr<Device> device;
-  if (aclError error = findDevice(deviceId, device, __func__)) return error;
-  CoreKind kind = CoreKind::Vector;
-  if (aclError error = checkKind(type, kind, __func__)) return error;
-  *value = orDeviceLimit(0, *device, kind);
-  return ACL_SUCCESS;
+  return getLimit(deviceId, type, value, __func__);
 }
 
 extern "C" aclError aclrtResetDeviceResLimit(int32_t deviceId) {
   ACLCPU_REQUIRE_INIT();
-  std::shared_ptr<Device> device;
-  if (aclError error = findDevice(deviceId, device, __func__)) return error;
-  device->coreLimits.reset();
-  return ACL_SUCCESS;
+  return resetLimits(deviceId, __func__);
 }
 
 extern "C" aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
   ACLCPU_REQUIRE_INIT();
-  std::shared_ptr<Stream> resolved;
-  if (aclError error = resolveStream(stream, resolved, __func__)) return error;
-  CoreKind kind = CoreKind::Vector;
-  if (aclError error = checkKind(type, kind, __func__)) return error;
-  if (aclError error = checkLimit(value, deviceOf(*resolved), __func__)) return error;
-  resolved->coreLimits().set(kind, value);
-  return ACL_SUCCESS;
+  return setLimit(stream, type, value, __func__);
 }
 
-// The stream's limit, else its device's, else the device's worker threads.
 extern "C" aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t *value) {
   ACLCPU_REQUIRE_INIT();
   ACLCPU_CHECK_NOT_NULL(value);
-  std::shared_ptr<Stream> resolved;
-  if (aclError error = resolveStream(stream, resolved, __func__)) return error;
-  CoreKind kind = CoreKind::Vector;
-  if (aclError error = checkKind(type, kind, __func__)) return error;
-  *value = orDeviceLimit(resolved->coreLimits().get(kind), deviceOf(*resolved), kind);
-  return ACL_SUCCESS;
+  return getLimit(stream, type, value, __func__);
 }
 
 extern "C" aclError aclrtResetStreamResLimit(aclrtStream stream) {
   ACLCPU_REQUIRE_INIT();
-  std::shared_ptr<Stream> resolved;
-  if (aclError error = resolveStream(stream, resolved, __func__)) return error;
-  resolved->coreLimits().reset();
-  return ACL_SUCCESS;
+  return resetLimits(stream, __func__);
 }
 
 // The calling thread's launches on the stream's device obey the stream's limits from now on,

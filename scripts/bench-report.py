@@ -119,7 +119,7 @@ def anchors_of(entries, unit):
     return [name for name in names if name != "aclcpu"]
 
 
-def paired_gemm_table(entries_by_name, family, title, unit, shown_unit):
+def paired_gemm_table(entries_by_name, family, title, unit, shown_unit, threads="1 thread"):
     """Prints the family's table; returns {implementation: {size: rate}} for the plot."""
     sizes = {}
     for run_name, entries in entries_by_name.items():
@@ -136,7 +136,7 @@ def paired_gemm_table(entries_by_name, family, title, unit, shown_unit):
             table.setdefault(label, {})[n] = paired_rate(entries, label, unit)
         rows.append([str(n), f"{table['aclcpu'][n]:.0f}"] + [f"{table[a][n]:.0f}" for a in anchors] +
                     [paired_ratio(entries, a) for a in anchors])
-    print_table([f"n ({title}, 1 thread)", f"aclcpu {shown_unit}"] + [f"{a} {shown_unit}" for a in anchors] +
+    print_table([f"n ({title}, {threads})", f"aclcpu {shown_unit}"] + [f"{a} {shown_unit}" for a in anchors] +
                 [f"vs {a}" for a in anchors], rows)
     return table
 
@@ -195,19 +195,13 @@ def dispatch_table(entries_by_name):
 
 
 def threads_table(entries_by_name):
-    """fp32 GEMM on every worker over the same on one, side by side in one process."""
-    rows = []
-    for run_name, entries in entries_by_name.items():
-        name, _, argument = run_name.partition("/")
-        if name != GEMM_THREADS:
-            continue
-        n = argument.partition("/")[0]
-        threads = int(statistics.median(entry["threads"] for entry in entries))
-        rows.append([f"{n}³", str(threads), f"{paired_rate(entries, 'aclcpu', 'GFLOP/s'):.0f}",
-                     f"{paired_rate(entries, '1 thread', 'GFLOP/s'):.0f}", paired_ratio(entries, "1 thread")])
-    if rows:
-        print_table(["fp32 GEMM, one process on every CPU", "threads", "aclcpu GF/s", "1 thread GF/s",
-                     "vs 1 thread"], rows)
+    """fp32 GEMM on every worker beside the same on one, side by side in one process (the
+    thread count is the benchmark's "threads" counter)."""
+    workers = sorted({int(entry["threads"]) for run_name, entries in entries_by_name.items()
+                      if run_name.startswith(GEMM_THREADS + "/") for entry in entries})
+    if workers:
+        paired_gemm_table(entries_by_name, GEMM_THREADS, "n³ fp32 GEMM, one process on every CPU", "GFLOP/s", "GF/s",
+                          threads="/".join(map(str, workers)) + " threads")
 
 
 def compile_table(reports):

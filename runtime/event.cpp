@@ -1,6 +1,8 @@
 // Event record/wait tasks and generation bookkeeping.
 #include "event.h"
 
+#include <algorithm>
+
 namespace aclcpu {
 
 class EventRecordTask : public StreamTask {
@@ -20,11 +22,30 @@ class EventRecordTask : public StreamTask {
 class EventWaitTask : public StreamTask {
  public:
   EventWaitTask(std::shared_ptr<Event> event, uint64_t generation)
-      : event_(std::move(event)), generation_(generation) {}
+      : event_(std::move(event)), generation_(generation) {
+    event_->pendingWaits_.fetch_add(1, std::memory_order_relaxed);
+  }
+  // A stream destroys a task once it has run, and discards unrun ones only at aclFinalize.
+  ~EventWaitTask() override { event_->pendingWaits_.fetch_sub(1, std::memory_order_release); }
   TaskOutcome execute(Stream &stream) override {
     if (event_->isComplete(generation_)) return TaskOutcome::Done;
     return event_->completeOrRegister(generation_, stream.shared_from_this()) ? TaskOutcome::Done
                                                                                : TaskOutcome::Blocked;
+  }
+
+ private:
+  std::shared_ptr<Event> event_;
+  uint64_t generation_;
+};
+
+class EventResetTask : public StreamTask {
+ public:
+  EventResetTask(std::shared_ptr<Event> event, uint64_t generation)
+      : event_(std::move(event)), generation_(generation) {}
+  TaskOutcome execute(Stream &) override {
+    std::lock_guard<std::mutex> lock(event_->mutex_);
+    event_->resetThrough_ = std::max(event_->resetThrough_, generation_);
+    return TaskOutcome::Done;
   }
 
  private:
@@ -41,19 +62,28 @@ uint64_t Event::beginRecord(const std::shared_ptr<Stream> &stream) {
 // A thread waiting through the stream takes the blocks its launches offer, as one in
 // aclrtSynchronizeStream does, where it would otherwise spin beside the workers (taking a core
 // from them) and leave the launch's second block to a parked worker's futex wake.
-void Event::synchronize(uint64_t generation) const {
+bool Event::synchronizeUntil(uint64_t generation, std::chrono::steady_clock::time_point deadline) const {
   std::shared_ptr<Stream> stream;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (generation == recorded_) stream = recordedOn_.lock();
   }
-  if (stream) return stream->waitFor(completed_, generation);
-  completed_.waitFor(generation, spin_);
+  if (stream) return stream->waitFor(completed_, generation, deadline);
+  if (deadline == Stream::kNoDeadline) {
+    completed_.waitFor(generation, spin_);
+    return true;
+  }
+  return isComplete(generation) || completed_.waitUntil(generation, deadline);
 }
 
 uint64_t Event::latestGeneration() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return recorded_;
+}
+
+uint64_t Event::recordedGeneration() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return recorded_ > resetThrough_ ? recorded_ : 0;
 }
 
 std::unique_ptr<StreamTask> Event::recordTask(uint64_t generation) {
@@ -64,9 +94,13 @@ std::unique_ptr<StreamTask> Event::waitTask(uint64_t generation) {
   return std::make_unique<EventWaitTask>(shared_from_this(), generation);
 }
 
+std::unique_ptr<StreamTask> Event::resetTask(uint64_t generation) {
+  return std::make_unique<EventResetTask>(shared_from_this(), generation);
+}
+
 bool Event::completedTimestamp(std::chrono::steady_clock::time_point &out) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (recorded_ == 0 || timestampGeneration_ < recorded_) return false;
+  if (recorded_ <= resetThrough_ || timestampGeneration_ < recorded_) return false;
   out = timestamp_;
   return true;
 }

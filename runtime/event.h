@@ -1,12 +1,14 @@
 // Events are timeline points: each aclrtRecordEvent bumps the event's record generation and
 // enqueues a task that marks that generation complete (with a timestamp) when the stream
 // reaches it. Streams that wait on an unfinished generation park and are resumed, so a wait
-// never holds a thread.
+// never holds a thread. aclrtResetEvent is a task too: when it runs, the records made before it
+// count as never made.
 #pragma once
 
 #include "spin_wait.h"
 #include "stream.h"
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -15,9 +17,28 @@
 
 namespace aclcpu {
 
+// What an event was made by: aclrtCreateEvent's events do everything; aclrtCreateEventWithFlag's
+// and aclrtCreateEventExWithFlag's what their flags (ACL_EVENT_*) allow.
+enum class EventOrigin { Plain, WithFlag, ExWithFlag };
+
 class Event : public std::enable_shared_from_this<Event> {
  public:
-  explicit Event(std::chrono::nanoseconds spin) : spin_(spin) {}
+  // `slots`, if given, counts the device's events that hold a hardware event slot in CANN (ACL_EVENT_SYNC
+  // ones made by aclrtCreateEventWithFlag); this event holds one of them until releaseSlot.
+  Event(std::chrono::nanoseconds spin, EventOrigin origin, uint32_t flags, uint32_t id,
+        std::shared_ptr<std::atomic<uint32_t>> slots = nullptr)
+      : spin_(spin), origin_(origin), flags_(flags), id_(id), slots_(std::move(slots)), holdsSlot_(slots_ != nullptr) {}
+  ~Event() { releaseSlot(); }
+  Event(const Event &) = delete;
+  Event &operator=(const Event &) = delete;
+
+  EventOrigin origin() const { return origin_; }
+  uint32_t flags() const { return flags_; }
+  uint32_t id() const { return id_; }
+  // Gives back its slot (once; aclrtDestroyEvent, or the last reference's release).
+  void releaseSlot() {
+    if (holdsSlot_.exchange(false, std::memory_order_acq_rel)) slots_->fetch_sub(1, std::memory_order_acq_rel);
+  }
 
   // Starts a new generation, recorded on `stream`; returns it. The caller enqueues
   // recordTask(generation) on that stream.
@@ -25,26 +46,44 @@ class Event : public std::enable_shared_from_this<Event> {
   std::unique_ptr<StreamTask> recordTask(uint64_t generation);
   // The most recently started generation; 0 when the event was never recorded.
   uint64_t latestGeneration() const;
+  // The same, but 0 when a reset ran after that record (the event is as if never recorded).
+  uint64_t recordedGeneration() const;
   bool isComplete(uint64_t generation) const { return completed_.value() >= generation; }
   // Blocks until `generation` completes: through the stream it was recorded on while that
   // stream lives (Stream::waitFor: the waiter helps its launches), else spinning, then parking.
-  void synchronize(uint64_t generation) const;
-  // Timestamp of the most recent completed record, if the latest record has completed.
+  void synchronize(uint64_t generation) const { synchronizeUntil(generation, Stream::kNoDeadline); }
+  // The same, giving up at `deadline`: whether `generation` completed.
+  bool synchronizeUntil(uint64_t generation, std::chrono::steady_clock::time_point deadline) const;
+  // Timestamp of the most recent completed record, if the latest record has completed and no
+  // reset ran after it.
   bool completedTimestamp(std::chrono::steady_clock::time_point &out) const;
 
-  // A task that parks `stream` until `generation` completes.
+  // A task that parks `stream` until `generation` completes. It counts as pending from here until
+  // it has run (or is discarded unrun).
   std::unique_ptr<StreamTask> waitTask(uint64_t generation);
+  // Whether no wait task made by waitTask is still pending (aclrtQueryEventWaitStatus).
+  bool waitsDone() const { return pendingWaits_.load(std::memory_order_acquire) == 0; }
+  // A task that, when it runs, resets the records up to `generation` (aclrtResetEvent).
+  std::unique_ptr<StreamTask> resetTask(uint64_t generation);
 
  private:
   friend class EventRecordTask;
   friend class EventWaitTask;
+  friend class EventResetTask;
   void complete(uint64_t generation);
   // True if complete; otherwise registers `stream` to be resumed when it is.
   bool completeOrRegister(uint64_t generation, const std::shared_ptr<Stream> &stream);
 
   const std::chrono::nanoseconds spin_;
+  const EventOrigin origin_;
+  const uint32_t flags_;
+  const uint32_t id_;
+  const std::shared_ptr<std::atomic<uint32_t>> slots_;
+  std::atomic<bool> holdsSlot_;
+  std::atomic<uint32_t> pendingWaits_{0};
   mutable std::mutex mutex_;
   uint64_t recorded_ = 0;
+  uint64_t resetThrough_ = 0;  // records up to this one were reset
   std::weak_ptr<Stream> recordedOn_;  // the stream of the latest record
   std::chrono::steady_clock::time_point timestamp_;
   uint64_t timestampGeneration_ = 0;

@@ -130,6 +130,17 @@ aclError resolveEvent(aclrtEvent handle, std::shared_ptr<Event> &out, const char
   return ACL_SUCCESS;
 }
 
+aclError timeoutDeadline(int32_t timeout, std::chrono::steady_clock::time_point &deadline, const char *function) {
+  if (timeout == -1) {
+    deadline = Stream::kNoDeadline;
+    return ACL_SUCCESS;
+  }
+  if (timeout <= 0)
+    return reportError(ACL_ERROR_INVALID_PARAM, function, "timeout %d ms must be -1 (none) or > 0", timeout);
+  deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout);
+  return ACL_SUCCESS;
+}
+
 std::shared_ptr<Context> createContext(const std::shared_ptr<Device> &device, bool isDefault) {
   auto context = std::make_shared<Context>();
   context->device = device;

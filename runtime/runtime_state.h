@@ -52,6 +52,9 @@ class Device {
   std::shared_ptr<Context> defaultContext;  // exists while setDeviceCount > 0
   int setDeviceCount = 0;
   CoreLimits coreLimits;  // aclrtSetDeviceResLimit
+  // Live events that would hold one of CANN's per-device hardware event slots (Event::releaseSlot).
+  const std::shared_ptr<std::atomic<uint32_t>> syncEventSlots = std::make_shared<std::atomic<uint32_t>>(0);
+  static constexpr uint32_t kSyncEventSlots = 65536;  // CANN's per-device maximum
 
  private:
   const int id_;
@@ -81,6 +84,7 @@ class Runtime {
   HandleRegistry<Context> contexts;
   HandleRegistry<Stream> streams;
   HandleRegistry<Event> events;
+  std::atomic<uint32_t> nextEventId{0};  // aclrtGetEventId
   HandleRegistry<LoadedBinary> binaries;
   HandleRegistry<KernelFunction> functions;
   CallbackHub callbacks;
@@ -109,6 +113,9 @@ aclError resolveStream(aclrtStream handle, std::shared_ptr<Stream> &out, const c
 // launch, a synchronize).
 aclError borrowStream(aclrtStream handle, Stream *&out, const char *function);
 aclError resolveEvent(aclrtEvent handle, std::shared_ptr<Event> &out, const char *function);
+// A timeout argument in ms (-1: none, > 0: that long from now) as a deadline (Stream::kNoDeadline
+// for none); ACL_ERROR_INVALID_PARAM for any other value.
+aclError timeoutDeadline(int32_t timeout, std::chrono::steady_clock::time_point &deadline, const char *function);
 
 // Creates a context on `device` with its default stream and registers it.
 std::shared_ptr<Context> createContext(const std::shared_ptr<Device> &device, bool isDefault);

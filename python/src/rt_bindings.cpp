@@ -161,7 +161,43 @@ void bindRuntime(py::module_ &rt) {
     aclError error = aclrtCreateEvent(&event);
     return valueAnd(handleOf(event), error);
   });
+  rt.def("create_event_with_flag", [](uint32_t flag) {
+    aclrtEvent event = nullptr;
+    aclError error = aclrtCreateEventWithFlag(&event, flag);
+    return valueAnd(handleOf(event), error);
+  });
+  rt.def("create_event_ex_with_flag", [](uint32_t flag) {
+    aclrtEvent event = nullptr;
+    aclError error = aclrtCreateEventExWithFlag(&event, flag);
+    return valueAnd(handleOf(event), error);
+  });
   rt.def("destroy_event", [](uint64_t event) { return code(aclrtDestroyEvent(pointer<void>(event))); });
+  rt.def("reset_event", [](uint64_t event, uint64_t stream) {
+    return code(aclrtResetEvent(pointer<void>(event), pointer<void>(stream)));
+  });
+  rt.def("query_event_wait_status", [](uint64_t event) {
+    aclrtEventWaitStatus status = ACL_EVENT_WAIT_STATUS_RESERVED;
+    aclError error = aclrtQueryEventWaitStatus(pointer<void>(event), &status);
+    return valueAnd(static_cast<int>(status), error);
+  });
+  rt.def("synchronize_event_with_timeout", [](uint64_t event, int32_t timeout) {
+    return code(aclrtSynchronizeEventWithTimeout(pointer<void>(event), timeout));
+  }, Release());
+  rt.def("event_get_timestamp", [](uint64_t event) {
+    uint64_t timestamp = 0;
+    aclError error = aclrtEventGetTimestamp(pointer<void>(event), &timestamp);
+    return valueAnd(timestamp, error);
+  });
+  rt.def("get_event_id", [](uint64_t event) {
+    uint32_t id = 0;
+    aclError error = aclrtGetEventId(pointer<void>(event), &id);
+    return valueAnd(id, error);
+  });
+  rt.def("get_event_avail_num", [] {
+    uint32_t count = 0;
+    aclError error = aclrtGetEventAvailNum(&count);
+    return valueAnd(count, error);
+  });
   rt.def("record_event", [](uint64_t event, uint64_t stream) {
     return code(aclrtRecordEvent(pointer<void>(event), pointer<void>(stream)));
   });

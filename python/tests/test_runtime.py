@@ -121,6 +121,34 @@ def test_events_time_two_copies(stream):
     assert acl.rt.free(ptr) == 0
 
 
+def test_flagged_events_reset_and_report(stream):
+    ACL_EVENT_SYNC, ACL_EVENT_TIME_LINE = 0x1, 0x8
+    available, ret = acl.rt.get_event_avail_num()
+    assert ret == 0
+    event, ret = acl.rt.create_event_with_flag(ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE)
+    assert ret == 0
+    assert acl.rt.get_event_avail_num() == (available - 1, 0)
+    other, _ = acl.rt.create_event_ex_with_flag(ACL_EVENT_SYNC)
+    assert acl.rt.get_event_id(event)[0] != acl.rt.get_event_id(other)[0]
+    assert acl.rt.record_event(event, stream) == 0
+    assert acl.rt.stream_wait_event(stream, event) == 0
+    assert acl.rt.synchronize_event_with_timeout(event, 10000) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert acl.rt.query_event_wait_status(event) == (0, 0)  # ACL_EVENT_WAIT_STATUS_COMPLETE
+    timestamp, ret = acl.rt.event_get_timestamp(event)
+    assert ret == 0 and timestamp > 0
+    assert acl.rt.reset_event(event, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert acl.rt.query_event_status(event) == (0, 0)  # reset: ACL_EVENT_RECORDED_STATUS_NOT_READY
+    assert acl.rt.event_get_timestamp(event)[1] == ACL_ERROR_INVALID_PARAM
+    assert acl.rt.query_event_wait_status(other)[1] == ACL_ERROR_INVALID_PARAM
+    assert acl.rt.synchronize_event_with_timeout(event, 0) == ACL_ERROR_INVALID_PARAM
+    assert acl.rt.create_event_with_flag(0x40)[1] == 200001  # ACL_EVENT_IPC: ACL_ERROR_API_NOT_SUPPORT
+    for e in (event, other):
+        assert acl.rt.destroy_event(e) == 0
+    assert acl.rt.get_event_avail_num() == (available, 0)
+
+
 def test_callbacks_run_python_and_survive_exceptions(stream):
     seen, unraisable = [], []
     done = threading.Event()

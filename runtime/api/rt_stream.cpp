@@ -52,18 +52,6 @@ extern "C" aclError aclrtSynchronizeDevice(void) {
 
 namespace {
 
-// A timeout argument (-1: none; > 0: ms) as a deadline.
-aclError deadlineOf(int32_t timeout, std::chrono::steady_clock::time_point &deadline, const char *function) {
-  if (timeout == -1) {
-    deadline = Stream::kNoDeadline;
-    return ACL_SUCCESS;
-  }
-  if (timeout <= 0)
-    return reportError(ACL_ERROR_INVALID_PARAM, function, "timeout %d ms must be -1 (none) or > 0", timeout);
-  deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout);
-  return ACL_SUCCESS;
-}
-
 aclError reportTimeout(int32_t timeout, const char *function) {
   return reportError(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, function,
                      "work was still running after %d ms (it runs on; synchronize again to wait for it)", timeout);
@@ -74,7 +62,7 @@ aclError reportTimeout(int32_t timeout, const char *function) {
 extern "C" aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) {
   ACLCPU_REQUIRE_INIT();
   std::chrono::steady_clock::time_point deadline;
-  if (aclError error = deadlineOf(timeout, deadline, __func__)) return error;
+  if (aclError error = timeoutDeadline(timeout, deadline, __func__)) return error;
   Stream *resolved;
   if (aclError error = borrowStream(stream, resolved, __func__)) return error;
   aclError error = resolved->synchronizeUntil(deadline);
@@ -84,7 +72,7 @@ extern "C" aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_
 extern "C" aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
   ACLCPU_REQUIRE_INIT();
   std::chrono::steady_clock::time_point deadline;
-  if (aclError error = deadlineOf(timeout, deadline, __func__)) return error;
+  if (aclError error = timeoutDeadline(timeout, deadline, __func__)) return error;
   std::shared_ptr<Context> context;
   if (aclError error = currentContext(context, __func__)) return error;
   aclError error = context->device->synchronize(deadline);

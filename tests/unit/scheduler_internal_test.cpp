@@ -272,7 +272,7 @@ TEST(Event, ASynchronizingThreadRunsBlocksOfALaunchBeforeIt) {
   if (usableCores() < 2) GTEST_SKIP() << "the waiting thread spins only with a spare core";
   WorkerPool pool(2, 20us, false);
   auto stream = std::make_shared<Stream>(pool, 0, std::chrono::seconds(10));
-  auto event = std::make_shared<Event>(20us);
+  auto event = std::make_shared<Event>(20us, EventOrigin::Plain, 0u, 0u);
   BlockRecord records[2];
   int32_t status = -1;
   stream->enqueue(launchLater(pool, *stream, records, status));
@@ -294,7 +294,7 @@ TEST(Event, AWaiterArrivingDuringALaunchRunsSomeOfItsBlocks) {
   std::atomic<bool> release{false};
   holdWorkers(pool, 1, release);
   auto stream = std::make_shared<Stream>(pool, 0, std::chrono::seconds(10));
-  auto event = std::make_shared<Event>(20us);
+  auto event = std::make_shared<Event>(20us, EventOrigin::Plain, 0u, 0u);
   constexpr uint32_t kBlocks = 8;
   BlockRecord records[kBlocks];
   std::atomic<bool> started{false};
@@ -393,7 +393,7 @@ TEST(Event, GenerationsCompleteInOrderAndWakeWaiters) {
   WorkerPool pool(2, 20us, false);
   auto recorder = std::make_shared<Stream>(pool, 0, 20us);
   auto waiter = std::make_shared<Stream>(pool, 0, 20us);
-  auto event = std::make_shared<Event>(20us);
+  auto event = std::make_shared<Event>(20us, EventOrigin::Plain, 0u, 0u);
   EXPECT_EQ(event->latestGeneration(), 0u);
   std::atomic<bool> gate{false};
   recorder->enqueue(std::make_unique<FunctionTask>(

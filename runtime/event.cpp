@@ -13,6 +13,8 @@ class EventRecordTask : public StreamTask {
     event_->complete(generation_);
     return TaskOutcome::Done;
   }
+  // Streams waiting on the record must not wait forever.
+  void discard(Stream &) override { event_->complete(generation_); }
 
  private:
   std::shared_ptr<Event> event_;

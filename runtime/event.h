@@ -5,6 +5,7 @@
 // count as never made.
 #pragma once
 
+#include "resource_slots.h"
 #include "spin_wait.h"
 #include "stream.h"
 
@@ -23,22 +24,17 @@ enum class EventOrigin { Plain, WithFlag, ExWithFlag };
 
 class Event : public std::enable_shared_from_this<Event> {
  public:
-  // `slots`, if given, counts the device's events that hold a hardware event slot in CANN (ACL_EVENT_SYNC
-  // ones made by aclrtCreateEventWithFlag); this event holds one of them until releaseSlot.
+  // `heldSlot`: the device's event slots, one of which the caller took for this event (ACL_EVENT_SYNC
+  // events made by aclrtCreateEventWithFlag), or null.
   Event(std::chrono::nanoseconds spin, EventOrigin origin, uint32_t flags, uint32_t id,
-        std::shared_ptr<std::atomic<uint32_t>> slots = nullptr)
-      : spin_(spin), origin_(origin), flags_(flags), id_(id), slots_(std::move(slots)), holdsSlot_(slots_ != nullptr) {}
-  ~Event() { releaseSlot(); }
-  Event(const Event &) = delete;
-  Event &operator=(const Event &) = delete;
+        std::shared_ptr<ResourceSlots> heldSlot = nullptr)
+      : spin_(spin), origin_(origin), flags_(flags), id_(id), slot_(std::move(heldSlot)) {}
 
   EventOrigin origin() const { return origin_; }
   uint32_t flags() const { return flags_; }
   uint32_t id() const { return id_; }
-  // Gives back its slot (once; aclrtDestroyEvent, or the last reference's release).
-  void releaseSlot() {
-    if (holdsSlot_.exchange(false, std::memory_order_acq_rel)) slots_->fetch_sub(1, std::memory_order_acq_rel);
-  }
+  // Gives back its slot, if it holds one (aclrtDestroyEvent).
+  void releaseSlot() { slot_.release(); }
 
   // Starts a new generation, recorded on `stream`; returns it. The caller enqueues
   // recordTask(generation) on that stream.
@@ -78,8 +74,7 @@ class Event : public std::enable_shared_from_this<Event> {
   const EventOrigin origin_;
   const uint32_t flags_;
   const uint32_t id_;
-  const std::shared_ptr<std::atomic<uint32_t>> slots_;
-  std::atomic<bool> holdsSlot_;
+  SlotHold slot_;
   std::atomic<uint32_t> pendingWaits_{0};
   mutable std::mutex mutex_;
   uint64_t recorded_ = 0;

@@ -28,8 +28,11 @@ WorkerPool &Device::pool() {
   return *pool_;
 }
 
-std::shared_ptr<Stream> Device::newStream() {
-  auto stream = std::make_shared<Stream>(pool(), id_, config_.spin);
+std::shared_ptr<Stream> Device::newStream(bool isDefault, uint32_t priority, uint32_t flags) {
+  if (isDefault) streamSlots->force();
+  else if (!streamSlots->take()) return nullptr;
+  StreamAttributes attributes{nextStreamId.fetch_add(1, std::memory_order_relaxed), priority, flags};
+  auto stream = std::make_shared<Stream>(pool(), id_, config_.spin, attributes, streamSlots);
   std::lock_guard<std::mutex> lock(poolMutex_);
   streams_.erase(std::remove_if(streams_.begin(), streams_.end(), [](auto &s) { return s.expired(); }),
                  streams_.end());
@@ -145,7 +148,7 @@ std::shared_ptr<Context> createContext(const std::shared_ptr<Device> &device, bo
   auto context = std::make_shared<Context>();
   context->device = device;
   context->isDefault = isDefault;
-  context->defaultStream = device->newStream();
+  context->defaultStream = device->newStream(/*isDefault=*/true);
   Runtime::get().contexts.add(context);
   return context;
 }
@@ -162,11 +165,15 @@ aclError destroyContext(const std::shared_ptr<Context> &context) {
   for (auto &weak : streams) {
     auto stream = weak.lock();
     if (!stream || !runtime.streams.removeObject(stream)) continue;  // already destroyed
+    stream->releaseSlot();
     runtime.callbacks.forgetStream(stream.get());
     aclError error = stream->synchronize();
     if (first == ACL_SUCCESS) first = error;
   }
-  if (context->defaultStream) runtime.callbacks.forgetStream(context->defaultStream.get());
+  if (context->defaultStream) {
+    context->defaultStream->releaseSlot();
+    runtime.callbacks.forgetStream(context->defaultStream.get());
+  }
   context->destroyed.store(true, std::memory_order_release);
   context->defaultStream.reset();
   return first;

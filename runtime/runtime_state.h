@@ -10,6 +10,7 @@
 #include "event.h"
 #include "handle_registry.h"
 #include "loaded_binary.h"
+#include "resource_slots.h"
 #include "stream.h"
 #include "worker_pool.h"
 
@@ -41,7 +42,9 @@ class Device {
   unsigned threads() const { return config_.numThreads; }
   // The device's worker pool, started on first use.
   WorkerPool &pool();
-  std::shared_ptr<Stream> newStream();
+  // A new stream holding one of the device's stream slots (streamSlots), with the next stream id;
+  // null when every slot is held, unless it is a context's default stream, which always gets one.
+  std::shared_ptr<Stream> newStream(bool isDefault, uint32_t priority = 0, uint32_t flags = 0);
   // Waits for every stream of this device (destroyed ones still draining included), up to
   // `deadline` (then ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, no message set).
   aclError synchronize(std::chrono::steady_clock::time_point deadline = Stream::kNoDeadline);
@@ -51,10 +54,12 @@ class Device {
   std::mutex mutex;                        // guards the members below and Context::streamHandles
   std::shared_ptr<Context> defaultContext;  // exists while setDeviceCount > 0
   int setDeviceCount = 0;
+  std::atomic<int32_t> nextStreamId{0};
   CoreLimits coreLimits;  // aclrtSetDeviceResLimit
-  // Live events that would hold one of CANN's per-device hardware event slots (Event::releaseSlot).
-  const std::shared_ptr<std::atomic<uint32_t>> syncEventSlots = std::make_shared<std::atomic<uint32_t>>(0);
-  static constexpr uint32_t kSyncEventSlots = 65536;  // CANN's per-device maximum
+  // CANN's per-device bounds: streams (default ones included) and ACL_EVENT_SYNC events from
+  // aclrtCreateEventWithFlag.
+  const std::shared_ptr<ResourceSlots> streamSlots = std::make_shared<ResourceSlots>(1984);
+  const std::shared_ptr<ResourceSlots> syncEventSlots = std::make_shared<ResourceSlots>(65536);
 
  private:
   const int id_;

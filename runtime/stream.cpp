@@ -10,10 +10,16 @@
 
 namespace aclcpu {
 
-Stream::Stream(WorkerPool &pool, int deviceId, std::chrono::nanoseconds spin)
+Stream::Stream(WorkerPool &pool, int deviceId, std::chrono::nanoseconds spin, StreamAttributes attributes,
+               std::shared_ptr<ResourceSlots> heldSlot)
     : pool_(pool), poolThreads_(std::max(1u, pool.numThreads())), poolCores_(pool.cores()), deviceId_(deviceId),
-      spin_(spin),
-      synchronizeWaits_(pool.numThreads() < pool.cores()) {}
+      spin_(spin), synchronizeWaits_(pool.numThreads() < pool.cores()), attributes_(attributes),
+      slot_(std::move(heldSlot)) {}
+
+void Stream::abandon() {
+  abandoned_.store(true, std::memory_order_release);
+  resume();  // a parked head task is discarded too
+}
 
 uint64_t Stream::enqueue(std::unique_ptr<StreamTask> task) {
   bool post = false, callerRunning = false;
@@ -187,7 +193,9 @@ void Stream::runTasks(int limit) {
       task = queue_.front().get();
       resumeRequested_ = false;
     }
-    if (task->execute(*this) == TaskOutcome::Blocked) {
+    if (abandoned_.load(std::memory_order_acquire)) {
+      task->discard(*this);
+    } else if (task->execute(*this) == TaskOutcome::Blocked) {
       std::lock_guard<std::mutex> lock(mutex_);
       if (resumeRequested_) {
         --ran;  // unblocked while we were deciding to park: try again

@@ -8,6 +8,7 @@
 
 #include "acl/acl_base.h"
 #include "core_limits.h"
+#include "resource_slots.h"
 #include "spin_wait.h"
 #include "worker_pool.h"
 
@@ -28,11 +29,31 @@ class StreamTask {
   // Runs the task on a pool worker (or inline). Returns Blocked to park the stream with this
   // task still at its head; the task is executed again after Stream::resume().
   virtual TaskOutcome execute(Stream &stream) = 0;
+  // Runs instead of execute on an abandoned stream (aclrtDestroyStreamForce): does not do the
+  // work, but releases what other streams or threads wait for (an event record completes).
+  virtual void discard(Stream &) {}
+};
+
+// A stream's per-device id and what aclrtCreateStreamWithConfig was given.
+struct StreamAttributes {
+  int32_t id = 0;
+  uint32_t priority = 0;
+  uint32_t flags = 0;
 };
 
 class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
  public:
-  Stream(WorkerPool &pool, int deviceId, std::chrono::nanoseconds spin);
+  // `heldSlot`: the device's stream slots, one of which the caller took for this stream, or null.
+  Stream(WorkerPool &pool, int deviceId, std::chrono::nanoseconds spin, StreamAttributes attributes = {},
+         std::shared_ptr<ResourceSlots> heldSlot = nullptr);
+
+  const StreamAttributes &attributes() const { return attributes_; }
+  // Gives back its slot, if it holds one (the stream was destroyed).
+  void releaseSlot() { slot_.release(); }
+  // Discards every task not yet started, now and from now on, instead of running it
+  // (StreamTask::discard); a task already running runs to its end. Each still counts as
+  // completed, so nothing that waits for the stream waits forever.
+  void abandon();
 
   // Appends a task; returns its 1-based position in the stream's history.
   uint64_t enqueue(std::unique_ptr<StreamTask> task);
@@ -160,6 +181,11 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   std::shared_ptr<PoolJob> offered_;
   bool offerPosted_ = false;  // offered_ was also posted to the pool (an Open offer)
   std::atomic<bool> hasOffer_{false};
+
+  // Last, off the lines a launch reads.
+  const StreamAttributes attributes_;
+  SlotHold slot_;
+  std::atomic<bool> abandoned_{false};
 };
 
 }  // namespace aclcpu

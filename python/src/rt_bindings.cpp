@@ -142,7 +142,33 @@ void bindRuntime(py::module_ &rt) {
     aclError error = aclrtCreateStream(&stream);
     return valueAnd(handleOf(stream), error);
   });
+  rt.def("create_stream_with_config", [](uint32_t priority, uint32_t flag) {
+    aclrtStream stream = nullptr;
+    aclError error = aclrtCreateStreamWithConfig(&stream, priority, flag);
+    return valueAnd(handleOf(stream), error);
+  });
   rt.def("destroy_stream", [](uint64_t stream) { return code(aclrtDestroyStream(pointer<void>(stream))); }, Release());
+  rt.def("destroy_stream_force", [](uint64_t stream) { return code(aclrtDestroyStreamForce(pointer<void>(stream))); });
+  rt.def("get_stream_available_num", [] {
+    uint32_t count = 0;
+    aclError error = aclrtGetStreamAvailableNum(&count);
+    return valueAnd(count, error);
+  });
+  rt.def("stream_get_id", [](uint64_t stream) {
+    int32_t id = 0;
+    aclError error = aclrtStreamGetId(pointer<void>(stream), &id);
+    return valueAnd(id, error);
+  });
+  rt.def("stream_get_priority", [](uint64_t stream) {
+    uint32_t priority = 0;
+    aclError error = aclrtStreamGetPriority(pointer<void>(stream), &priority);
+    return valueAnd(priority, error);
+  });
+  rt.def("stream_get_flags", [](uint64_t stream) {
+    uint32_t flags = 0;
+    aclError error = aclrtStreamGetFlags(pointer<void>(stream), &flags);
+    return valueAnd(flags, error);
+  });
   rt.def("synchronize_stream", [](uint64_t stream) { return code(aclrtSynchronizeStream(pointer<void>(stream))); },
          Release());
   rt.def("synchronize_device", [] { return code(aclrtSynchronizeDevice()); }, Release());

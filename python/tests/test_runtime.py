@@ -149,6 +149,27 @@ def test_flagged_events_reset_and_report(stream):
     assert acl.rt.get_event_avail_num() == (available, 0)
 
 
+def test_configured_streams_and_forced_destroy(stream):
+    ACL_STREAM_FAST_SYNC, ACL_STREAM_PERSISTENT = 0x2, 0x4
+    available, ret = acl.rt.get_stream_available_num()
+    assert ret == 0
+    configured, ret = acl.rt.create_stream_with_config(9, ACL_STREAM_FAST_SYNC)
+    assert ret == 0
+    assert acl.rt.get_stream_available_num() == (available - 1, 0)
+    assert acl.rt.stream_get_priority(configured) == (7, 0)  # past the range: its bound
+    assert acl.rt.stream_get_flags(configured) == (ACL_STREAM_FAST_SYNC, 0)
+    assert acl.rt.stream_get_id(configured)[0] != acl.rt.stream_get_id(stream)[0]
+    assert acl.rt.create_stream_with_config(0, ACL_STREAM_PERSISTENT)[1] == 200001  # ACL_ERROR_API_NOT_SUPPORT
+    data = np.ones(1 << 16, np.float32)
+    ptr = to_device(data)
+    assert acl.rt.memset_async(ptr, data.nbytes, 0, data.nbytes, configured) == 0
+    assert acl.rt.destroy_stream_force(configured) == 0
+    assert acl.rt.synchronize_device() == 0
+    assert acl.rt.get_stream_available_num() == (available, 0)
+    assert acl.rt.stream_get_flags(configured)[1] == 107017  # ACL_ERROR_RT_INVALID_HANDLE
+    assert acl.rt.free(ptr) == 0
+
+
 def test_callbacks_run_python_and_survive_exceptions(stream):
     seen, unraisable = [], []
     done = threading.Event()

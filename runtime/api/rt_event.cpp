@@ -14,15 +14,6 @@ constexpr uint32_t kPlainEventFlags = ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE;
 constexpr uint32_t kSupportedFlags = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE;
 constexpr uint32_t kUnsupportedFlags = ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_EXTERNAL | ACL_EVENT_IPC;
 
-// Takes one of the device's event slots, unless all are held.
-bool takeSlot(std::atomic<uint32_t> &slots) {
-  uint32_t held = slots.load(std::memory_order_relaxed);
-  do {
-    if (held >= Device::kSyncEventSlots) return false;
-  } while (!slots.compare_exchange_weak(held, held + 1, std::memory_order_acq_rel));
-  return true;
-}
-
 aclError createEvent(aclrtEvent *event, EventOrigin origin, uint32_t flags, const char *function) {
   if (event == nullptr) return reportError(ACL_ERROR_INVALID_PARAM, function, "event is NULL");
   if (flags & ~(kSupportedFlags | kUnsupportedFlags))
@@ -36,13 +27,13 @@ aclError createEvent(aclrtEvent *event, EventOrigin origin, uint32_t flags, cons
   if (aclError error = currentContext(context, function)) return error;
   // CANN bounds aclrtCreateEventWithFlag's synchronizing events per device; so do we, so that a
   // program that runs here does not run out of them there.
-  std::shared_ptr<std::atomic<uint32_t>> slots;
+  std::shared_ptr<ResourceSlots> slots;
   if (origin == EventOrigin::WithFlag && (flags & ACL_EVENT_SYNC)) {
     slots = context->device->syncEventSlots;
-    if (!takeSlot(*slots))
+    if (!slots->take())
       return reportError(ACL_ERROR_RT_NO_EVENT_RESOURCE, function,
                          "device %d already has %u live ACL_EVENT_SYNC events (destroy some first)",
-                         context->device->id(), Device::kSyncEventSlots);
+                         context->device->id(), slots->capacity());
   }
   auto &runtime = Runtime::get();
   uint32_t id = runtime.nextEventId.fetch_add(1, std::memory_order_relaxed);
@@ -89,7 +80,7 @@ extern "C" aclError aclrtGetEventAvailNum(uint32_t *eventCount) {
   ACLCPU_CHECK_NOT_NULL(eventCount);
   std::shared_ptr<Context> context;
   if (aclError error = currentContext(context, __func__)) return error;
-  *eventCount = Device::kSyncEventSlots - context->device->syncEventSlots->load(std::memory_order_acquire);
+  *eventCount = context->device->syncEventSlots->available();
   return ACL_SUCCESS;
 }
 

@@ -9,12 +9,21 @@
 
 using namespace aclcpu;
 
-extern "C" aclError aclrtCreateStream(aclrtStream *stream) {
-  ACLCPU_REQUIRE_INIT();
-  ACLCPU_CHECK_NOT_NULL(stream);
+namespace {
+
+constexpr uint32_t kStreamFlagsKept = ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_HUGE;
+constexpr uint32_t kStreamFlagsRefused = ACL_STREAM_PERSISTENT | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY;
+constexpr uint32_t kLowestStreamPriority = 7;
+
+aclError createStream(aclrtStream *stream, uint32_t priority, uint32_t flags, const char *function) {
+  if (stream == nullptr) return reportError(ACL_ERROR_INVALID_PARAM, function, "stream is NULL");
   std::shared_ptr<Context> context;
-  if (aclError error = currentContext(context, __func__)) return error;
-  auto created = context->device->newStream();
+  if (aclError error = currentContext(context, function)) return error;
+  auto created = context->device->newStream(/*isDefault=*/false, priority, flags);
+  if (!created)
+    return reportError(ACL_ERROR_RT_NO_STREAM_RESOURCE, function,
+                       "device %d already has %u live streams, default streams included (destroy some first)",
+                       context->device->id(), context->device->streamSlots->capacity());
   {
     std::lock_guard<std::mutex> lock(context->device->mutex);
     auto &streams = context->streams;
@@ -25,15 +34,92 @@ extern "C" aclError aclrtCreateStream(aclrtStream *stream) {
   return ACL_SUCCESS;
 }
 
+// Unregisters a stream and gives back its slot; the stream object lives on until its queue drains.
+aclError removeStream(aclrtStream stream, std::shared_ptr<Stream> &removed, const char *function) {
+  if (stream == nullptr) return reportError(ACL_ERROR_INVALID_PARAM, function, "stream is NULL (the default stream is not destroyed)");
+  auto &runtime = Runtime::get();
+  removed = runtime.streams.remove(stream);
+  if (!removed) return reportError(ACL_ERROR_RT_INVALID_HANDLE, function, "stream %p is not a live stream", stream);
+  removed->releaseSlot();
+  runtime.callbacks.forgetStream(removed.get());
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" aclError aclrtCreateStream(aclrtStream *stream) {
+  ACLCPU_REQUIRE_INIT();
+  return createStream(stream, 0, 0, __func__);
+}
+
+// The priority is kept and reported but does not change scheduling (as on Atlas A2 and A3, where
+// CANN reserves it); CANN's fast-launch and fast-sync flags are what every stream here does
+// anyway (no resources to allocate on first use; synchronize polls before it parks).
+extern "C" aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag) {
+  ACLCPU_REQUIRE_INIT();
+  if (flag & kStreamFlagsRefused)
+    return ACLCPU_FAIL(ACL_ERROR_API_NOT_SUPPORT,
+                       "flag 0x%x: persistent (ACL_STREAM_PERSISTENT, for model capture), AI CPU scheduling "
+                       "(ACL_STREAM_CPU_SCHEDULE) and device-only (ACL_STREAM_DEVICE_USE_ONLY) streams are not supported",
+                       flag);
+  // As CANN: a priority past the range is taken as its bound, and other flags as none.
+  return createStream(stream, std::min(priority, kLowestStreamPriority), flag & kStreamFlagsKept, __func__);
+}
+
 extern "C" aclError aclrtDestroyStream(aclrtStream stream) {
   ACLCPU_REQUIRE_INIT();
-  ACLCPU_CHECK_NOT_NULL(stream);
-  auto &runtime = Runtime::get();
-  auto removed = runtime.streams.remove(stream);
-  if (!removed) return ACLCPU_FAIL(ACL_ERROR_RT_INVALID_HANDLE, "stream %p is not a live stream", stream);
-  runtime.callbacks.forgetStream(removed.get());
+  std::shared_ptr<Stream> removed;
+  if (aclError error = removeStream(stream, removed, __func__)) return error;
   // Work already queued still runs to completion (the stream object lives until it drains).
   return removed->synchronize();
+}
+
+// Returns at once: tasks not yet started are discarded (an event record among them still
+// completes, so that nothing waits for it forever); one already running runs to its end.
+extern "C" aclError aclrtDestroyStreamForce(aclrtStream stream) {
+  ACLCPU_REQUIRE_INIT();
+  std::shared_ptr<Stream> removed;
+  if (aclError error = removeStream(stream, removed, __func__)) return error;
+  removed->abandon();
+  return ACL_SUCCESS;
+}
+
+extern "C" aclError aclrtGetStreamAvailableNum(uint32_t *streamCount) {
+  ACLCPU_REQUIRE_INIT();
+  ACLCPU_CHECK_NOT_NULL(streamCount);
+  std::shared_ptr<Context> context;
+  if (aclError error = currentContext(context, __func__)) return error;
+  *streamCount = context->device->streamSlots->available();
+  return ACL_SUCCESS;
+}
+
+namespace {
+
+// One of a stream's attributes (NULL: the current context's default stream).
+template <typename T, typename Read>
+aclError streamAttribute(aclrtStream stream, T *out, Read read, const char *function) {
+  if (out == nullptr) return reportError(ACL_ERROR_INVALID_PARAM, function, "the output pointer is NULL");
+  Stream *resolved;
+  if (aclError error = borrowStream(stream, resolved, function)) return error;
+  *out = read(resolved->attributes());
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId) {
+  ACLCPU_REQUIRE_INIT();
+  return streamAttribute(stream, streamId, [](const StreamAttributes &a) { return a.id; }, __func__);
+}
+
+extern "C" aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority) {
+  ACLCPU_REQUIRE_INIT();
+  return streamAttribute(stream, priority, [](const StreamAttributes &a) { return a.priority; }, __func__);
+}
+
+extern "C" aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags) {
+  ACLCPU_REQUIRE_INIT();
+  return streamAttribute(stream, flags, [](const StreamAttributes &a) { return a.flags; }, __func__);
 }
 
 extern "C" aclError aclrtSynchronizeStream(aclrtStream stream) {

@@ -164,6 +164,70 @@ aclError validateCopy(void *dst, size_t destMax, const void *src, size_t count, 
   return ACL_SUCCESS;
 }
 
+aclError requireDeviceRange(const void *ptr, size_t size, const char *what, const char *function) {
+  if (ptr == nullptr) return reportError(ACL_ERROR_INVALID_PARAM, function, "%s is NULL", what);
+  return requireDeviceMemory(ptr, size, what, function);
+}
+
+namespace {
+
+// Bytes from a 2D region's first byte to past its last; false on overflow.
+bool extentOf(size_t pitch, size_t width, size_t height, size_t &extent) {
+  if (height == 0 || width == 0) {
+    extent = 0;
+    return true;
+  }
+  size_t rows;
+  if (__builtin_mul_overflow(height - 1, pitch, &rows)) return false;
+  return !__builtin_add_overflow(rows, width, &extent);
+}
+
+// Whether some row of one region overlaps some row of the other, both rows `pitch` apart: row i of
+// dst against row j of src overlap where |d - s + (i - j) * pitch| < width, and only the two
+// values of i - j around (s - d) / pitch can come that close.
+bool rowsOverlap(uintptr_t d, uintptr_t s, size_t pitch, size_t width, size_t height) {
+  using Wide = __int128;
+  const Wide target = Wide(s) - Wide(d), p = Wide(pitch), rows = Wide(height) - 1;
+  Wide k0 = target / p;  // rounded toward zero; then down
+  if (target % p != 0 && target < 0) --k0;
+  for (Wide k = k0; k <= k0 + 1; ++k) {
+    if (k < -rows || k > rows) continue;
+    Wide gap = Wide(d) - Wide(s) + k * p;
+    if ((gap < 0 ? -gap : gap) < Wide(width)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+aclError validateCopy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                        aclrtMemcpyKind kind, const char *function) {
+  Side dstSide, srcSide;
+  if (!expectedSides(kind, dstSide, srcSide))
+    return reportError(ACL_ERROR_INVALID_PARAM, function, "memcpy kind %d is not an aclrtMemcpyKind",
+                       static_cast<int>(kind));
+  if (dst == nullptr || src == nullptr)
+    return reportError(ACL_ERROR_INVALID_PARAM, function, "%s is NULL", dst == nullptr ? "dst" : "src");
+  if (width > dpitch || width > spitch)
+    return reportError(ACL_ERROR_INVALID_PARAM, function,
+                       "width (%zu bytes) is wider than dpitch (%zu) or spitch (%zu): rows would overlap", width,
+                       dpitch, spitch);
+  size_t dstExtent, srcExtent;
+  if (!extentOf(dpitch, width, height, dstExtent) || !extentOf(spitch, width, height, srcExtent))
+    return reportError(ACL_ERROR_INVALID_PARAM, function, "%zu rows of pitch %zu or %zu overflow the address space",
+                       height, dpitch, spitch);
+  if (aclError error = checkSide(dst, dstExtent, dstSide, "dst", function)) return error;
+  if (aclError error = checkSide(src, srcExtent, srcSide, "src", function)) return error;
+  uintptr_t d = reinterpret_cast<uintptr_t>(dst), s = reinterpret_cast<uintptr_t>(src);
+  bool extentsOverlap = dstExtent != 0 && d < s + srcExtent && s < d + dstExtent;
+  if (extentsOverlap && (dpitch != spitch || (d != s && rowsOverlap(d, s, dpitch, width, height))))
+    return reportError(ACL_ERROR_INVALID_PARAM, function,
+                       dpitch != spitch ? "dst %p and src %p regions overlap, with different pitches"
+                                        : "dst %p and src %p have overlapping rows",
+                       dst, src);
+  return ACL_SUCCESS;
+}
+
 aclError validateMemset(void *devPtr, size_t maxCount, size_t count, const char *function) {
   if (devPtr == nullptr) return reportError(ACL_ERROR_INVALID_PARAM, function, "devPtr is NULL");
   if (count > maxCount)

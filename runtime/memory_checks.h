@@ -15,6 +15,14 @@ namespace aclcpu {
 aclError validateCopy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
                       const char *function);
 aclError validateMemset(void *devPtr, size_t maxCount, size_t count, const char *function);
+// A copy of `height` rows of `width` bytes, rows `dpitch` and `spitch` bytes apart: the pitches
+// hold a row, both regions pass validateCopy's checks over their whole extent, and no row of one
+// overlaps a row of the other (where the pitches differ and the extents overlap, that is refused
+// without looking closer).
+aclError validateCopy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                        aclrtMemcpyKind kind, const char *function);
+// [ptr, ptr+size) must lie inside one live aclrtMalloc allocation.
+aclError requireDeviceRange(const void *ptr, size_t size, const char *what, const char *function);
 // Checks that [ptr, ptr+size) lies in one device allocation (always in checked mode; otherwise
 // only when ptr is known to be device memory). `what` names the argument in messages.
 aclError checkDeviceRange(const void *ptr, size_t size, const char *what, const char *function);

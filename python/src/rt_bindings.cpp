@@ -249,6 +249,19 @@ void bindRuntime(py::module_ &rt) {
     aclError error = aclrtMalloc(&memory, size, static_cast<aclrtMemMallocPolicy>(policy));
     return valueAnd(handleOf(memory), error);
   }, py::arg("size"), py::arg("policy") = 0);
+  rt.def("malloc_align32", [](size_t size, int policy) {
+    void *memory = nullptr;
+    aclError error = aclrtMallocAlign32(&memory, size, static_cast<aclrtMemMallocPolicy>(policy));
+    return valueAnd(handleOf(memory), error);
+  }, py::arg("size"), py::arg("policy") = 0);
+  rt.def("malloc_cached", [](size_t size, int policy) {
+    void *memory = nullptr;
+    aclError error = aclrtMallocCached(&memory, size, static_cast<aclrtMemMallocPolicy>(policy));
+    return valueAnd(handleOf(memory), error);
+  }, py::arg("size"), py::arg("policy") = 0);
+  rt.def("mem_flush", [](uint64_t memory, size_t size) { return code(aclrtMemFlush(pointer<void>(memory), size)); });
+  rt.def("mem_invalidate",
+         [](uint64_t memory, size_t size) { return code(aclrtMemInvalidate(pointer<void>(memory), size)); });
   rt.def("free", [](uint64_t memory) { return code(aclrtFree(pointer<void>(memory))); });
   rt.def("malloc_host", [](size_t size) {
     void *memory = nullptr;
@@ -266,6 +279,18 @@ void bindRuntime(py::module_ &rt) {
                             uint64_t stream) {
     return code(aclrtMemcpyAsync(pointer<void>(addressOf(dst)), destMax, pointer<const void>(addressOf(src)), count,
                                  static_cast<aclrtMemcpyKind>(kind), pointer<void>(stream)));
+  });
+  rt.def("memcpy2d", [](const py::object &dst, size_t dpitch, const py::object &src, size_t spitch, size_t width,
+                        size_t height, int kind) {
+    void *to = pointer<void>(addressOf(dst));
+    const void *from = pointer<const void>(addressOf(src));
+    py::gil_scoped_release release;
+    return code(aclrtMemcpy2d(to, dpitch, from, spitch, width, height, static_cast<aclrtMemcpyKind>(kind)));
+  });
+  rt.def("memcpy2d_async", [](const py::object &dst, size_t dpitch, const py::object &src, size_t spitch,
+                              size_t width, size_t height, int kind, uint64_t stream) {
+    return code(aclrtMemcpy2dAsync(pointer<void>(addressOf(dst)), dpitch, pointer<const void>(addressOf(src)), spitch,
+                                   width, height, static_cast<aclrtMemcpyKind>(kind), pointer<void>(stream)));
   });
   rt.def("memset", [](uint64_t dst, size_t destMax, int32_t value, size_t count) {
     return code(aclrtMemset(pointer<void>(dst), destMax, value, count));

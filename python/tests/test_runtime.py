@@ -170,6 +170,26 @@ def test_configured_streams_and_forced_destroy(stream):
     assert acl.rt.free(ptr) == 0
 
 
+def test_2d_copies_and_aligned_memory(stream):
+    ACL_MEMCPY_HOST_TO_DEVICE, ACL_MEMCPY_DEVICE_TO_HOST = 1, 2
+    matrix = np.arange(7 * 13, dtype=np.float32).reshape(7, 13)
+    block = matrix[1:6, 2:11]  # 5 x 9, rows 52 bytes apart
+    device, ret = acl.rt.malloc_align32(5 * 64)
+    assert ret == 0
+    row = matrix.strides[0]
+    assert acl.rt.memcpy2d(device, 64, block.ctypes.data, row, 9 * 4, 5, ACL_MEMCPY_HOST_TO_DEVICE) == 0
+    out = np.zeros((5, 9), np.float32)
+    assert acl.rt.memcpy2d_async(out, 9 * 4, device, 64, 9 * 4, 5, ACL_MEMCPY_DEVICE_TO_HOST, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    np.testing.assert_array_equal(out, block)
+    assert acl.rt.memcpy2d(device, 64, out, 36, 37, 5, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_ERROR_INVALID_PARAM
+    assert acl.rt.mem_flush(device, 5 * 64) == 0
+    assert acl.rt.mem_invalidate(device, 5 * 64 + 1) == ACL_ERROR_INVALID_PARAM
+    assert acl.rt.free(device) == 0
+    cached, ret = acl.rt.malloc_cached(256)
+    assert ret == 0 and acl.rt.free(cached) == 0
+
+
 def test_callbacks_run_python_and_survive_exceptions(stream):
     seen, unraisable = [], []
     done = threading.Event()

@@ -39,20 +39,97 @@ class MemsetTask : public StreamTask {
   size_t count_;
 };
 
-}  // namespace
+// Rows of a 2D copy; one memcpy where both sides are contiguous.
+void copyRows(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height) {
+  if (width == 0 || height == 0 || dst == src) return;
+  if (dpitch == width && spitch == width) {
+    memcpy(dst, src, width * height);
+    return;
+  }
+  auto *to = static_cast<unsigned char *>(dst);
+  auto *from = static_cast<const unsigned char *>(src);
+  for (size_t row = 0; row < height; ++row) memcpy(to + row * dpitch, from + row * spitch, width);
+}
 
-extern "C" aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
-  ACLCPU_REQUIRE_INIT();
-  ACLCPU_CHECK_NOT_NULL(devPtr);
+class Copy2dTask : public StreamTask {
+ public:
+  Copy2dTask(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height)
+      : dst_(dst), src_(src), dpitch_(dpitch), spitch_(spitch), width_(width), height_(height) {}
+  TaskOutcome execute(Stream &) override {
+    copyRows(dst_, dpitch_, src_, spitch_, width_, height_);
+    return TaskOutcome::Done;
+  }
+
+ private:
+  void *dst_;
+  const void *src_;
+  size_t dpitch_, spitch_, width_, height_;
+};
+
+aclError allocateDevice(void **devPtr, size_t size, aclrtMemMallocPolicy policy, const char *function) {
+  if (devPtr == nullptr) return reportError(ACL_ERROR_INVALID_PARAM, function, "devPtr is NULL");
   if (policy < ACL_MEM_MALLOC_HUGE_FIRST || policy > ACL_MEM_MALLOC_NORMAL_ONLY_P2P)
-    return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "policy %d is not an aclrtMemMallocPolicy", static_cast<int>(policy));
+    return reportError(ACL_ERROR_INVALID_PARAM, function, "policy %d is not an aclrtMemMallocPolicy",
+                       static_cast<int>(policy));
   std::shared_ptr<Context> context;
-  if (aclError error = currentContext(context, __func__)) return error;
+  if (aclError error = currentContext(context, function)) return error;
   auto &device = *context->device;
   // The huge-page policies get transparent huge pages for large blocks; NORMAL_ONLY does not.
   bool hugePages = policy != ACL_MEM_MALLOC_NORMAL_ONLY && policy != ACL_MEM_MALLOC_NORMAL_ONLY_P2P;
   return memoryTable().allocate(MemoryKind::Device, device.id(), size, device.memoryLimit(),
-                                Runtime::get().config.checkedMode, hugePages, devPtr, __func__);
+                                Runtime::get().config.checkedMode, hugePages, devPtr, function);
+}
+
+// CANN's 2D copies take these kinds (the synchronous one not device to device).
+aclError check2dKind(aclrtMemcpyKind kind, bool deviceToDevice, const char *function) {
+  if (kind == ACL_MEMCPY_HOST_TO_DEVICE || kind == ACL_MEMCPY_DEVICE_TO_HOST ||
+      (deviceToDevice && kind == ACL_MEMCPY_DEVICE_TO_DEVICE))
+    return ACL_SUCCESS;
+  return reportError(ACL_ERROR_INVALID_PARAM, function, "memcpy kind %d: a 2D copy is host to device, device to host%s",
+                     static_cast<int>(kind), deviceToDevice ? " or device to device" : "");
+}
+
+// CANN's bounds on a 2D copy's rows.
+constexpr size_t kMax2dWidth = 5000000, kMax2dHeight = size_t(5) << 20;
+
+aclError check2dShape(size_t width, size_t height, const char *function) {
+  if (width > kMax2dWidth || height > kMax2dHeight)
+    return reportError(ACL_ERROR_INVALID_PARAM, function, "%zu rows of %zu bytes: at most %zu rows of %zu bytes",
+                       height, width, kMax2dHeight, kMax2dWidth);
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  ACLCPU_REQUIRE_INIT();
+  return allocateDevice(devPtr, size, policy, __func__);
+}
+
+// Device memory is host memory here, so it is always cached and coherent: aclrtMallocCached is
+// aclrtMalloc, and a flush or an invalidate only checks its range.
+extern "C" aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  ACLCPU_REQUIRE_INIT();
+  return allocateDevice(devPtr, size, policy, __func__);
+}
+
+// The size rounded up to a multiple of 32 bytes, all of it usable; aligned to 64 as aclrtMalloc's.
+extern "C" aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  ACLCPU_REQUIRE_INIT();
+  if (size > SIZE_MAX - 31) return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "size %zu rounds past SIZE_MAX", size);
+  return allocateDevice(devPtr, (size + 31) & ~size_t(31), policy, __func__);
+}
+
+extern "C" aclError aclrtMemFlush(void *devPtr, size_t size) {
+  ACLCPU_REQUIRE_INIT();
+  if (size == 0) return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "size must be greater than 0");
+  return requireDeviceRange(devPtr, size, "devPtr", __func__);
+}
+
+extern "C" aclError aclrtMemInvalidate(void *devPtr, size_t size) {
+  ACLCPU_REQUIRE_INIT();
+  if (size == 0) return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "size must be greater than 0");
+  return requireDeviceRange(devPtr, size, "devPtr", __func__);
 }
 
 extern "C" aclError aclrtFree(void *devPtr) {
@@ -88,6 +165,28 @@ extern "C" aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src,
   std::shared_ptr<Stream> resolved;
   if (aclError error = resolveStream(stream, resolved, __func__)) return error;
   resolved->enqueue(std::make_unique<CopyTask>(dst, src, count));
+  return ACL_SUCCESS;
+}
+
+extern "C" aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                  size_t height, aclrtMemcpyKind kind) {
+  ACLCPU_REQUIRE_INIT();
+  if (aclError error = check2dKind(kind, /*deviceToDevice=*/false, __func__)) return error;
+  if (aclError error = check2dShape(width, height, __func__)) return error;
+  if (aclError error = validateCopy2d(dst, dpitch, src, spitch, width, height, kind, __func__)) return error;
+  copyRows(dst, dpitch, src, spitch, width, height);
+  return ACL_SUCCESS;
+}
+
+extern "C" aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                       size_t height, aclrtMemcpyKind kind, aclrtStream stream) {
+  ACLCPU_REQUIRE_INIT();
+  if (aclError error = check2dKind(kind, /*deviceToDevice=*/true, __func__)) return error;
+  if (aclError error = check2dShape(width, height, __func__)) return error;
+  if (aclError error = validateCopy2d(dst, dpitch, src, spitch, width, height, kind, __func__)) return error;
+  Stream *resolved;
+  if (aclError error = borrowStream(stream, resolved, __func__)) return error;
+  resolved->enqueue(std::make_unique<Copy2dTask>(dst, dpitch, src, spitch, width, height));
   return ACL_SUCCESS;
 }
 

@@ -17,8 +17,18 @@ Stream::Stream(WorkerPool &pool, int deviceId, std::chrono::nanoseconds spin, St
       slot_(std::move(heldSlot)) {}
 
 void Stream::abandon() {
-  abandoned_.store(true, std::memory_order_release);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    abandoned_.store(true, std::memory_order_release);
+    queued_.store(queuedForClaims(), std::memory_order_seq_cst);  // no caller runs work on it from now on
+  }
   resume();  // a parked head task is discarded too
+}
+
+size_t Stream::queuedForClaims() const {
+  // Never 0 once abandoned: claimIdle then refuses, and every launch goes through the queue, where
+  // it is discarded. The launch path reads nothing more for it.
+  return abandoned_.load(std::memory_order_relaxed) ? queue_.size() + 1 : queue_.size();
 }
 
 uint64_t Stream::enqueue(std::unique_ptr<StreamTask> task) {
@@ -30,7 +40,7 @@ uint64_t Stream::enqueue(std::unique_ptr<StreamTask> task) {
     position = enqueued_.load(std::memory_order_relaxed) + 1;
     enqueued_.store(position, std::memory_order_release);
     // From here on claimIdle refuses the stream (seq_cst: a claim reads this before it swaps).
-    queued_.store(queue_.size(), std::memory_order_seq_cst);
+    queued_.store(queuedForClaims(), std::memory_order_seq_cst);
     State seen = State::Idle;
     post = state_.compare_exchange_strong(seen, State::Scheduled, std::memory_order_seq_cst);
     callerRunning = seen == State::RunningOnCaller;
@@ -74,6 +84,8 @@ aclError Stream::synchronizeWaiting(std::chrono::steady_clock::time_point deadli
   std::lock_guard<std::mutex> lock(mutex_);
   aclError error = error_;
   if (error != ACL_SUCCESS) setRecentError(errorMessage_);
+  // A stream stopped by its failure keeps reporting it: its later tasks were discarded.
+  if (stopOnFailure_.load(std::memory_order_relaxed)) return error;
   error_ = ACL_SUCCESS;
   errorMessage_.clear();
   failed_.store(false, std::memory_order_relaxed);
@@ -168,11 +180,14 @@ void Stream::resume() {
 
 void Stream::recordError(aclError code, const std::string &message) {
   logMessage(LogLevel::Error, "stream task failed: %s", message.c_str());
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (error_ != ACL_SUCCESS) return;
-  error_ = code;
-  errorMessage_ = message;
-  failed_.store(true, std::memory_order_release);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (error_ != ACL_SUCCESS) return;
+    error_ = code;
+    errorMessage_ = message;
+    failed_.store(true, std::memory_order_release);
+  }
+  if (stopOnFailure_.load(std::memory_order_acquire)) abandon();
 }
 
 void Stream::runOnPool() {
@@ -209,7 +224,7 @@ void Stream::runTasks(int limit) {
       std::lock_guard<std::mutex> lock(mutex_);
       finished = std::move(queue_.front());
       queue_.pop_front();
-      queued_.store(queue_.size(), std::memory_order_relaxed);
+      queued_.store(queuedForClaims(), std::memory_order_relaxed);
     }
     finished.reset();
     completed_.advanceTo(completed_.value() + 1);

@@ -54,6 +54,9 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   // (StreamTask::discard); a task already running runs to its end. Each still counts as
   // completed, so nothing that waits for the stream waits forever.
   void abandon();
+  // ACL_STOP_ON_FAILURE: the first task error abandons the stream, and every synchronize from then
+  // on reports that error.
+  void setStopOnFailure(bool stop) { stopOnFailure_.store(stop, std::memory_order_release); }
 
   // Appends a task; returns its 1-based position in the stream's history.
   uint64_t enqueue(std::unique_ptr<StreamTask> task);
@@ -150,6 +153,8 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   // For an enqueue that found a caller's run in progress: waits for its end, then posts the
   // stream if it is idle. True if the caller must post it.
   bool postAfterCallerRun();
+  // What queued_ holds (mutex_ held): the queue's length, but never 0 once abandoned.
+  size_t queuedForClaims() const;
 
   enum class State { Idle, Scheduled, Parked, RunningOnCaller };
   static constexpr int kTasksPerTurn = 64;  // then the stream yields its worker to other streams
@@ -166,7 +171,7 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   // Changed under mutex_, except by runIfIdle (compare-and-swap from Idle to RunningOnCaller,
   // then a store of Idle) and postAfterCallerRun (compare-and-swap from Idle).
   std::atomic<State> state_{State::Idle};
-  std::atomic<size_t> queued_{0};  // queue_.size(), for runIfIdle
+  std::atomic<size_t> queued_{0};  // queuedForClaims(), for runIfIdle
   bool resumeRequested_ = false;
   // Written under mutex_, read without it: synchronize takes no lock when nothing failed.
   std::atomic<uint64_t> enqueued_{0};
@@ -186,6 +191,7 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   const StreamAttributes attributes_;
   SlotHold slot_;
   std::atomic<bool> abandoned_{false};
+  std::atomic<bool> stopOnFailure_{false};
 };
 
 }  // namespace aclcpu

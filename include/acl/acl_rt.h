@@ -45,6 +45,10 @@ typedef enum aclrtEventWaitStatus {
 #define ACL_EVENT_EXTERNAL 0x00000020U
 #define ACL_EVENT_IPC 0x00000040U
 
+/* aclrtSetStreamFailureMode modes. */
+#define ACL_CONTINUE_ON_FAILURE 0x00000000U
+#define ACL_STOP_ON_FAILURE 0x00000001U
+
 /* aclrtCreateStreamWithConfig flags, or'ed. */
 #define ACL_STREAM_FAST_LAUNCH 0x00000001U
 #define ACL_STREAM_FAST_SYNC 0x00000002U
@@ -219,6 +223,7 @@ ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, ui
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtGetStreamAvailableNum(uint32_t *streamCount);
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode);
 ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId);
 ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority);
 ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags);

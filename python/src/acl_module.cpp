@@ -56,6 +56,11 @@ PYBIND11_MODULE(acl, m) {
     const char *name = aclrtGetSocName();
     return name ? py::object(py::str(name)) : py::object(py::none());
   });
+  m.def("get_version", [] {
+    int32_t major = 0, minor = 0, patch = 0;
+    aclError error = aclrtGetVersion(&major, &minor, &patch);
+    return py::make_tuple(major, minor, patch, static_cast<int>(error));
+  });
   bindTensors(m);
   py::module_ rt = m.def_submodule("rt", "devices, contexts, streams, events, memory, callbacks, kernel binaries");
   bindRuntime(rt);

@@ -18,6 +18,11 @@ def test_calls_before_init_return_codes():
     assert (ptr, ret) == (0, ACL_ERROR_UNINITIALIZE)
 
 
+def test_version_needs_no_init():
+    major, minor, patch, ret = acl.get_version()
+    assert ret == 0 and major >= 1 and minor >= 0 and patch >= 0
+
+
 def test_values_come_with_codes(stream):
     count, ret = acl.rt.get_device_count()
     assert ret == 0 and count >= 1
@@ -160,6 +165,8 @@ def test_configured_streams_and_forced_destroy(stream):
     assert acl.rt.stream_get_flags(configured) == (ACL_STREAM_FAST_SYNC, 0)
     assert acl.rt.stream_get_id(configured)[0] != acl.rt.stream_get_id(stream)[0]
     assert acl.rt.create_stream_with_config(0, ACL_STREAM_PERSISTENT)[1] == 200001  # ACL_ERROR_API_NOT_SUPPORT
+    assert acl.rt.set_stream_failure_mode(configured, 1) == 0  # ACL_STOP_ON_FAILURE
+    assert acl.rt.set_stream_failure_mode(configured, 2) == ACL_ERROR_INVALID_PARAM
     data = np.ones(1 << 16, np.float32)
     ptr = to_device(data)
     assert acl.rt.memset_async(ptr, data.nbytes, 0, data.nbytes, configured) == 0

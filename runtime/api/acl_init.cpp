@@ -1,4 +1,4 @@
-// aclInit / aclFinalize: the runtime's lifecycle.
+// aclInit / aclFinalize: the runtime's lifecycle; aclrtGetVersion.
 #include "acl/acl.h"
 #include "diagnostics.h"
 #include "memory_table.h"
@@ -54,5 +54,16 @@ extern "C" aclError aclFinalize(void) {
   setCurrentContext(nullptr);
   useStreamLimits(nullptr);
   runtime.initialized.store(false, std::memory_order_release);
+  return ACL_SUCCESS;
+}
+
+// The ACL_*_VERSION macros of the headers this library was built with; needs no aclInit.
+extern "C" aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion) {
+  ACLCPU_CHECK_NOT_NULL(majorVersion);
+  ACLCPU_CHECK_NOT_NULL(minorVersion);
+  ACLCPU_CHECK_NOT_NULL(patchVersion);
+  *majorVersion = ACL_MAJOR_VERSION;
+  *minorVersion = ACL_MINOR_VERSION;
+  *patchVersion = ACL_PATCH_VERSION;
   return ACL_SUCCESS;
 }

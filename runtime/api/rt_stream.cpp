@@ -93,6 +93,21 @@ extern "C" aclError aclrtGetStreamAvailableNum(uint32_t *streamCount) {
   return ACL_SUCCESS;
 }
 
+// ACL_STOP_ON_FAILURE: the first task fault discards the stream's later tasks (launches too)
+// and every synchronize from then on reports it; ACL_CONTINUE_ON_FAILURE (the default) runs on and
+// reports a fault once.
+extern "C" aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode) {
+  ACLCPU_REQUIRE_INIT();
+  if (mode != ACL_CONTINUE_ON_FAILURE && mode != ACL_STOP_ON_FAILURE)
+    return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM,
+                       "mode %llu is neither ACL_CONTINUE_ON_FAILURE (0) nor ACL_STOP_ON_FAILURE (1)",
+                       static_cast<unsigned long long>(mode));
+  Stream *resolved;
+  if (aclError error = borrowStream(stream, resolved, __func__)) return error;
+  resolved->setStopOnFailure(mode == ACL_STOP_ON_FAILURE);
+  return ACL_SUCCESS;
+}
+
 namespace {
 
 // One of a stream's attributes (NULL: the current context's default stream).

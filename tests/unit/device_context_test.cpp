@@ -173,3 +173,14 @@ TEST(SocName, NamesThisLibraryOnceInitialized) {
   EXPECT_EQ(std::string(name).rfind("aclcpu", 0), 0u) << name;
   ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
 }
+
+TEST(Version, IsTheHeadersAndNeedsNoInit) {
+  int32_t major = -1, minor = -1, patch = -1;
+  ASSERT_EQ(aclrtGetVersion(&major, &minor, &patch), ACL_SUCCESS);
+  EXPECT_EQ(major, ACL_MAJOR_VERSION);
+  EXPECT_EQ(minor, ACL_MINOR_VERSION);
+  EXPECT_EQ(patch, ACL_PATCH_VERSION);
+  EXPECT_GE(major, 1);
+  EXPECT_EQ(aclrtGetVersion(nullptr, &minor, &patch), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtGetVersion(&major, &minor, nullptr), ACL_ERROR_INVALID_PARAM);
+}

@@ -298,6 +298,81 @@ TEST_F(KernelLaunchTest, KernelFaultIsReportedAtSynchronize) {
   EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_AICORE_EXCEPTION);
 }
 
+// ACL_STOP_ON_FAILURE: after a fault the stream runs nothing more (launches its caller would have
+// run inline included) and reports the fault at every synchronize; an event record after it still
+// completes. The default mode runs on.
+TEST_F(KernelLaunchTest, StopOnFailureStopsTheStream) {
+  aclrtFuncHandle func = function(load("test_kernels.o"), "fail_at_block");
+  uint32_t *ran = deviceArray<uint32_t>(1);
+  auto launch = [&](aclrtStream stream, uint32_t failingBlock) {
+    aclrtArgsHandle args = nullptr;
+    ASSERT_EQ(aclrtKernelArgsInit(func, &args), ACL_SUCCESS);
+    append(args, failingBlock);
+    append(args, ran);
+    ASSERT_EQ(aclrtKernelArgsFinalize(args), ACL_SUCCESS);
+    ASSERT_EQ(aclrtLaunchKernelWithConfig(func, 1, stream, nullptr, args, nullptr), ACL_SUCCESS);
+  };
+  auto ranCount = [&] {
+    uint32_t count = 0;
+    EXPECT_EQ(aclrtMemcpy(&count, 4, ran, 4, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    return count;
+  };
+  EXPECT_EQ(aclrtSetStreamFailureMode(stream_, 2), ACL_ERROR_INVALID_PARAM);
+  int bogus = 0;
+  EXPECT_EQ(aclrtSetStreamFailureMode(&bogus, ACL_STOP_ON_FAILURE), ACL_ERROR_RT_INVALID_HANDLE);
+  ASSERT_EQ(aclrtSetStreamFailureMode(stream_, ACL_STOP_ON_FAILURE), ACL_SUCCESS);
+
+  ASSERT_EQ(aclrtMemset(ran, 4, 0, 4), ACL_SUCCESS);
+  launch(stream_, 0);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_AICORE_EXCEPTION);
+  EXPECT_EQ(ranCount(), 1u);
+  launch(stream_, 99);  // would succeed
+  ASSERT_EQ(aclrtMemsetAsync(ran, 4, 0x11, 4, stream_), ACL_SUCCESS);
+  // A 1-element Add through a handle, which its caller would run on an idle stream.
+  int64_t dims[] = {1};
+  aclTensorDesc *desc = aclCreateTensorDesc(ACL_FLOAT, 1, dims, ACL_FORMAT_ND);
+  const aclTensorDesc *addInputs[] = {desc, desc};
+  const aclTensorDesc *addOutputs[] = {desc};
+  ASSERT_EQ(aclopCompile("Add", 2, addInputs, 1, addOutputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_SUCCESS);
+  aclopHandle *add = nullptr;
+  ASSERT_EQ(aclopCreateHandle("Add", 2, addInputs, 1, addOutputs, nullptr, &add), ACL_SUCCESS);
+  float *values = deviceArray<float>(2);
+  const float initial[2] = {1.0f, 0.0f};
+  ASSERT_EQ(aclrtMemcpy(values, 8, initial, 8, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  aclDataBuffer *x = aclCreateDataBuffer(values, 4), *sum = aclCreateDataBuffer(values + 1, 4);
+  const aclDataBuffer *addIn[] = {x, x};
+  aclDataBuffer *addOut[] = {sum};
+  ASSERT_EQ(aclopExecWithHandle(add, 2, addIn, 1, addOut, stream_), ACL_SUCCESS);
+  aclrtEvent after = nullptr;
+  ASSERT_EQ(aclrtCreateEvent(&after), ACL_SUCCESS);
+  ASSERT_EQ(aclrtRecordEvent(after, stream_), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeEvent(after), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_ERROR_RT_AICORE_EXCEPTION) << "reported again";
+  EXPECT_NE(recentError().find("fail_at_block"), std::string::npos) << recentError();
+  EXPECT_EQ(ranCount(), 1u) << "nothing ran after the fault";
+  float seen[2] = {-1.0f, -1.0f};
+  ASSERT_EQ(aclrtMemcpy(seen, 8, values, 8, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  EXPECT_EQ(seen[1], 0.0f) << "the Add did not run";
+  aclopDestroyHandle(add);
+  aclDestroyDataBuffer(x);
+  aclDestroyDataBuffer(sum);
+  aclDestroyTensorDesc(desc);
+  EXPECT_EQ(aclrtDestroyEvent(after), ACL_SUCCESS);
+
+  aclrtStream other = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&other), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetStreamFailureMode(other, ACL_CONTINUE_ON_FAILURE), ACL_SUCCESS);
+  launch(other, 0);
+  launch(other, 99);
+  EXPECT_EQ(aclrtSynchronizeStream(other), ACL_ERROR_RT_AICORE_EXCEPTION);
+  EXPECT_EQ(ranCount(), 3u) << "the default mode runs on after a fault";
+  EXPECT_EQ(aclrtSynchronizeStream(other), ACL_SUCCESS) << "and reports it once";
+  EXPECT_EQ(aclrtDestroyStream(other), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(stream_), ACL_ERROR_RT_AICORE_EXCEPTION) << "its last synchronize reports it";
+  ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);  // for TearDown
+}
+
 TEST_F(KernelLaunchTest, UnloadWithLaunchesInFlightIsSafe) {
   const uint32_t n = 4096;
   auto x = randomFloats(n, 11);

@@ -55,6 +55,7 @@ class Device {
   std::shared_ptr<Context> defaultContext;  // exists while setDeviceCount > 0
   int setDeviceCount = 0;
   std::atomic<int32_t> nextStreamId{0};
+  std::vector<int32_t> peersEnabled;  // aclrtDeviceEnablePeerAccess from this device
   CoreLimits coreLimits;  // aclrtSetDeviceResLimit
   // CANN's per-device bounds: streams (default ones included) and ACL_EVENT_SYNC events from
   // aclrtCreateEventWithFlag.

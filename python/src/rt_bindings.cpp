@@ -136,6 +136,15 @@ void bindRuntime(py::module_ &rt) {
     return valueAnd(value, error);
   });
 
+  rt.def("device_can_access_peer", [](int32_t device, int32_t peer) {
+    int32_t can = 0;
+    aclError error = aclrtDeviceCanAccessPeer(&can, device, peer);
+    return valueAnd(can, error);
+  });
+  rt.def("device_enable_peer_access",
+         [](int32_t peer, uint32_t flags) { return code(aclrtDeviceEnablePeerAccess(peer, flags)); });
+  rt.def("device_disable_peer_access", [](int32_t peer) { return code(aclrtDeviceDisablePeerAccess(peer)); });
+
   // Streams and events.
   rt.def("create_stream", [] {
     aclrtStream stream = nullptr;

@@ -23,6 +23,12 @@ def test_version_needs_no_init():
     assert ret == 0 and major >= 1 and minor >= 0 and patch >= 0
 
 
+def test_peer_access_is_one_way_bookkeeping(stream):
+    assert acl.rt.device_can_access_peer(0, 0)[1] == ACL_ERROR_INVALID_PARAM
+    assert acl.rt.device_enable_peer_access(0, 0) == ACL_ERROR_INVALID_PARAM  # the current device
+    assert acl.rt.device_disable_peer_access(0) == ACL_ERROR_INVALID_PARAM
+
+
 def test_values_come_with_codes(stream):
     count, ret = acl.rt.get_device_count()
     assert ret == 0 and count >= 1

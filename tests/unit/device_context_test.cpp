@@ -184,3 +184,35 @@ TEST(Version, IsTheHeadersAndNeedsNoInit) {
   EXPECT_EQ(aclrtGetVersion(nullptr, &minor, &patch), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtGetVersion(&major, &minor, nullptr), ACL_ERROR_INVALID_PARAM);
 }
+
+// Any device reaches any other's memory; enabling access is one way and checked.
+TEST_F(DeviceTest, PeerAccess) {
+  int32_t can = -1;
+  ASSERT_EQ(aclrtDeviceCanAccessPeer(&can, 0, 1), ACL_SUCCESS);
+  EXPECT_EQ(can, 1);
+  EXPECT_EQ(aclrtDeviceCanAccessPeer(&can, 1, 1), ACL_ERROR_INVALID_PARAM) << "a device and itself";
+  EXPECT_EQ(aclrtDeviceCanAccessPeer(&can, 0, 2), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_EQ(aclrtDeviceCanAccessPeer(nullptr, 0, 1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtDeviceEnablePeerAccess(1, 0), ACL_ERROR_RT_CONTEXT_NULL) << "no current device";
+
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDeviceEnablePeerAccess(1, 1), ACL_ERROR_INVALID_PARAM) << "flags are reserved";
+  EXPECT_EQ(aclrtDeviceEnablePeerAccess(0, 0), ACL_ERROR_INVALID_PARAM) << "the current device";
+  EXPECT_EQ(aclrtDeviceEnablePeerAccess(5, 0), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_EQ(aclrtDeviceDisablePeerAccess(1), ACL_ERROR_INVALID_PARAM) << "not enabled yet";
+  ASSERT_EQ(aclrtDeviceEnablePeerAccess(1, 0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDeviceEnablePeerAccess(1, 0), ACL_SUCCESS) << "again: no error";
+  // One way: device 1 has not enabled access to device 0.
+  ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDeviceDisablePeerAccess(0), ACL_ERROR_INVALID_PARAM);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDeviceDisablePeerAccess(1), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDeviceDisablePeerAccess(1), ACL_ERROR_INVALID_PARAM) << "disabled already";
+  ASSERT_EQ(aclrtDeviceEnablePeerAccess(1, 0), ACL_SUCCESS);
+  // A reset device starts over.
+  ASSERT_EQ(aclrtResetDeviceForce(0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDeviceDisablePeerAccess(1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtResetDevice(1), ACL_SUCCESS);
+}

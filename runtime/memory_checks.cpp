@@ -145,14 +145,25 @@ aclError checkDeviceRanges(const DeviceRange *ranges, size_t count, const char *
   return lookUpRanges(ranges, count, erasures, last, function);
 }
 
-aclError validateCopy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
-                      const char *function) {
-  Side dstSide, srcSide;
+namespace {
+
+// A copy's kind as the sides its pointers must be on, and neither pointer NULL.
+aclError checkKindAndPointers(const void *dst, const void *src, aclrtMemcpyKind kind, Side &dstSide, Side &srcSide,
+                              const char *function) {
   if (!expectedSides(kind, dstSide, srcSide))
     return reportError(ACL_ERROR_INVALID_PARAM, function, "memcpy kind %d is not an aclrtMemcpyKind",
                        static_cast<int>(kind));
   if (dst == nullptr || src == nullptr)
     return reportError(ACL_ERROR_INVALID_PARAM, function, "%s is NULL", dst == nullptr ? "dst" : "src");
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
+aclError validateCopy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
+                      const char *function) {
+  Side dstSide = Side::Any, srcSide = Side::Any;
+  if (aclError error = checkKindAndPointers(dst, src, kind, dstSide, srcSide, function)) return error;
   if (count > destMax)
     return reportError(ACL_ERROR_INVALID_PARAM, function, "count (%zu bytes) is larger than destMax (%zu bytes)",
                        count, destMax);
@@ -202,12 +213,8 @@ bool rowsOverlap(uintptr_t d, uintptr_t s, size_t pitch, size_t width, size_t he
 
 aclError validateCopy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
                         aclrtMemcpyKind kind, const char *function) {
-  Side dstSide, srcSide;
-  if (!expectedSides(kind, dstSide, srcSide))
-    return reportError(ACL_ERROR_INVALID_PARAM, function, "memcpy kind %d is not an aclrtMemcpyKind",
-                       static_cast<int>(kind));
-  if (dst == nullptr || src == nullptr)
-    return reportError(ACL_ERROR_INVALID_PARAM, function, "%s is NULL", dst == nullptr ? "dst" : "src");
+  Side dstSide = Side::Any, srcSide = Side::Any;
+  if (aclError error = checkKindAndPointers(dst, src, kind, dstSide, srcSide, function)) return error;
   if (width > dpitch || width > spitch)
     return reportError(ACL_ERROR_INVALID_PARAM, function,
                        "width (%zu bytes) is wider than dpitch (%zu) or spitch (%zu): rows would overlap", width,

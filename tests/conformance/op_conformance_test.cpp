@@ -41,18 +41,8 @@ std::string describe(const Case &c) {
   return out.str() + ")";
 }
 
-class Conformance : public RuntimeTest {
+class Conformance : public TwoStreamTest {
  protected:
-  void SetUp() override {
-    RuntimeTest::SetUp();
-    ASSERT_EQ(aclrtCreateStream(&first_), ACL_SUCCESS);
-    ASSERT_EQ(aclrtCreateStream(&second_), ACL_SUCCESS);
-  }
-  void TearDown() override {
-    aclrtDestroyStream(first_);
-    aclrtDestroyStream(second_);
-    RuntimeTest::TearDown();
-  }
 
   void check(const Case &c) {
     SCOPED_TRACE(describe(c));
@@ -133,7 +123,6 @@ class Conformance : public RuntimeTest {
     }
   }
 
-  aclrtStream first_ = nullptr, second_ = nullptr;
   int checked_ = 0;
 };
 

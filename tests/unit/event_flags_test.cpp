@@ -43,20 +43,7 @@ aclrtEventRecordedStatus recordedStatus(aclrtEvent event) {
 
 }  // namespace
 
-class EventFlagsTest : public RuntimeTest {
- protected:
-  void SetUp() override {
-    RuntimeTest::SetUp();
-    ASSERT_EQ(aclrtCreateStream(&first_), ACL_SUCCESS);
-    ASSERT_EQ(aclrtCreateStream(&second_), ACL_SUCCESS);
-  }
-  void TearDown() override {
-    EXPECT_EQ(aclrtDestroyStream(first_), ACL_SUCCESS);
-    EXPECT_EQ(aclrtDestroyStream(second_), ACL_SUCCESS);
-    RuntimeTest::TearDown();
-  }
-  aclrtStream first_ = nullptr, second_ = nullptr;
-};
+using EventFlagsTest = TwoStreamTest;
 
 TEST_F(EventFlagsTest, FlagsDecideWhatAnEventDoes) {
   aclrtEvent event = nullptr;

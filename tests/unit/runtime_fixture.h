@@ -69,4 +69,20 @@ class RuntimeTest : public ::testing::Test {
   }
 };
 
+// RuntimeTest with two streams of its own, for work on one that another orders against.
+class TwoStreamTest : public RuntimeTest {
+ protected:
+  void SetUp() override {
+    RuntimeTest::SetUp();
+    ASSERT_EQ(aclrtCreateStream(&first_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtCreateStream(&second_), ACL_SUCCESS);
+  }
+  void TearDown() override {
+    EXPECT_EQ(aclrtDestroyStream(first_), ACL_SUCCESS) << recentError();
+    EXPECT_EQ(aclrtDestroyStream(second_), ACL_SUCCESS) << recentError();
+    RuntimeTest::TearDown();
+  }
+  aclrtStream first_ = nullptr, second_ = nullptr;
+};
+
 }  // namespace aclcpu_test

@@ -144,6 +144,28 @@ void bindRuntime(py::module_ &rt) {
   rt.def("device_enable_peer_access",
          [](int32_t peer, uint32_t flags) { return code(aclrtDeviceEnablePeerAccess(peer, flags)); });
   rt.def("device_disable_peer_access", [](int32_t peer) { return code(aclrtDeviceDisablePeerAccess(peer)); });
+  rt.def("device_peer_access_status", [](int32_t device, int32_t peer) {
+    int32_t status = 0;
+    aclError error = aclrtDevicePeerAccessStatus(device, peer, &status);
+    return valueAnd(status, error);
+  });
+  rt.def("device_get_stream_priority_range", [] {
+    int32_t least = 0, greatest = 0;
+    aclError error = aclrtDeviceGetStreamPriorityRange(&least, &greatest);
+    return py::make_tuple(least, greatest, static_cast<int>(error));
+  });
+  rt.def("query_device_status", [](int32_t device) {
+    aclrtDeviceStatus status = ACL_RT_DEVICE_STATUS_END;
+    aclError error = aclrtQueryDeviceStatus(device, &status);
+    return valueAnd(static_cast<int>(status), error);
+  });
+  rt.def("set_device_sat_mode",
+         [](int mode) { return code(aclrtSetDeviceSatMode(static_cast<aclrtFloatOverflowMode>(mode))); });
+  rt.def("get_device_sat_mode", [] {
+    aclrtFloatOverflowMode mode = ACL_RT_OVERFLOW_MODE_UNDEF;
+    aclError error = aclrtGetDeviceSatMode(&mode);
+    return valueAnd(static_cast<int>(mode), error);
+  });
 
   // Streams and events.
   rt.def("create_stream", [] {

@@ -27,6 +27,11 @@ def test_peer_access_is_one_way_bookkeeping(stream):
     assert acl.rt.device_can_access_peer(0, 0)[1] == ACL_ERROR_INVALID_PARAM
     assert acl.rt.device_enable_peer_access(0, 0) == ACL_ERROR_INVALID_PARAM  # the current device
     assert acl.rt.device_disable_peer_access(0) == ACL_ERROR_INVALID_PARAM
+    assert acl.rt.device_peer_access_status(0, 0) == (0, 0)
+    assert acl.rt.device_get_stream_priority_range() == (7, 0, 0)
+    assert acl.rt.query_device_status(0) == (0, 0)  # ACL_RT_DEVICE_STATUS_NORMAL
+    assert acl.rt.get_device_sat_mode() == (1, 0)  # ACL_RT_OVERFLOW_MODE_INFNAN
+    assert acl.rt.set_device_sat_mode(0) == 200001  # saturation: ACL_ERROR_API_NOT_SUPPORT
 
 
 def test_values_come_with_codes(stream):

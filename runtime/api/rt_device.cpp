@@ -82,6 +82,63 @@ extern "C" aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId) {
   return ACL_SUCCESS;
 }
 
+extern "C" aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t *status) {
+  ACLCPU_REQUIRE_INIT();
+  ACLCPU_CHECK_NOT_NULL(status);
+  std::shared_ptr<Device> device, peer;
+  if (aclError error = findDevice(deviceId, device, __func__)) return error;
+  if (aclError error = findDevice(peerDeviceId, peer, __func__)) return error;
+  std::lock_guard<std::mutex> lock(device->mutex);
+  const auto &peers = device->peersEnabled;
+  *status = std::find(peers.begin(), peers.end(), peerDeviceId) != peers.end() ? 1 : 0;
+  return ACL_SUCCESS;
+}
+
+// What aclrtCreateStreamWithConfig takes: 0 (highest) to 7.
+extern "C" aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority, int32_t *greatestPriority) {
+  ACLCPU_REQUIRE_INIT();
+  ACLCPU_CHECK_NOT_NULL(leastPriority);
+  ACLCPU_CHECK_NOT_NULL(greatestPriority);
+  *leastPriority = 7;
+  *greatestPriority = 0;
+  return ACL_SUCCESS;
+}
+
+// A virtual device has no faults of its own to report.
+extern "C" aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *deviceStatus) {
+  ACLCPU_REQUIRE_INIT();
+  ACLCPU_CHECK_NOT_NULL(deviceStatus);
+  std::shared_ptr<Device> device;
+  if (aclError error = findDevice(deviceId, device, __func__)) return error;
+  *deviceStatus = ACL_RT_DEVICE_STATUS_NORMAL;
+  return ACL_SUCCESS;
+}
+
+// Operators compute IEEE results: an overflow is an infinity, an invalid operation a NaN. That is
+// CANN's default mode; its saturating mode (kept for older programs) is not offered.
+extern "C" aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
+  ACLCPU_REQUIRE_INIT();
+  long long which = untrustedEnumValue(mode);
+  if (which != ACL_RT_OVERFLOW_MODE_SATURATION && which != ACL_RT_OVERFLOW_MODE_INFNAN)
+    return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "mode %lld is not an aclrtFloatOverflowMode", which);
+  std::shared_ptr<Context> context;
+  if (aclError error = currentContext(context, __func__)) return error;
+  if (which == ACL_RT_OVERFLOW_MODE_SATURATION)
+    return ACLCPU_FAIL(ACL_ERROR_API_NOT_SUPPORT,
+                       "ACL_RT_OVERFLOW_MODE_SATURATION is not supported: operators give IEEE infinities and NaNs "
+                       "(ACL_RT_OVERFLOW_MODE_INFNAN)");
+  return ACL_SUCCESS;
+}
+
+extern "C" aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode) {
+  ACLCPU_REQUIRE_INIT();
+  ACLCPU_CHECK_NOT_NULL(mode);
+  std::shared_ptr<Context> context;
+  if (aclError error = currentContext(context, __func__)) return error;
+  *mode = ACL_RT_OVERFLOW_MODE_INFNAN;
+  return ACL_SUCCESS;
+}
+
 namespace {
 
 // The host's last-level cache, the one its cores share (an Ascend device's L2 is the cache its

@@ -200,8 +200,17 @@ TEST_F(DeviceTest, PeerAccess) {
   EXPECT_EQ(aclrtDeviceEnablePeerAccess(0, 0), ACL_ERROR_INVALID_PARAM) << "the current device";
   EXPECT_EQ(aclrtDeviceEnablePeerAccess(5, 0), ACL_ERROR_RT_INVALID_DEVICEID);
   EXPECT_EQ(aclrtDeviceDisablePeerAccess(1), ACL_ERROR_INVALID_PARAM) << "not enabled yet";
+  int32_t status = -1;
+  ASSERT_EQ(aclrtDevicePeerAccessStatus(0, 1, &status), ACL_SUCCESS);
+  EXPECT_EQ(status, 0);
   ASSERT_EQ(aclrtDeviceEnablePeerAccess(1, 0), ACL_SUCCESS);
   EXPECT_EQ(aclrtDeviceEnablePeerAccess(1, 0), ACL_SUCCESS) << "again: no error";
+  ASSERT_EQ(aclrtDevicePeerAccessStatus(0, 1, &status), ACL_SUCCESS);
+  EXPECT_EQ(status, 1);
+  ASSERT_EQ(aclrtDevicePeerAccessStatus(1, 0, &status), ACL_SUCCESS);
+  EXPECT_EQ(status, 0) << "one way";
+  EXPECT_EQ(aclrtDevicePeerAccessStatus(0, 3, &status), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_EQ(aclrtDevicePeerAccessStatus(0, 1, nullptr), ACL_ERROR_INVALID_PARAM);
   // One way: device 1 has not enabled access to device 0.
   ASSERT_EQ(aclrtSetDevice(1), ACL_SUCCESS);
   EXPECT_EQ(aclrtDeviceDisablePeerAccess(0), ACL_ERROR_INVALID_PARAM);
@@ -215,4 +224,29 @@ TEST_F(DeviceTest, PeerAccess) {
   EXPECT_EQ(aclrtDeviceDisablePeerAccess(1), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
   EXPECT_EQ(aclrtResetDevice(1), ACL_SUCCESS);
+}
+
+TEST_F(DeviceTest, StatusPriorityRangeAndOverflowMode) {
+  aclrtDeviceStatus status = ACL_RT_DEVICE_STATUS_END;
+  ASSERT_EQ(aclrtQueryDeviceStatus(1, &status), ACL_SUCCESS);
+  EXPECT_EQ(status, ACL_RT_DEVICE_STATUS_NORMAL);
+  EXPECT_EQ(aclrtQueryDeviceStatus(2, &status), ACL_ERROR_RT_INVALID_DEVICEID);
+  EXPECT_EQ(aclrtQueryDeviceStatus(0, nullptr), ACL_ERROR_INVALID_PARAM);
+  int32_t least = -1, greatest = -1;
+  ASSERT_EQ(aclrtDeviceGetStreamPriorityRange(&least, &greatest), ACL_SUCCESS);
+  EXPECT_EQ(least, 7);
+  EXPECT_EQ(greatest, 0);
+
+  aclrtFloatOverflowMode mode = ACL_RT_OVERFLOW_MODE_UNDEF;
+  EXPECT_EQ(aclrtGetDeviceSatMode(&mode), ACL_ERROR_RT_CONTEXT_NULL) << "no current device";
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtGetDeviceSatMode(&mode), ACL_SUCCESS);
+  EXPECT_EQ(mode, ACL_RT_OVERFLOW_MODE_INFNAN);
+  EXPECT_EQ(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION), ACL_ERROR_API_NOT_SUPPORT);
+  EXPECT_NE(recentError().find("IEEE"), std::string::npos) << recentError();
+  EXPECT_EQ(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_UNDEF), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtSetDeviceSatMode(static_cast<aclrtFloatOverflowMode>(-5)), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtGetDeviceSatMode(nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
 }

@@ -31,7 +31,7 @@ WorkerPool &Device::pool() {
 std::shared_ptr<Stream> Device::newStream(bool isDefault, uint32_t priority, uint32_t flags) {
   if (isDefault) streamSlots->force();
   else if (!streamSlots->take()) return nullptr;
-  StreamAttributes attributes{nextStreamId.fetch_add(1, std::memory_order_relaxed), priority, flags};
+  StreamAttributes attributes{nextStreamId.fetch_add(1, std::memory_order_relaxed), priority, flags, isDefault};
   auto stream = std::make_shared<Stream>(pool(), id_, config_.spin, attributes, streamSlots);
   std::lock_guard<std::mutex> lock(poolMutex_);
   streams_.erase(std::remove_if(streams_.begin(), streams_.end(), [](auto &s) { return s.expired(); }),
@@ -149,6 +149,8 @@ std::shared_ptr<Context> createContext(const std::shared_ptr<Device> &device, bo
   context->device = device;
   context->isDefault = isDefault;
   context->defaultStream = device->newStream(/*isDefault=*/true);
+  // A handle of its own too, for aclrtCtxGetCurrentDefaultStream (NULL names it as well).
+  Runtime::get().streams.add(context->defaultStream);
   Runtime::get().contexts.add(context);
   return context;
 }
@@ -171,6 +173,7 @@ aclError destroyContext(const std::shared_ptr<Context> &context) {
     if (first == ACL_SUCCESS) first = error;
   }
   if (context->defaultStream) {
+    runtime.streams.removeObject(context->defaultStream);
     context->defaultStream->releaseSlot();
     runtime.callbacks.forgetStream(context->defaultStream.get());
   }

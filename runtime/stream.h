@@ -39,6 +39,7 @@ struct StreamAttributes {
   int32_t id = 0;
   uint32_t priority = 0;
   uint32_t flags = 0;
+  bool isDefault = false;  // a context's default stream, which only the context's end destroys
 };
 
 class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {

@@ -136,6 +136,16 @@ void bindRuntime(py::module_ &rt) {
     return valueAnd(value, error);
   });
 
+  rt.def("ctx_get_current_default_stream", [] {
+    aclrtStream stream = nullptr;
+    aclError error = aclrtCtxGetCurrentDefaultStream(&stream);
+    return valueAnd(handleOf(stream), error);
+  });
+  rt.def("get_primary_ctx_state", [](int32_t device) {
+    int32_t active = 0;
+    aclError error = aclrtGetPrimaryCtxState(device, nullptr, &active);
+    return valueAnd(active, error);
+  });
   rt.def("device_can_access_peer", [](int32_t device, int32_t peer) {
     int32_t can = 0;
     aclError error = aclrtDeviceCanAccessPeer(&can, device, peer);

@@ -28,6 +28,11 @@ def test_peer_access_is_one_way_bookkeeping(stream):
     assert acl.rt.device_enable_peer_access(0, 0) == ACL_ERROR_INVALID_PARAM  # the current device
     assert acl.rt.device_disable_peer_access(0) == ACL_ERROR_INVALID_PARAM
     assert acl.rt.device_peer_access_status(0, 0) == (0, 0)
+    default, ret = acl.rt.ctx_get_current_default_stream()
+    assert ret == 0 and default != 0
+    assert acl.rt.synchronize_stream(default) == 0
+    assert acl.rt.destroy_stream(default) == ACL_ERROR_INVALID_PARAM
+    assert acl.rt.get_primary_ctx_state(0) == (1, 0)
     assert acl.rt.device_get_stream_priority_range() == (7, 0, 0)
     assert acl.rt.query_device_status(0) == (0, 0)  # ACL_RT_DEVICE_STATUS_NORMAL
     assert acl.rt.get_device_sat_mode() == (1, 0)  # ACL_RT_OVERFLOW_MODE_INFNAN

@@ -94,6 +94,18 @@ extern "C" aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDe
   return ACL_SUCCESS;
 }
 
+// A device's default context is active while aclrtSetDevice calls outnumber its resets.
+extern "C" aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t *flags, int32_t *active) {
+  ACLCPU_REQUIRE_INIT();
+  ACLCPU_CHECK_NOT_NULL(active);
+  std::shared_ptr<Device> device;
+  if (aclError error = findDevice(deviceId, device, __func__)) return error;
+  if (flags != nullptr) *flags = 0;  // reserved: CANN asks for NULL
+  std::lock_guard<std::mutex> lock(device->mutex);
+  *active = device->setDeviceCount > 0 ? 1 : 0;
+  return ACL_SUCCESS;
+}
+
 // What aclrtCreateStreamWithConfig takes: 0 (highest) to 7.
 extern "C" aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority, int32_t *greatestPriority) {
   ACLCPU_REQUIRE_INIT();

@@ -38,6 +38,11 @@ aclError createStream(aclrtStream *stream, uint32_t priority, uint32_t flags, co
 aclError removeStream(aclrtStream stream, std::shared_ptr<Stream> &removed, const char *function) {
   if (stream == nullptr) return reportError(ACL_ERROR_INVALID_PARAM, function, "stream is NULL (the default stream is not destroyed)");
   auto &runtime = Runtime::get();
+  if (std::shared_ptr<Stream> found = runtime.streams.find(stream); found && found->attributes().isDefault)
+    return reportError(ACL_ERROR_INVALID_PARAM, function,
+                       "stream %p is a context's default stream (aclrtCtxGetCurrentDefaultStream): it goes with its "
+                       "context",
+                       stream);
   removed = runtime.streams.remove(stream);
   if (!removed) return reportError(ACL_ERROR_RT_INVALID_HANDLE, function, "stream %p is not a live stream", stream);
   removed->releaseSlot();
@@ -81,6 +86,15 @@ extern "C" aclError aclrtDestroyStreamForce(aclrtStream stream) {
   std::shared_ptr<Stream> removed;
   if (aclError error = removeStream(stream, removed, __func__)) return error;
   removed->abandon();
+  return ACL_SUCCESS;
+}
+
+extern "C" aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream) {
+  ACLCPU_REQUIRE_INIT();
+  ACLCPU_CHECK_NOT_NULL(stream);
+  std::shared_ptr<Context> context;
+  if (aclError error = currentContext(context, __func__)) return error;
+  *stream = context->defaultStream.get();
   return ACL_SUCCESS;
 }
 

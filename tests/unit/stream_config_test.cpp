@@ -137,3 +137,44 @@ TEST_F(StreamConfigTest, StreamsAreCountedPerDevice) {
   EXPECT_EQ(available, 1983u);
   ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
 }
+
+// The current context's default stream has a handle of its own, which works as NULL does and is
+// not destroyed but with its context.
+TEST_F(StreamConfigTest, DefaultStreamHandle) {
+  aclrtStream byHandle = nullptr;
+  ASSERT_EQ(aclrtCtxGetCurrentDefaultStream(&byHandle), ACL_SUCCESS);
+  ASSERT_NE(byHandle, nullptr);
+  int32_t handleId = -1, nullId = -2;
+  ASSERT_EQ(aclrtStreamGetId(byHandle, &handleId), ACL_SUCCESS);
+  ASSERT_EQ(aclrtStreamGetId(nullptr, &nullId), ACL_SUCCESS);
+  EXPECT_EQ(handleId, nullId) << "the same stream";
+  std::vector<char> source(4096, 9), target(4096, 0);
+  ASSERT_EQ(aclrtMemcpyAsync(target.data(), 4096, source.data(), 4096, ACL_MEMCPY_HOST_TO_HOST, byHandle),
+            ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS) << "work on the handle is work on NULL";
+  EXPECT_EQ(target, source);
+  EXPECT_EQ(aclrtDestroyStream(byHandle), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recentError().find("default stream"), std::string::npos) << recentError();
+  EXPECT_EQ(aclrtDestroyStreamForce(byHandle), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtSynchronizeStream(byHandle), ACL_SUCCESS) << "still there";
+  EXPECT_EQ(aclrtCtxGetCurrentDefaultStream(nullptr), ACL_ERROR_INVALID_PARAM);
+
+  // Another context has another default stream; the handle goes with its context.
+  aclrtContext context = nullptr;
+  ASSERT_EQ(aclrtCreateContext(&context, 0), ACL_SUCCESS);
+  aclrtStream other = nullptr;
+  ASSERT_EQ(aclrtCtxGetCurrentDefaultStream(&other), ACL_SUCCESS);
+  EXPECT_NE(other, byHandle);
+  ASSERT_EQ(aclrtDestroyContext(context), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(other), ACL_ERROR_RT_INVALID_HANDLE);
+  int32_t active = -1;
+  ASSERT_EQ(aclrtGetPrimaryCtxState(0, nullptr, &active), ACL_SUCCESS);
+  EXPECT_EQ(active, 1) << "device 0 is set";
+  EXPECT_EQ(aclrtGetPrimaryCtxState(0, nullptr, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtGetPrimaryCtxState(7, nullptr, &active), ACL_ERROR_RT_INVALID_DEVICEID);
+  ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  ASSERT_EQ(aclrtGetPrimaryCtxState(0, nullptr, &active), ACL_SUCCESS);
+  EXPECT_EQ(active, 0) << "reset";
+  EXPECT_EQ(aclrtSynchronizeStream(byHandle), ACL_ERROR_RT_INVALID_HANDLE) << "gone with the default context";
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);  // for TearDown
+}

@@ -14,21 +14,24 @@ py::tuple valueAnd(T value, aclError error) {
   return py::make_tuple(value, code(error));
 }
 
-// A Python callable and its argument, carried through aclrtLaunchCallback's userData.
+// A Python callable and its argument, carried through aclrtLaunchCallback's userData or
+// aclrtLaunchHostFunc's args; `where` names the binding in reports of its exceptions.
 struct PythonCallback {
   py::function function;
   py::object userData;
+  const char *where;
 };
 
-// Runs on the thread that called process_report (GIL released there): takes the GIL, calls,
-// and reports an exception as unraisable instead of letting it unwind into the runtime.
+// Runs on the thread that called process_report (a callback) or on the worker running the stream
+// (a host function), the GIL released by the Python thread that waits: takes the GIL, calls, and
+// reports an exception as unraisable instead of letting it unwind into the runtime.
 void runPythonCallback(void *data) {
   py::gil_scoped_acquire gil;
   std::unique_ptr<PythonCallback> callback(static_cast<PythonCallback *>(data));
   try {
     callback->function(callback->userData);
   } catch (py::error_already_set &error) {
-    error.discard_as_unraisable("acl.rt.launch_callback callback");
+    error.discard_as_unraisable(callback->where);
   } catch (const std::exception &error) {
     PyErr_SetString(PyExc_RuntimeError, error.what());
     PyErr_WriteUnraisable(callback->function.ptr());
@@ -350,9 +353,17 @@ void bindRuntime(py::module_ &rt) {
 
   // Callbacks: fn(user_data) runs on the thread that calls process_report.
   rt.def("launch_callback", [](py::function function, py::object userData, int blockType, uint64_t stream) {
-    auto *callback = new PythonCallback{std::move(function), std::move(userData)};
+    auto *callback = new PythonCallback{std::move(function), std::move(userData), "acl.rt.launch_callback callback"};
     aclError error = aclrtLaunchCallback(runPythonCallback, callback, static_cast<aclrtCallbackBlockType>(blockType),
                                          pointer<void>(stream));
+    if (error != ACL_SUCCESS) delete callback;
+    return code(error);
+  });
+  // In C's order: the stream first. The function runs on the worker running the stream, in
+  // stream order, with the GIL taken there; a stream's synchronize releases it meanwhile.
+  rt.def("launch_host_func", [](uint64_t stream, py::function function, py::object args) {
+    auto *callback = new PythonCallback{std::move(function), std::move(args), "acl.rt.launch_host_func function"};
+    aclError error = aclrtLaunchHostFunc(pointer<void>(stream), runPythonCallback, callback);
     if (error != ACL_SUCCESS) delete callback;
     return code(error);
   });

@@ -213,6 +213,33 @@ def test_2d_copies_and_aligned_memory(stream):
     assert ret == 0 and acl.rt.free(cached) == 0
 
 
+def test_host_functions_run_python_in_stream_order(stream):
+    data = np.zeros(4, np.float32)
+    ptr = to_device(data)
+    seen, unraisable = [], []
+    previous_hook = sys.unraisablehook
+    sys.unraisablehook = lambda report: unraisable.append(report.exc_type)
+
+    def look(tag):
+        seen.append((tag, from_device(ptr, 4, np.float32).tolist()))
+
+    def explode(_):
+        raise ZeroDivisionError("a host function that raises")
+
+    assert acl.rt.launch_host_func(stream, look, "before") == 0
+    assert acl.rt.memset_async(ptr, 16, 0x3F, 16, stream) == 0
+    assert acl.rt.launch_host_func(stream, explode, None) == 0
+    assert acl.rt.launch_host_func(stream, look, "after") == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    sys.unraisablehook = previous_hook
+    assert seen[0] == ("before", [0.0] * 4)
+    assert seen[1][0] == "after" and seen[1][1] == [np.frombuffer(b"\x3f" * 4, np.float32)[0]] * 4
+    assert unraisable == [ZeroDivisionError]  # reported, and the stream ran on
+    with pytest.raises(TypeError):
+        acl.rt.launch_host_func(stream, "not callable", None)
+    assert acl.rt.free(ptr) == 0
+
+
 def test_callbacks_run_python_and_survive_exceptions(stream):
     seen, unraisable = [], []
     done = threading.Event()

@@ -2,6 +2,7 @@
 #include "event.h"
 
 #include <algorithm>
+#include <string>
 
 namespace aclcpu {
 
@@ -23,21 +24,37 @@ class EventRecordTask : public StreamTask {
 
 class EventWaitTask : public StreamTask {
  public:
-  EventWaitTask(std::shared_ptr<Event> event, uint64_t generation)
-      : event_(std::move(event)), generation_(generation) {
+  // `timer` null: no timeout.
+  EventWaitTask(std::shared_ptr<Event> event, uint64_t generation, std::chrono::milliseconds timeout = {},
+                DeadlineTimer *timer = nullptr)
+      : event_(std::move(event)), generation_(generation), timeout_(timeout), timer_(timer) {
     event_->pendingWaits_.fetch_add(1, std::memory_order_relaxed);
   }
   // A stream destroys a task once it has run, and discards unrun ones only at aclFinalize.
   ~EventWaitTask() override { event_->pendingWaits_.fetch_sub(1, std::memory_order_release); }
   TaskOutcome execute(Stream &stream) override {
     if (event_->isComplete(generation_)) return TaskOutcome::Done;
+    if (timer_ && deadline_ == kNotStarted) {  // the wait starts when the stream reaches it
+      deadline_ = std::chrono::steady_clock::now() + timeout_;
+      timer_->resumeAt(deadline_, stream.weak_from_this());
+    }
+    if (timer_ && std::chrono::steady_clock::now() >= deadline_) {
+      stream.recordError(ACL_ERROR_RT_TASK_TIMEOUT,
+                         "an event wait gave up after " + std::to_string(timeout_.count()) +
+                             " ms: the event's record had not run");
+      return TaskOutcome::Done;
+    }
     return event_->completeOrRegister(generation_, stream.shared_from_this()) ? TaskOutcome::Done
                                                                                : TaskOutcome::Blocked;
   }
 
  private:
+  static constexpr std::chrono::steady_clock::time_point kNotStarted{};
   std::shared_ptr<Event> event_;
   uint64_t generation_;
+  std::chrono::milliseconds timeout_;
+  DeadlineTimer *timer_;
+  std::chrono::steady_clock::time_point deadline_ = kNotStarted;
 };
 
 class EventResetTask : public StreamTask {
@@ -94,6 +111,11 @@ std::unique_ptr<StreamTask> Event::recordTask(uint64_t generation) {
 
 std::unique_ptr<StreamTask> Event::waitTask(uint64_t generation) {
   return std::make_unique<EventWaitTask>(shared_from_this(), generation);
+}
+
+std::unique_ptr<StreamTask> Event::waitTask(uint64_t generation, std::chrono::milliseconds timeout,
+                                            DeadlineTimer &timer) {
+  return std::make_unique<EventWaitTask>(shared_from_this(), generation, timeout, &timer);
 }
 
 std::unique_ptr<StreamTask> Event::resetTask(uint64_t generation) {

@@ -5,6 +5,7 @@
 // count as never made.
 #pragma once
 
+#include "deadline_timer.h"
 #include "resource_slots.h"
 #include "spin_wait.h"
 #include "stream.h"
@@ -57,6 +58,9 @@ class Event : public std::enable_shared_from_this<Event> {
   // A task that parks `stream` until `generation` completes. It counts as pending from here until
   // it has run (or is discarded unrun).
   std::unique_ptr<StreamTask> waitTask(uint64_t generation);
+  // The same, giving up `timeout` after it first runs: then it fails (ACL_ERROR_RT_TASK_TIMEOUT, the
+  // stream's error) and the stream goes on; `timer` resumes the parked stream at the deadline.
+  std::unique_ptr<StreamTask> waitTask(uint64_t generation, std::chrono::milliseconds timeout, DeadlineTimer &timer);
   // Whether no wait task made by waitTask is still pending (aclrtQueryEventWaitStatus).
   bool waitsDone() const { return pendingWaits_.load(std::memory_order_acquire) == 0; }
   // A task that, when it runs, resets the records up to `generation` (aclrtResetEvent).

@@ -7,6 +7,7 @@
 #include "callback_reports.h"
 #include "config.h"
 #include "core_limits.h"
+#include "deadline_timer.h"
 #include "event.h"
 #include "handle_registry.h"
 #include "loaded_binary.h"
@@ -91,6 +92,8 @@ class Runtime {
   HandleRegistry<Stream> streams;
   HandleRegistry<Event> events;
   std::atomic<uint32_t> nextEventId{0};  // aclrtGetEventId
+  DeadlineTimer deadlines;                   // timed event waits
+  std::atomic<uint32_t> opWaitTimeoutSeconds{0};  // aclrtSetOpWaitTimeout; 0: waits do not give up
   HandleRegistry<LoadedBinary> binaries;
   HandleRegistry<KernelFunction> functions;
   CallbackHub callbacks;

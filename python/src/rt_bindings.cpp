@@ -277,6 +277,10 @@ void bindRuntime(py::module_ &rt) {
   rt.def("stream_wait_event", [](uint64_t stream, uint64_t event) {
     return code(aclrtStreamWaitEvent(pointer<void>(stream), pointer<void>(event)));
   });
+  rt.def("stream_wait_event_with_timeout", [](uint64_t stream, uint64_t event, int32_t timeout) {
+    return code(aclrtStreamWaitEventWithTimeout(pointer<void>(stream), pointer<void>(event), timeout));
+  });
+  rt.def("set_op_wait_timeout", [](uint32_t timeout) { return code(aclrtSetOpWaitTimeout(timeout)); });
   rt.def("synchronize_event", [](uint64_t event) { return code(aclrtSynchronizeEvent(pointer<void>(event))); },
          Release());
   rt.def("query_event_status", [](uint64_t event) {

@@ -154,6 +154,9 @@ def test_flagged_events_reset_and_report(stream):
     assert acl.rt.record_event(event, stream) == 0
     assert acl.rt.stream_wait_event(stream, event) == 0
     assert acl.rt.synchronize_event_with_timeout(event, 10000) == 0
+    assert acl.rt.stream_wait_event_with_timeout(stream, event, 10000) == 0  # recorded: no wait
+    assert acl.rt.stream_wait_event_with_timeout(stream, event, 0) == ACL_ERROR_INVALID_PARAM
+    assert acl.rt.set_op_wait_timeout(0) == 0
     assert acl.rt.synchronize_stream(stream) == 0
     assert acl.rt.query_event_wait_status(event) == (0, 0)  # ACL_EVENT_WAIT_STATUS_COMPLETE
     timestamp, ret = acl.rt.event_get_timestamp(event)

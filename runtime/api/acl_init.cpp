@@ -33,6 +33,7 @@ extern "C" aclError aclFinalize(void) {
     return ACLCPU_FAIL(ACL_ERROR_REPEAT_FINALIZE, "aclInit has not been called, or aclFinalize already was");
   // Outstanding work finishes first; then every object is released and memory returned.
   for (auto &device : runtime.devices) device->synchronize();
+  runtime.deadlines.shutdown();  // after the drain: a timed wait's deadline may be what ends it
   runFinalizeHooks();
   for (auto &context : runtime.contexts.removeAll()) destroyContext(context);
   runtime.streams.removeAll();

@@ -103,16 +103,42 @@ extern "C" aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
   return ACL_SUCCESS;
 }
 
+namespace {
+
+// A wait on `stream` for the event's latest record at the time of the call (a never-recorded
+// event is no barrier), giving up after `timeout` (0: never).
+aclError waitEvent(aclrtStream stream, aclrtEvent event, std::chrono::milliseconds timeout, const char *function) {
+  std::shared_ptr<Event> resolvedEvent;
+  if (aclError error = resolveEvent(event, resolvedEvent, function)) return error;
+  if (aclError error = requireFlag(*resolvedEvent, ACL_EVENT_SYNC, "ACL_EVENT_SYNC", function)) return error;
+  std::shared_ptr<Stream> resolvedStream;
+  if (aclError error = resolveStream(stream, resolvedStream, function)) return error;
+  uint64_t generation = resolvedEvent->latestGeneration();
+  if (generation == 0) return ACL_SUCCESS;
+  resolvedStream->enqueue(timeout.count() == 0
+                              ? resolvedEvent->waitTask(generation)
+                              : resolvedEvent->waitTask(generation, timeout, Runtime::get().deadlines));
+  return ACL_SUCCESS;
+}
+
+}  // namespace
+
 extern "C" aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
   ACLCPU_REQUIRE_INIT();
-  std::shared_ptr<Event> resolvedEvent;
-  if (aclError error = resolveEvent(event, resolvedEvent, __func__)) return error;
-  if (aclError error = requireFlag(*resolvedEvent, ACL_EVENT_SYNC, "ACL_EVENT_SYNC", __func__)) return error;
-  std::shared_ptr<Stream> resolvedStream;
-  if (aclError error = resolveStream(stream, resolvedStream, __func__)) return error;
-  // Waits for the most recent record at the time of this call; a never-recorded event is no barrier.
-  uint64_t generation = resolvedEvent->latestGeneration();
-  if (generation != 0) resolvedStream->enqueue(resolvedEvent->waitTask(generation));
+  std::chrono::seconds timeout(Runtime::get().opWaitTimeoutSeconds.load(std::memory_order_relaxed));
+  return waitEvent(stream, event, timeout, __func__);
+}
+
+extern "C" aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout) {
+  ACLCPU_REQUIRE_INIT();
+  if (timeout <= 0) return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "timeout %d ms must be > 0", timeout);
+  return waitEvent(stream, event, std::chrono::milliseconds(timeout), __func__);
+}
+
+// Process-wide, for the event waits enqueued after it (aclrtStreamWaitEvent); 0: none.
+extern "C" aclError aclrtSetOpWaitTimeout(uint32_t timeout) {
+  ACLCPU_REQUIRE_INIT();
+  Runtime::get().opWaitTimeoutSeconds.store(timeout, std::memory_order_relaxed);
   return ACL_SUCCESS;
 }
 

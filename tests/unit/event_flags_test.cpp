@@ -239,3 +239,57 @@ TEST_F(EventFlagsTest, SynchronizingEventsAreCountedPerDevice) {
   ASSERT_EQ(aclrtGetEventAvailNum(&available), ACL_SUCCESS);
   EXPECT_EQ(available, 65536u);
 }
+
+// A wait that gives up fails as its stream's error and lets the stream go on; one whose record
+// comes in time is no error.
+TEST_F(EventFlagsTest, TimedWaitsGiveUpAsTaskErrors) {
+  aclrtEvent event = nullptr;
+  ASSERT_EQ(aclrtCreateEvent(&event), ACL_SUCCESS);
+  void *device = nullptr;
+  ASSERT_EQ(aclrtMalloc(&device, 64, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemset(device, 64, 0, 64), ACL_SUCCESS);
+  {
+    Gate gate(first_);
+    ASSERT_EQ(aclrtRecordEvent(event, first_), ACL_SUCCESS);
+    auto start = std::chrono::steady_clock::now();
+    ASSERT_EQ(aclrtStreamWaitEventWithTimeout(second_, event, 30), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMemsetAsync(device, 64, 7, 64, second_), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(second_), ACL_ERROR_RT_TASK_TIMEOUT);
+    EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(30));
+    EXPECT_NE(recentError().find("30 ms"), std::string::npos) << recentError();
+    unsigned char seen = 0;
+    ASSERT_EQ(aclrtMemcpy(&seen, 1, device, 1, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+    EXPECT_EQ(seen, 7) << "the stream went on after the failed wait";
+    gate.open();
+  }
+  ASSERT_EQ(aclrtSynchronizeStream(first_), ACL_SUCCESS);
+  // Recorded in time: no error.
+  {
+    Gate gate(first_);
+    ASSERT_EQ(aclrtRecordEvent(event, first_), ACL_SUCCESS);
+    ASSERT_EQ(aclrtStreamWaitEventWithTimeout(second_, event, 60000), ACL_SUCCESS);
+    gate.open();
+    EXPECT_EQ(aclrtSynchronizeStream(second_), ACL_SUCCESS);
+  }
+  EXPECT_EQ(aclrtStreamWaitEventWithTimeout(second_, event, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtStreamWaitEventWithTimeout(second_, nullptr, 10), ACL_ERROR_INVALID_PARAM);
+
+  // aclrtSetOpWaitTimeout (seconds, process-wide) bounds every later aclrtStreamWaitEvent.
+  ASSERT_EQ(aclrtSetOpWaitTimeout(1), ACL_SUCCESS);
+  struct Restore {
+    ~Restore() { aclrtSetOpWaitTimeout(0); }
+  } restore;
+  {
+    Gate gate(first_);
+    ASSERT_EQ(aclrtRecordEvent(event, first_), ACL_SUCCESS);
+    auto start = std::chrono::steady_clock::now();
+    ASSERT_EQ(aclrtStreamWaitEvent(second_, event), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(second_), ACL_ERROR_RT_TASK_TIMEOUT);
+    EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+    gate.open();
+  }
+  ASSERT_EQ(aclrtSetOpWaitTimeout(0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(first_), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFree(device), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyEvent(event), ACL_SUCCESS);
+}

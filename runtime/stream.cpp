@@ -25,6 +25,17 @@ void Stream::abandon() {
   resume();  // a parked head task is discarded too
 }
 
+void Stream::abort() {
+  abandon();
+  waitFor(completed_, enqueuedCount());
+  std::lock_guard<std::mutex> lock(mutex_);
+  abandoned_.store(false, std::memory_order_release);
+  queued_.store(queuedForClaims(), std::memory_order_seq_cst);
+  error_ = ACL_SUCCESS;
+  errorMessage_.clear();
+  failed_.store(false, std::memory_order_release);
+}
+
 size_t Stream::queuedForClaims() const {
   // Never 0 once abandoned: claimIdle then refuses, and every launch goes through the queue, where
   // it is discarded. The launch path reads nothing more for it.

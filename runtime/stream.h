@@ -55,6 +55,9 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   // (StreamTask::discard); a task already running runs to its end. Each still counts as
   // completed, so nothing that waits for the stream waits forever.
   void abandon();
+  // aclrtStreamAbort: discards the tasks enqueued so far (as abandon does; one running runs to its
+  // end), waits until they are through, then takes tasks again with no error pending.
+  void abort();
   // ACL_STOP_ON_FAILURE: the first task error abandons the stream, and every synchronize from then
   // on reports that error.
   void setStopOnFailure(bool stop) { stopOnFailure_.store(stop, std::memory_order_release); }

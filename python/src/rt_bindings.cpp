@@ -193,6 +193,7 @@ void bindRuntime(py::module_ &rt) {
   });
   rt.def("destroy_stream", [](uint64_t stream) { return code(aclrtDestroyStream(pointer<void>(stream))); }, Release());
   rt.def("destroy_stream_force", [](uint64_t stream) { return code(aclrtDestroyStreamForce(pointer<void>(stream))); });
+  rt.def("stream_abort", [](uint64_t stream) { return code(aclrtStreamAbort(pointer<void>(stream))); }, Release());
   rt.def("set_stream_failure_mode", [](uint64_t stream, uint64_t mode) {
     return code(aclrtSetStreamFailureMode(pointer<void>(stream), mode));
   });

@@ -189,6 +189,8 @@ def test_configured_streams_and_forced_destroy(stream):
     data = np.ones(1 << 16, np.float32)
     ptr = to_device(data)
     assert acl.rt.memset_async(ptr, data.nbytes, 0, data.nbytes, configured) == 0
+    assert acl.rt.stream_abort(configured) == 0
+    assert acl.rt.memset_async(ptr, data.nbytes, 0, data.nbytes, configured) == 0
     assert acl.rt.destroy_stream_force(configured) == 0
     assert acl.rt.synchronize_device() == 0
     assert acl.rt.get_stream_available_num() == (available, 0)

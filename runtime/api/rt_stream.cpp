@@ -98,6 +98,17 @@ extern "C" aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream) {
   return ACL_SUCCESS;
 }
 
+// Discards the stream's tasks not yet started and returns when they are through; a task already
+// running (a kernel) runs to its end, as a CPU thread is not stopped midway. The stream then runs
+// new work again, with no fault pending.
+extern "C" aclError aclrtStreamAbort(aclrtStream stream) {
+  ACLCPU_REQUIRE_INIT();
+  std::shared_ptr<Stream> resolved;
+  if (aclError error = resolveStream(stream, resolved, __func__)) return error;
+  resolved->abort();
+  return ACL_SUCCESS;
+}
+
 extern "C" aclError aclrtGetStreamAvailableNum(uint32_t *streamCount) {
   ACLCPU_REQUIRE_INIT();
   ACLCPU_CHECK_NOT_NULL(streamCount);

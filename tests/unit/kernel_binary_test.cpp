@@ -369,7 +369,15 @@ TEST_F(KernelLaunchTest, StopOnFailureStopsTheStream) {
   EXPECT_EQ(ranCount(), 3u) << "the default mode runs on after a fault";
   EXPECT_EQ(aclrtSynchronizeStream(other), ACL_SUCCESS) << "and reports it once";
   EXPECT_EQ(aclrtDestroyStream(other), ACL_SUCCESS);
-  EXPECT_EQ(aclrtDestroyStream(stream_), ACL_ERROR_RT_AICORE_EXCEPTION) << "its last synchronize reports it";
+  // An abort clears the stop: the stream runs again, with no fault pending.
+  ASSERT_EQ(aclrtStreamAbort(stream_), ACL_SUCCESS);
+  launch(stream_, 99);
+  EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  EXPECT_EQ(ranCount(), 4u);
+  launch(stream_, 0);
+  launch(stream_, 99);
+  EXPECT_EQ(aclrtDestroyStream(stream_), ACL_ERROR_RT_AICORE_EXCEPTION) << "still stop on failure; reported";
+  EXPECT_EQ(ranCount(), 5u) << "the launch after the new fault was discarded";
   ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);  // for TearDown
 }
 

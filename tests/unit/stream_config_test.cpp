@@ -178,3 +178,42 @@ TEST_F(StreamConfigTest, DefaultStreamHandle) {
   EXPECT_EQ(aclrtSynchronizeStream(byHandle), ACL_ERROR_RT_INVALID_HANDLE) << "gone with the default context";
   ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);  // for TearDown
 }
+
+// An abort discards what the stream has not started and leaves it working.
+TEST_F(StreamConfigTest, AbortDiscardsQueuedWorkAndTheStreamRunsOn) {
+  aclrtStream holder = nullptr, stream = nullptr;
+  for (aclrtStream *s : {&holder, &stream}) ASSERT_EQ(aclrtCreateStream(s), ACL_SUCCESS);
+  const uint64_t thread = static_cast<uint64_t>(pthread_self());
+  ASSERT_EQ(aclrtSubscribeReport(thread, holder), ACL_SUCCESS);
+  ASSERT_EQ(aclrtLaunchCallback([](void *) {}, nullptr, ACL_CALLBACK_BLOCK, holder), ACL_SUCCESS);
+  aclrtEvent held = nullptr;
+  ASSERT_EQ(aclrtCreateEvent(&held), ACL_SUCCESS);
+  ASSERT_EQ(aclrtRecordEvent(held, holder), ACL_SUCCESS);
+  ASSERT_EQ(aclrtStreamWaitEvent(stream, held), ACL_SUCCESS);
+  void *device = nullptr;
+  ASSERT_EQ(aclrtMalloc(&device, 64, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemset(device, 64, 0, 64), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemsetAsync(device, 64, 1, 64, stream), ACL_SUCCESS);
+
+  ASSERT_EQ(aclrtStreamAbort(stream), ACL_SUCCESS) << "returns with the holder still held";
+  unsigned char seen = 9;
+  ASSERT_EQ(aclrtMemcpy(&seen, 1, device, 1, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  EXPECT_EQ(seen, 0) << "the queued memset was discarded";
+  aclrtStreamStatus status = ACL_STREAM_STATUS_RESERVED;
+  ASSERT_EQ(aclrtStreamQuery(stream, &status), ACL_SUCCESS);
+  EXPECT_EQ(status, ACL_STREAM_STATUS_COMPLETE);
+
+  ASSERT_EQ(aclrtMemsetAsync(device, 64, 2, 64, stream), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMemcpy(&seen, 1, device, 1, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  EXPECT_EQ(seen, 2) << "new work runs";
+  int bogus = 0;
+  EXPECT_EQ(aclrtStreamAbort(&bogus), ACL_ERROR_RT_INVALID_HANDLE);
+
+  ASSERT_EQ(aclrtProcessReport(10000), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(holder), ACL_SUCCESS);
+  EXPECT_EQ(aclrtUnSubscribeReport(thread, holder), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyEvent(held), ACL_SUCCESS);
+  for (aclrtStream s : {holder, stream}) EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFree(device), ACL_SUCCESS);
+}

@@ -19,10 +19,14 @@ Stream::Stream(WorkerPool &pool, int deviceId, std::chrono::nanoseconds spin, St
 void Stream::abandon() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    abandoned_.store(true, std::memory_order_release);
-    queued_.store(queuedForClaims(), std::memory_order_seq_cst);  // no caller runs work on it from now on
+    abandonLocked();
   }
   resume();  // a parked head task is discarded too
+}
+
+void Stream::abandonLocked() {
+  abandoned_.store(true, std::memory_order_release);
+  queued_.store(queuedForClaims(), std::memory_order_seq_cst);  // no caller runs work on it from now on
 }
 
 void Stream::abort() {
@@ -95,8 +99,9 @@ aclError Stream::synchronizeWaiting(std::chrono::steady_clock::time_point deadli
   std::lock_guard<std::mutex> lock(mutex_);
   aclError error = error_;
   if (error != ACL_SUCCESS) setRecentError(errorMessage_);
-  // A stream stopped by its failure keeps reporting it: its later tasks were discarded.
-  if (stopOnFailure_.load(std::memory_order_relaxed)) return error;
+  // A stream its failure stopped keeps reporting it: its later tasks are discarded. (A fault
+  // recorded before stop mode was set stopped nothing, and is reported once.)
+  if (abandoned_.load(std::memory_order_relaxed) && stopOnFailure_.load(std::memory_order_relaxed)) return error;
   error_ = ACL_SUCCESS;
   errorMessage_.clear();
   failed_.store(false, std::memory_order_relaxed);
@@ -191,14 +196,18 @@ void Stream::resume() {
 
 void Stream::recordError(aclError code, const std::string &message) {
   logMessage(LogLevel::Error, "stream task failed: %s", message.c_str());
+  bool stop;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (error_ != ACL_SUCCESS) return;
     error_ = code;
     errorMessage_ = message;
     failed_.store(true, std::memory_order_release);
+    // With the error, under one lock: a synchronize sees both or neither.
+    stop = stopOnFailure_.load(std::memory_order_acquire);
+    if (stop) abandonLocked();
   }
-  if (stopOnFailure_.load(std::memory_order_acquire)) abandon();
+  if (stop) resume();
 }
 
 void Stream::runOnPool() {

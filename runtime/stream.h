@@ -159,6 +159,8 @@ class Stream : public PoolJob, public std::enable_shared_from_this<Stream> {
   bool postAfterCallerRun();
   // What queued_ holds (mutex_ held): the queue's length, but never 0 once abandoned.
   size_t queuedForClaims() const;
+  // abandon's part under mutex_ (held).
+  void abandonLocked();
 
   enum class State { Idle, Scheduled, Parked, RunningOnCaller };
   static constexpr int kTasksPerTurn = 64;  // then the stream yields its worker to other streams

@@ -368,16 +368,26 @@ TEST_F(KernelLaunchTest, StopOnFailureStopsTheStream) {
   EXPECT_EQ(aclrtSynchronizeStream(other), ACL_ERROR_RT_AICORE_EXCEPTION);
   EXPECT_EQ(ranCount(), 3u) << "the default mode runs on after a fault";
   EXPECT_EQ(aclrtSynchronizeStream(other), ACL_SUCCESS) << "and reports it once";
+  // Stop mode set after a fault that stopped nothing, before it was reported: it is reported once.
+  launch(other, 0);
+  aclrtEvent faulted = nullptr;
+  ASSERT_EQ(aclrtCreateEvent(&faulted), ACL_SUCCESS);
+  ASSERT_EQ(aclrtRecordEvent(faulted, other), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSynchronizeEvent(faulted), ACL_SUCCESS);  // the fault is recorded, not yet reported
+  EXPECT_EQ(aclrtDestroyEvent(faulted), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetStreamFailureMode(other, ACL_STOP_ON_FAILURE), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(other), ACL_ERROR_RT_AICORE_EXCEPTION);
+  EXPECT_EQ(aclrtSynchronizeStream(other), ACL_SUCCESS) << "reported already: it stopped nothing";
   EXPECT_EQ(aclrtDestroyStream(other), ACL_SUCCESS);
   // An abort clears the stop: the stream runs again, with no fault pending.
   ASSERT_EQ(aclrtStreamAbort(stream_), ACL_SUCCESS);
   launch(stream_, 99);
   EXPECT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
-  EXPECT_EQ(ranCount(), 4u);
+  EXPECT_EQ(ranCount(), 5u);
   launch(stream_, 0);
   launch(stream_, 99);
   EXPECT_EQ(aclrtDestroyStream(stream_), ACL_ERROR_RT_AICORE_EXCEPTION) << "still stop on failure; reported";
-  EXPECT_EQ(ranCount(), 5u) << "the launch after the new fault was discarded";
+  EXPECT_EQ(ranCount(), 6u) << "the launch after the new fault was discarded";
   ASSERT_EQ(aclrtCreateStream(&stream_), ACL_SUCCESS);  // for TearDown
 }
 

@@ -88,11 +88,7 @@ bool Event::synchronizeUntil(uint64_t generation, std::chrono::steady_clock::tim
     if (generation == recorded_) stream = recordedOn_.lock();
   }
   if (stream) return stream->waitFor(completed_, generation, deadline);
-  if (deadline == Stream::kNoDeadline) {
-    completed_.waitFor(generation, spin_);
-    return true;
-  }
-  return isComplete(generation) || completed_.waitUntil(generation, deadline);
+  return completed_.wait(generation, spin_, deadline);
 }
 
 uint64_t Event::latestGeneration() const {

@@ -160,19 +160,13 @@ aclError checkKindAndPointers(const void *dst, const void *src, aclrtMemcpyKind 
 
 }  // namespace
 
+// A 1D copy is the one-row case of a 2D copy, rows as wide as their pitch.
 aclError validateCopy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind,
                       const char *function) {
-  Side dstSide = Side::Any, srcSide = Side::Any;
-  if (aclError error = checkKindAndPointers(dst, src, kind, dstSide, srcSide, function)) return error;
   if (count > destMax)
     return reportError(ACL_ERROR_INVALID_PARAM, function, "count (%zu bytes) is larger than destMax (%zu bytes)",
                        count, destMax);
-  if (aclError error = checkSide(dst, count, dstSide, "dst", function)) return error;
-  if (aclError error = checkSide(src, count, srcSide, "src", function)) return error;
-  uintptr_t d = reinterpret_cast<uintptr_t>(dst), s = reinterpret_cast<uintptr_t>(src);
-  if (count != 0 && d < s + count && s < d + count && d != s)
-    return reportError(ACL_ERROR_INVALID_PARAM, function, "dst %p and src %p overlap (%zu bytes)", dst, src, count);
-  return ACL_SUCCESS;
+  return validateCopy2d(dst, count, src, count, count, 1, kind, function);
 }
 
 aclError requireDeviceRange(const void *ptr, size_t size, const char *what, const char *function) {
@@ -230,6 +224,7 @@ aclError validateCopy2d(void *dst, size_t dpitch, const void *src, size_t spitch
   if (extentsOverlap && (dpitch != spitch || (d != s && rowsOverlap(d, s, dpitch, width, height))))
     return reportError(ACL_ERROR_INVALID_PARAM, function,
                        dpitch != spitch ? "dst %p and src %p regions overlap, with different pitches"
+                       : height == 1    ? "dst %p and src %p overlap"
                                         : "dst %p and src %p have overlapping rows",
                        dst, src);
   return ACL_SUCCESS;

@@ -96,6 +96,16 @@ class ProgressCounter {
     wakeup_.wait(lock, [&] { return value() >= target; });
     parkedWaiters_.fetch_sub(1, std::memory_order_seq_cst);
   }
+  // Blocks until value() >= target or `deadline` (time_point::max(): none): spins for `spin`,
+  // no later than the deadline, then parks. Whether the target was reached.
+  bool wait(uint64_t target, std::chrono::nanoseconds spin, std::chrono::steady_clock::time_point deadline) const {
+    if (deadline == std::chrono::steady_clock::time_point::max()) {
+      waitFor(target, spin);
+      return true;
+    }
+    spin = std::min(spin, std::chrono::duration_cast<std::chrono::nanoseconds>(deadline - std::chrono::steady_clock::now()));
+    return spinUntil([&] { return value() >= target; }, spin) || waitUntil(target, deadline);
+  }
   // Parks until value() >= target or `deadline`; whether the target was reached.
   bool waitUntil(uint64_t target, std::chrono::steady_clock::time_point deadline) const {
     std::unique_lock<std::mutex> lock(mutex_);

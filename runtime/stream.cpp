@@ -173,11 +173,7 @@ bool Stream::waitHelping(const ProgressCounter &progress, uint64_t target, std::
     }
     if (unclaimed) pool_.post(std::move(unclaimed));
   }
-  if (deadline == kNoDeadline) {
-    progress.waitFor(target, std::chrono::nanoseconds(0));
-    return true;
-  }
-  return progress.value() >= target || progress.waitUntil(target, deadline);
+  return progress.wait(target, std::chrono::nanoseconds(0), deadline);
 }
 
 void Stream::resume() {

@@ -99,6 +99,13 @@ aclError check2dShape(size_t width, size_t height, const char *function) {
   return ACL_SUCCESS;
 }
 
+// Device memory is the host's, cached and coherent: flushing or invalidating a range is only
+// checking that it is device memory.
+aclError checkCacheMaintenanceRange(void *devPtr, size_t size, const char *function) {
+  if (size == 0) return reportError(ACL_ERROR_INVALID_PARAM, function, "size must be greater than 0");
+  return requireDeviceRange(devPtr, size, "devPtr", function);
+}
+
 }  // namespace
 
 extern "C" aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy) {
@@ -122,14 +129,12 @@ extern "C" aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallo
 
 extern "C" aclError aclrtMemFlush(void *devPtr, size_t size) {
   ACLCPU_REQUIRE_INIT();
-  if (size == 0) return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "size must be greater than 0");
-  return requireDeviceRange(devPtr, size, "devPtr", __func__);
+  return checkCacheMaintenanceRange(devPtr, size, __func__);
 }
 
 extern "C" aclError aclrtMemInvalidate(void *devPtr, size_t size) {
   ACLCPU_REQUIRE_INIT();
-  if (size == 0) return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "size must be greater than 0");
-  return requireDeviceRange(devPtr, size, "devPtr", __func__);
+  return checkCacheMaintenanceRange(devPtr, size, __func__);
 }
 
 extern "C" aclError aclrtFree(void *devPtr) {

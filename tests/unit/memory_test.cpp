@@ -190,8 +190,14 @@ TEST_F(MemoryTest, CopyArgumentErrors) {
             ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(recentError().find("past the end"), std::string::npos);
   // Overlapping ranges.
-  EXPECT_EQ(aclrtMemcpy(static_cast<char *>(dev) + 8, 64, dev, 64, ACL_MEMCPY_DEVICE_TO_DEVICE),
-            ACL_ERROR_INVALID_PARAM);
+  char *base = static_cast<char *>(dev);
+  EXPECT_EQ(aclrtMemcpy(base + 8, 64, dev, 64, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recentError().find("overlap"), std::string::npos) << recentError();
+  EXPECT_EQ(aclrtMemcpy(dev, 64, base + 63, 64, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+  // Adjacent ranges share no byte, and a copy onto itself changes nothing.
+  EXPECT_EQ(aclrtMemcpy(base + 64, 64, dev, 64, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS) << recentError();
+  EXPECT_EQ(aclrtMemcpy(dev, 64, base + 64, 64, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS) << recentError();
+  EXPECT_EQ(aclrtMemcpy(dev, 64, dev, 64, ACL_MEMCPY_DEVICE_TO_DEVICE), ACL_SUCCESS) << recentError();
   EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
   EXPECT_EQ(aclrtFreeHost(pinned), ACL_SUCCESS);
 }

@@ -46,19 +46,23 @@ aclcpuBlockCtx blockContext(uint32_t numBlocks, uint32_t workerNum, size_t scrat
 
 class BlockRun : public PoolJob {
  public:
+  // `joiners`: how many threads besides the launching one may run blocks (posted helpers and
+  // a thread taking the stream's offer, whichever come first).
   BlockRun(aclcpuKernelEntry entry, const void *args, uint32_t numBlocks, uint32_t chunk, uint32_t workerNum,
-           size_t scratchBytes)
+           size_t scratchBytes, uint32_t joiners = 0)
       : entry_(entry), args_(args), numBlocks_(numBlocks), chunk_(chunk), workerNum_(workerNum),
-        scratchBytes_(scratchBytes) {}
+        scratchBytes_(scratchBytes), seats_(static_cast<int64_t>(joiners)) {}
 
-  void runOnPool() override { work(); }
+  void runOnPool() override {
+    if (takeSeat()) work();
+  }
   // A thread outside the pool takes the context's last worker slot: one such thread at a time
   // (workerIdx is distinct among the blocks running at once).
   void runOutside() override {
-    if (!outsideSlotTaken_.exchange(true, std::memory_order_acq_rel)) work();
+    if (!outsideSlotTaken_.exchange(true, std::memory_order_acq_rel) && takeSeat()) work();
   }
 
-  // Claims and runs chunks until none are left.
+  // Claims and runs chunks until none are left (the launching thread; joiners take a seat first).
   void work() {
     aclcpuBlockCtx ctx = blockContext(numBlocks_, workerNum_, scratchBytes_);
     for (;;) {
@@ -79,6 +83,7 @@ class BlockRun : public PoolJob {
   }
 
   void join() const { done_.waitFor(numBlocks_, kJoinSpin); }
+  bool takeSeat() { return seats_.fetch_sub(1, std::memory_order_relaxed) > 0; }
   int32_t fault(uint32_t &block) const {
     block = faultBlock_;
     return fault_.load();
@@ -89,6 +94,7 @@ class BlockRun : public PoolJob {
   const void *const args_;
   const uint32_t numBlocks_, chunk_, workerNum_;
   const size_t scratchBytes_;
+  std::atomic<int64_t> seats_;
   std::atomic<bool> outsideSlotTaken_{false};
   std::atomic<uint32_t> next_{0};
   std::atomic<int32_t> fault_{0};
@@ -147,7 +153,10 @@ int32_t runManyBlocks(WorkerPool &pool, aclcpuKernelEntry entry, const void *arg
     run.work();
     return run.fault(faultBlock);
   }
-  auto run = std::make_shared<BlockRun>(entry, args, numBlocks, chunk, workers + 1, scratchBytes);
+  // Unlimited, a thread taking the offer may join the posted helpers; under a resource limit it
+  // can only take a helper's place, so that no more than `running` threads run blocks.
+  uint32_t joiners = threads == 0 ? helpers + 1 : helpers;
+  auto run = std::make_shared<BlockRun>(entry, args, numBlocks, chunk, workers + 1, scratchBytes, joiners);
   // A thread synchronizing on the stream takes the first helper's place: it is awake, where a
   // parked worker takes a futex wake (~25-55 us here) to start. With none waiting yet, the
   // offer stays open beside the posted helpers for one that arrives during the launch (an

@@ -172,6 +172,8 @@ TEST_F(LimitedLaunch, AStreamsLimitBoundsTheThreadsOfTheUsingThreadsLaunches) {
 TEST_F(LimitedLaunch, ADevicesCubeLimitBoundsCubeLaunchesOnly) {
   ASSERT_EQ(aclrtSetDeviceResLimit(0, kCube, 1), ACL_SUCCESS);
   EXPECT_EQ(workersOf(ACL_RT_ENGINE_TYPE_AIC).size(), 1u);
+  // Two threads at most, whichever they are: a synchronizing thread that helps takes one of the
+  // two places, never a third (it arrives at a random point of the launch, hence the repeats).
   ASSERT_EQ(aclrtSetDeviceResLimit(0, kCube, 2), ACL_SUCCESS);
-  EXPECT_LE(workersOf(ACL_RT_ENGINE_TYPE_AIC).size(), 2u);
+  for (int launch = 0; launch < 200; ++launch) ASSERT_LE(workersOf(ACL_RT_ENGINE_TYPE_AIC).size(), 2u) << launch;
 }

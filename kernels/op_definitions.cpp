@@ -105,6 +105,26 @@ std::string translateSoftmax(ResolvedRequest &request) {
   return "";
 }
 
+// TensorFlow's Select: a condition of x's shape, or for x of rank > 1 a vector over x's first
+// dim, which as [n, 1, ..., 1] broadcasts the same way (SelectV2 broadcasts as NumPy does).
+std::string translateSelect(ResolvedRequest &request) {
+  ResolvedTensor &condition = request.inputs[0];
+  size_t rank = request.inputs[1].dims.size();
+  if (condition.dims.size() == 1 && rank > 1) {
+    condition.dims.resize(rank, 1);
+    condition.ranges.resize(rank, {1, 1});
+  }
+  return "";
+}
+
+std::string translateLeakyRelu(ResolvedRequest &request) {
+  const OpAttrValue &slope = request.attributes.at("negative_slope");
+  if (auto *value = std::get_if<float>(&slope)) request.spec.attributes.push_back({"negative_slope", double(*value)});
+  else if (auto *integer = std::get_if<int64_t>(&slope)) request.spec.attributes.push_back({"negative_slope", double(*integer)});
+  else return "attribute 'negative_slope' must be a float";
+  return "";
+}
+
 std::vector<OpDefinition> buildTable() {
   std::vector<OpDefinition> table = {
       elementwise("Add", "add", 2, {"AddV2"}), elementwise("Sub", "sub", 2), elementwise("Mul", "mul", 2),
@@ -113,7 +133,18 @@ std::vector<OpDefinition> buildTable() {
       elementwise("Gelu", "gelu", 1), elementwise("Sigmoid", "sigmoid", 1), elementwise("Tanh", "tanh", 1),
       elementwise("Exp", "exp", 1), elementwise("Log", "log", 1), elementwise("Sqrt", "sqrt", 1),
       elementwise("Rsqrt", "rsqrt", 1), elementwise("Abs", "abs", 1), elementwise("Neg", "neg", 1),
+      elementwise("Square", "square", 1), elementwise("Reciprocal", "reciprocal", 1, {"Inv"}),
+      elementwise("Sign", "sign", 1), elementwise("Floor", "floor", 1), elementwise("Ceil", "ceil", 1),
+      elementwise("Round", "round", 1), elementwise("Sin", "sin", 1), elementwise("Cos", "cos", 1),
+      elementwise("Erf", "erf", 1), elementwise("Softplus", "softplus", 1),
+      elementwise("Equal", "equal", 2), elementwise("NotEqual", "not_equal", 2),
+      elementwise("Greater", "greater", 2), elementwise("GreaterEqual", "greater_equal", 2),
+      elementwise("Less", "less", 2), elementwise("LessEqual", "less_equal", 2),
+      elementwise("LogicalAnd", "logical_and", 2), elementwise("LogicalOr", "logical_or", 2),
+      elementwise("LogicalNot", "logical_not", 1), elementwise("SelectV2", "select", 3),
   };
+  table.push_back({"Select", {}, "select", 3, 3, {}, translateSelect});
+  table.push_back({"LeakyRelu", {}, "leaky_relu", 1, 1, {{"negative_slope", OpAttrValue(0.0f)}}, translateLeakyRelu});
   table.push_back({"Cast", {}, "cast", 1, 1, {{"dst_type", std::nullopt}, {"truncate", OpAttrValue(false)}},
                    translateCast});
   table.push_back({"GEMM", {}, "gemm", 5, 5,
@@ -127,7 +158,8 @@ std::vector<OpDefinition> buildTable() {
                    {{"adj_x1", OpAttrValue(false)}, {"adj_x2", OpAttrValue(false)}},
                    [](ResolvedRequest &r) { return translateProduct(r, "adj_x1", "adj_x2"); }});
   for (auto [type, aclop] : {std::pair{"ReduceSum", "reduce_sum"}, std::pair{"ReduceMax", "reduce_max"},
-                             std::pair{"ReduceMean", "reduce_mean"}})
+                             std::pair{"ReduceMean", "reduce_mean"}, std::pair{"ReduceMin", "reduce_min"},
+                             std::pair{"ReduceProd", "reduce_prod"}})
     table.push_back({type, {std::string(type) + "D"}, aclop, 1, 2, {{"keep_dims", OpAttrValue(false)}},
                      translateReduce});
   table.push_back({"SoftmaxV2", {"Softmax"}, "softmax", 1, 1, {{"axes", OpAttrValue(std::vector<int64_t>{-1})}},

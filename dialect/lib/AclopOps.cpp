@@ -187,15 +187,19 @@ LogicalResult inferProduct(const Inference &inference, Value aValue, Value bValu
   return success();
 }
 
-LogicalResult inferBinary(const Inference &inference, Value lhsValue, Value rhsValue, SmallVectorImpl<Type> &results) {
-  auto lhs = inference.tensor(lhsValue, "lhs", kNumeric);
-  auto rhs = inference.tensor(rhsValue, "rhs", kNumeric);
+// Two operands of one element type in `classes`, broadcast together; the result has the
+// operands' element type, or i1 for a comparison.
+LogicalResult inferBinary(const Inference &inference, Value lhsValue, Value rhsValue, unsigned classes,
+                          bool comparison, SmallVectorImpl<Type> &results) {
+  auto lhs = inference.tensor(lhsValue, "lhs", classes);
+  auto rhs = inference.tensor(rhsValue, "rhs", classes);
   if (failed(lhs) || failed(rhs)) return failure();
   if (lhs->getElementType() != rhs->getElementType())
     return inference.fail("lhs and rhs must have the same element type");
   SmallVector<int64_t> shape;
   if (failed(inference.broadcast(lhs->getShape(), rhs->getShape(), shape))) return failure();
-  results.push_back(RankedTensorType::get(shape, lhs->getElementType()));
+  Type element = comparison ? IntegerType::get(lhs->getContext(), 1) : lhs->getElementType();
+  results.push_back(RankedTensorType::get(shape, element));
   return success();
 }
 
@@ -340,19 +344,44 @@ LogicalResult CastOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
   return success();
 }
 
-#define ACLOP_BINARY_INFERENCE(Op)                                                                       \
-  LogicalResult Op::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,        \
-                                     SmallVectorImpl<Type> &results) {                                   \
-    return inferBinary(Inference(loc, getOperationName()), adaptor.getLhs(), adaptor.getRhs(), results); \
+#define ACLOP_BINARY_INFERENCE(Op, classes, comparison)                                                   \
+  LogicalResult Op::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,          \
+                                     SmallVectorImpl<Type> &results) {                                     \
+    return inferBinary(Inference(loc, getOperationName()), adaptor.getLhs(), adaptor.getRhs(), classes,    \
+                       comparison, results);                                                               \
   }
-ACLOP_BINARY_INFERENCE(AddOp)
-ACLOP_BINARY_INFERENCE(SubOp)
-ACLOP_BINARY_INFERENCE(MulOp)
-ACLOP_BINARY_INFERENCE(DivOp)
-ACLOP_BINARY_INFERENCE(MaximumOp)
-ACLOP_BINARY_INFERENCE(MinimumOp)
-ACLOP_BINARY_INFERENCE(PowOp)
+ACLOP_BINARY_INFERENCE(AddOp, kNumeric, false)
+ACLOP_BINARY_INFERENCE(SubOp, kNumeric, false)
+ACLOP_BINARY_INFERENCE(MulOp, kNumeric, false)
+ACLOP_BINARY_INFERENCE(DivOp, kNumeric, false)
+ACLOP_BINARY_INFERENCE(MaximumOp, kNumeric, false)
+ACLOP_BINARY_INFERENCE(MinimumOp, kNumeric, false)
+ACLOP_BINARY_INFERENCE(PowOp, kNumeric, false)
+ACLOP_BINARY_INFERENCE(EqualOp, kAnyType, true)
+ACLOP_BINARY_INFERENCE(NotEqualOp, kAnyType, true)
+ACLOP_BINARY_INFERENCE(GreaterOp, kNumeric, true)
+ACLOP_BINARY_INFERENCE(GreaterEqualOp, kNumeric, true)
+ACLOP_BINARY_INFERENCE(LessOp, kNumeric, true)
+ACLOP_BINARY_INFERENCE(LessEqualOp, kNumeric, true)
+ACLOP_BINARY_INFERENCE(LogicalAndOp, Bool, false)
+ACLOP_BINARY_INFERENCE(LogicalOrOp, Bool, false)
 #undef ACLOP_BINARY_INFERENCE
+
+LogicalResult SelectOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  Inference inference(loc, getOperationName());
+  auto condition = inference.tensor(adaptor.getCondition(), "condition", Bool);
+  auto x = inference.tensor(adaptor.getX(), "x", kAnyType);
+  auto y = inference.tensor(adaptor.getY(), "y", kAnyType);
+  if (failed(condition) || failed(x) || failed(y)) return failure();
+  if (x->getElementType() != y->getElementType()) return inference.fail("x and y must have the same element type");
+  SmallVector<int64_t> values, shape;
+  if (failed(inference.broadcast(x->getShape(), y->getShape(), values)) ||
+      failed(inference.broadcast(condition->getShape(), values, shape)))
+    return failure();
+  results.push_back(RankedTensorType::get(shape, x->getElementType()));
+  return success();
+}
 
 #define ACLOP_UNARY_INFERENCE(Op, classes)                                                           \
   LogicalResult Op::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,    \
@@ -369,6 +398,18 @@ ACLOP_UNARY_INFERENCE(SqrtOp, Float)
 ACLOP_UNARY_INFERENCE(RsqrtOp, Float)
 ACLOP_UNARY_INFERENCE(AbsOp, Float | SignedInt)
 ACLOP_UNARY_INFERENCE(NegOp, Float | SignedInt)
+ACLOP_UNARY_INFERENCE(SquareOp, Float | SignedInt)
+ACLOP_UNARY_INFERENCE(ReciprocalOp, Float)
+ACLOP_UNARY_INFERENCE(SignOp, Float | SignedInt)
+ACLOP_UNARY_INFERENCE(FloorOp, Float)
+ACLOP_UNARY_INFERENCE(CeilOp, Float)
+ACLOP_UNARY_INFERENCE(RoundOp, Float)
+ACLOP_UNARY_INFERENCE(SinOp, Float)
+ACLOP_UNARY_INFERENCE(CosOp, Float)
+ACLOP_UNARY_INFERENCE(ErfOp, Float)
+ACLOP_UNARY_INFERENCE(SoftplusOp, Float)
+ACLOP_UNARY_INFERENCE(LogicalNotOp, Bool)
+ACLOP_UNARY_INFERENCE(LeakyReluOp, Float)
 #undef ACLOP_UNARY_INFERENCE
 
 #define ACLOP_REDUCE_INFERENCE(Op, classes)                                                               \
@@ -380,6 +421,8 @@ ACLOP_UNARY_INFERENCE(NegOp, Float | SignedInt)
 ACLOP_REDUCE_INFERENCE(ReduceSumOp, kNumeric)
 ACLOP_REDUCE_INFERENCE(ReduceMaxOp, kNumeric)
 ACLOP_REDUCE_INFERENCE(ReduceMeanOp, Float)
+ACLOP_REDUCE_INFERENCE(ReduceMinOp, kNumeric)
+ACLOP_REDUCE_INFERENCE(ReduceProdOp, kNumeric)
 #undef ACLOP_REDUCE_INFERENCE
 
 LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
@@ -423,6 +466,7 @@ namespace {
 std::optional<unsigned> fixedArity(Operation *op) {
   if (op->hasTrait<OpTrait::OneOperand>()) return 1;
   if (op->hasTrait<OpTrait::NOperands<2>::Impl>()) return 2;
+  if (op->hasTrait<OpTrait::NOperands<3>::Impl>()) return 3;
   if (op->hasTrait<OpTrait::NOperands<5>::Impl>()) return 5;
   return std::nullopt;
 }

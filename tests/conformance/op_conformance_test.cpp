@@ -189,7 +189,18 @@ TEST_F(Conformance, UnaryOperators) {
                        {"Sqrt", [](double x) { return std::sqrt(x); }, 0, 10, false},
                        {"Rsqrt", [](double x) { return 1 / std::sqrt(x); }, 0.1, 10, false},
                        {"Abs", [](double x) { return std::fabs(x); }, -2, 2, true},
-                       {"Neg", [](double x) { return -x; }, -2, 2, true}};
+                       {"Neg", [](double x) { return -x; }, -2, 2, true},
+                       {"Square", [](double x) { return x * x; }, -3, 3, true},
+                       {"Reciprocal", [](double x) { return 1 / x; }, 0.25, 4, false},
+                       {"Inv", [](double x) { return 1 / x; }, -4, -0.25, false},
+                       {"Sign", [](double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : 0.0; }, -2, 2, true},
+                       {"Floor", [](double x) { return std::floor(x); }, -5, 5, false},
+                       {"Ceil", [](double x) { return std::ceil(x); }, -5, 5, false},
+                       {"Round", [](double x) { return std::nearbyint(x); }, -5, 5, false},  // halves to even
+                       {"Sin", [](double x) { return std::sin(x); }, -7, 7, false},
+                       {"Cos", [](double x) { return std::cos(x); }, -7, 7, false},
+                       {"Erf", [](double x) { return std::erf(x); }, -3, 3, false},
+                       {"Softplus", [](double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }, -30, 30, false}};
   const std::vector<int64_t> shapes[] = {{}, {1}, {7}, {33, 17}, {0}, {1000}};
   for (const Unary &op : ops)
     for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}) {
@@ -205,13 +216,185 @@ TEST_F(Conformance, UnaryOperators) {
   printf("unary operators: %d cases\n", checked_);
 }
 
+// Values random tables rarely draw: halfway cases, signed zeros, NaN, infinities, and the tails
+// where a naive formula loses the result (log(1 + exp(x)) is 0 below x = -17 in f32).
+TEST_F(Conformance, UnaryEdgeValues) {
+  auto run = [&](const char *op, const std::vector<float> &x, std::function<void(aclopAttr *)> set = nullptr) {
+    int64_t n = static_cast<int64_t>(x.size());
+    aclTensorDesc *inDesc = aclCreateTensorDesc(ACL_FLOAT, 1, &n, ACL_FORMAT_ND);
+    aclTensorDesc *outDesc = aclCreateTensorDesc(ACL_FLOAT, 1, &n, ACL_FORMAT_ND);
+    void *in = nullptr, *out = nullptr;
+    EXPECT_EQ(aclrtMalloc(&in, 4 * n, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMalloc(&out, 4 * n, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    aclrtMemcpy(in, 4 * n, x.data(), 4 * n, ACL_MEMCPY_HOST_TO_DEVICE);
+    aclDataBuffer *inBuffer = aclCreateDataBuffer(in, 4 * n), *outBuffer = aclCreateDataBuffer(out, 4 * n);
+    aclopAttr *attr = aclopCreateAttr();
+    if (set) set(attr);
+    const aclTensorDesc *inDescs[] = {inDesc}, *outDescs[] = {outDesc};
+    const aclDataBuffer *inputs[] = {inBuffer};
+    aclDataBuffer *outputs[] = {outBuffer};
+    EXPECT_EQ(aclopCompileAndExecute(op, 1, inDescs, inputs, 1, outDescs, outputs, attr, ACL_ENGINE_SYS,
+                                     ACL_COMPILE_SYS, nullptr, first_),
+              ACL_SUCCESS) << op << ": " << recentError();
+    EXPECT_EQ(aclrtSynchronizeStream(first_), ACL_SUCCESS);
+    std::vector<float> y(n);
+    aclrtMemcpy(y.data(), 4 * n, out, 4 * n, ACL_MEMCPY_DEVICE_TO_HOST);
+    aclopDestroyAttr(attr);
+    aclDestroyDataBuffer(inBuffer);
+    aclDestroyDataBuffer(outBuffer);
+    aclDestroyTensorDesc(inDesc);
+    aclDestroyTensorDesc(outDesc);
+    aclrtFree(in);
+    aclrtFree(out);
+    return y;
+  };
+  // Bit for bit, NaN as any NaN: signed zeros must come out with their sign.
+  auto expectSame = [](const std::vector<float> &got, const std::vector<float> &want, const char *op) {
+    ASSERT_EQ(got.size(), want.size());
+    for (size_t i = 0; i < want.size(); ++i) {
+      if (std::isnan(want[i])) EXPECT_TRUE(std::isnan(got[i])) << op << " element " << i;
+      else EXPECT_TRUE(got[i] == want[i] && std::signbit(got[i]) == std::signbit(want[i]))
+          << op << " element " << i << ": " << got[i] << " vs " << want[i];
+    }
+  };
+  const float nan = std::nanf(""), inf = INFINITY;
+  expectSame(run("Round", {0.5f, 1.5f, 2.5f, -0.5f, -2.5f, 3.7f, -3.7f, 8388609.0f, nan}),
+             {0.0f, 2.0f, 2.0f, -0.0f, -2.0f, 4.0f, -4.0f, 8388609.0f, nan}, "Round");
+  expectSame(run("Floor", {-0.5f, -0.0f, 2.0f, -inf}), {-1.0f, -0.0f, 2.0f, -inf}, "Floor");
+  expectSame(run("Ceil", {-0.5f, 0.25f, inf}), {-0.0f, 1.0f, inf}, "Ceil");
+  expectSame(run("Sign", {nan, -0.0f, 0.0f, -inf, inf, 1e-30f, -1e-30f}), {nan, -0.0f, 0.0f, -1.0f, 1.0f, 1.0f, -1.0f},
+             "Sign");
+  expectSame(run("LeakyRelu", {-2.0f, 3.0f, -0.0f, nan}), {-0.0f, 3.0f, -0.0f, nan}, "LeakyRelu (slope 0)");
+  expectSame(run("LeakyRelu", {-2.0f, 3.0f, -inf}, [](aclopAttr *attr) { aclopSetAttrFloat(attr, "negative_slope", 0.25f); }),
+             {-0.5f, 3.0f, -inf}, "LeakyRelu (slope 0.25)");
+  expectSame(run("Reciprocal", {0.0f, -0.0f, inf, 4.0f}), {inf, -inf, 0.0f, 0.25f}, "Reciprocal");
+  const std::vector<float> tails = {-20.0f, -40.0f, -80.0f, 1e-7f, 100.0f, 1e30f, -inf, inf};
+  std::vector<float> softplus = run("Softplus", tails);
+  for (size_t i = 0; i < tails.size(); ++i) {
+    double x = tails[i], want = x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+    if (std::isinf(want)) EXPECT_EQ(softplus[i], want) << "Softplus(" << x << ")";
+    else EXPECT_NEAR(softplus[i], want, 4e-7 * std::fabs(want)) << "Softplus(" << x << ")";
+  }
+  expectSame(run("Softplus", {nan}), {nan}, "Softplus");
+}
+
+// Random values rounded to integers, so that comparisons see equal operands, with a NaN first
+// for float types.
+HostTensor comparable(aclDataType type, const std::vector<int64_t> &shape, unsigned seed) {
+  HostTensor t = randomTensor(type, shape, seed, -2, 2);
+  for (int64_t i = 0; i < t.count(); ++i) t.set(i, std::round(t.at(i)));
+  if (isFloatType(type) && t.count() > 0) t.set(0, std::nan(""));
+  return t;
+}
+
+const std::pair<std::vector<int64_t>, std::vector<int64_t>> kBroadcastPairs[] = {
+    {{}, {}}, {{1}, {1}}, {{7}, {7}}, {{33, 1}, {1, 17}}, {{2, 3, 4}, {4}}, {{1000}, {1}}, {{0, 3}, {0, 3}},
+    {{3, 0}, {1}}};
+
+TEST_F(Conformance, ComparisonAndLogicalOperators) {
+  const std::pair<const char *, std::function<bool(double, double)>> comparisons[] = {
+      {"Equal", [](double a, double b) { return a == b; }},
+      {"NotEqual", [](double a, double b) { return a != b; }},  // true with a NaN
+      {"Greater", [](double a, double b) { return a > b; }},
+      {"GreaterEqual", [](double a, double b) { return a >= b; }},
+      {"Less", [](double a, double b) { return a < b; }},
+      {"LessEqual", [](double a, double b) { return a <= b; }}};
+  for (const auto &[op, f] : comparisons)
+    for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8, ACL_UINT8, ACL_INT32, ACL_INT64,
+                             ACL_BOOL}) {
+      bool ordering = std::string(op) != "Equal" && std::string(op) != "NotEqual";
+      if (type == ACL_BOOL && ordering) continue;
+      for (const auto &[lhs, rhs] : kBroadcastPairs) {
+        Case c{op, {comparable(type, lhs, 21), comparable(type, rhs, 22)}, nullptr,
+               HostTensor(ACL_BOOL, broadcastShape(lhs, rhs)),
+               [f = f](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 return f(broadcastAt(in[0], index), broadcastAt(in[1], index)) ? 1.0 : 0.0;
+               }};
+        check(c);
+      }
+    }
+  const std::pair<const char *, std::function<bool(bool, bool)>> logical[] = {
+      {"LogicalAnd", [](bool a, bool b) { return a && b; }}, {"LogicalOr", [](bool a, bool b) { return a || b; }}};
+  for (const auto &[op, f] : logical)
+    for (const auto &[lhs, rhs] : kBroadcastPairs) {
+      Case c{op, {randomTensor(ACL_BOOL, lhs, 23, 0, 1), randomTensor(ACL_BOOL, rhs, 24, 0, 1)}, nullptr,
+             HostTensor(ACL_BOOL, broadcastShape(lhs, rhs)),
+             [f = f](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+               return f(broadcastAt(in[0], index) != 0, broadcastAt(in[1], index) != 0) ? 1.0 : 0.0;
+             }};
+      check(c);
+    }
+  for (const std::vector<int64_t> &shape : {std::vector<int64_t>{}, {1}, {37}, {0}, {33, 17}}) {
+    Case c{"LogicalNot", {randomTensor(ACL_BOOL, shape, 25, 0, 1)}, nullptr, HostTensor(ACL_BOOL, shape),
+           [](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+             return in[0].at(ravel(index, in[0].shape)) != 0 ? 0.0 : 1.0;
+           }};
+    check(c);
+  }
+  printf("comparison and logical operators: %d cases\n", checked_);
+}
+
+TEST_F(Conformance, Select) {
+  struct Shapes {
+    std::vector<int64_t> condition, x, y;
+  };
+  // SelectV2 broadcasts its three inputs as NumPy does.
+  const Shapes broadcasting[] = {{{}, {}, {}},          {{7}, {7}, {7}},       {{33, 1}, {33, 17}, {17}},
+                                 {{1}, {2, 3, 4}, {4}}, {{4}, {3, 1}, {1, 4}}, {{0, 3}, {0, 3}, {3}},
+                                 {{1000}, {1000}, {1}}};
+  for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT8, ACL_INT32, ACL_INT64, ACL_BOOL})
+    for (const Shapes &shapes : broadcasting) {
+      std::vector<int64_t> out = broadcastShape(shapes.condition, broadcastShape(shapes.x, shapes.y));
+      Case c{"SelectV2",
+             {randomTensor(ACL_BOOL, shapes.condition, 26, 0, 1), randomTensor(type, shapes.x, 27),
+              randomTensor(type, shapes.y, 28)},
+             nullptr, HostTensor(type, out),
+             [](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+               return broadcastAt(in[0], index) != 0 ? broadcastAt(in[1], index) : broadcastAt(in[2], index);
+             }};
+      check(c);
+    }
+  // Select (TensorFlow's): a condition of x's shape, or a vector over x's first dim; a square x
+  // tells the two readings apart.
+  for (const Shapes &shapes : {Shapes{{5, 5}, {5, 5}, {5, 5}}, Shapes{{5}, {5, 5}, {5, 5}}, Shapes{{3}, {3, 4, 2}, {3, 4, 2}},
+                               Shapes{{9}, {9}, {9}}}) {
+    Case c{"Select",
+           {randomTensor(ACL_BOOL, shapes.condition, 29, 0, 1), randomTensor(ACL_FLOAT, shapes.x, 30),
+            randomTensor(ACL_FLOAT, shapes.y, 31)},
+           nullptr, HostTensor(ACL_FLOAT, shapes.x),
+           [rowWise = shapes.condition.size() < shapes.x.size()](const std::vector<HostTensor> &in,
+                                                                  const std::vector<int64_t> &index) {
+             bool pick = rowWise ? in[0].at(index[0]) != 0 : in[0].at(ravel(index, in[0].shape)) != 0;
+             size_t at = ravel(index, in[1].shape);
+             return pick ? in[1].at(at) : in[2].at(at);
+           }};
+    check(c);
+  }
+  printf("select: %d cases\n", checked_);
+}
+
+TEST_F(Conformance, LeakyRelu) {
+  for (aclDataType type : kFloats)
+    for (float slope : {0.0f, 0.01f, 0.2f, -1.5f})
+      for (const std::vector<int64_t> &shape : {std::vector<int64_t>{}, {37}, {0}, {33, 17}}) {
+        Case c{"LeakyRelu", {randomTensor(type, shape, 32, -3, 3)},
+               [slope](aclopAttr *attr) { aclopSetAttrFloat(attr, "negative_slope", slope); }, HostTensor(type, shape),
+               [slope](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 double x = in[0].at(ravel(index, in[0].shape));
+                 return x >= 0 ? x : x * double(slope);
+               }};
+        check(c);
+      }
+  printf("leaky relu: %d cases\n", checked_);
+}
+
 TEST_F(Conformance, CastEveryPair) {
   const aclDataType types[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8,
                                ACL_UINT8, ACL_INT16,   ACL_INT32, ACL_INT64,  ACL_BOOL};
   for (aclDataType from : types)
     for (aclDataType to : types) {
-      Case c{"Cast", {randomTensor(from, {37}, 4, -100, 100)},
-             [to](aclopAttr *attr) { aclopSetAttrInt(attr, "dst_type", to); }, HostTensor(to, {37}),
+      Case c{"Cast", {randomTensor(from, {1000}, 4, -100, 100)},
+             [to](aclopAttr *attr) { aclopSetAttrInt(attr, "dst_type", to); }, HostTensor(to, {1000}),
              [from, to](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
                double v = in[0].at(index[0]);
                if (to == ACL_BOOL) return v != 0 ? 1.0 : 0.0;
@@ -615,14 +798,18 @@ TEST_F(Conformance, GemmScalings) {
 }
 
 TEST_F(Conformance, ReductionsSoftmaxTranspose) {
+  enum Kind { Sum, Max, Min, Prod, Mean };
   struct Reduction {
     const char *type;
-    bool isMax, isMean;
+    Kind kind;
   };
-  for (Reduction op : {Reduction{"ReduceSumD", false, false}, Reduction{"ReduceMaxD", true, false},
-                       Reduction{"ReduceMeanD", false, true}})
-    for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT32}) {
-      if (op.isMean && type == ACL_INT32) continue;
+  for (Reduction op : {Reduction{"ReduceSumD", Sum}, Reduction{"ReduceMaxD", Max}, Reduction{"ReduceMeanD", Mean},
+                       Reduction{"ReduceMin", Min}, Reduction{"ReduceProdD", Prod}})
+    for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_UINT8}) {
+      if (op.kind == Mean && !isFloatType(type)) continue;
+      if (type == ACL_UINT8 && op.kind != Max && op.kind != Min) continue;  // unsigned order, no wrapping sums
+      // Products of up to 33 factors stay in range with factors in [-1.4, 1.4] (-1, 0, 1 as integers).
+      double lo = type == ACL_UINT8 ? 0 : op.kind == Prod ? -1.4 : -2, hi = type == ACL_UINT8 ? 255 : -lo;
       for (std::vector<int64_t> axes : {std::vector<int64_t>{1}, std::vector<int64_t>{0, 2}, std::vector<int64_t>{-1}})
         for (bool keep : {false, true}) {
           std::vector<int64_t> shape = {5, 33, 4}, out;
@@ -634,14 +821,14 @@ TEST_F(Conformance, ReductionsSoftmaxTranspose) {
             if (!reduced(d)) out.push_back(shape[d]);
             else if (keep) out.push_back(1);
           }
-          Case c{op.type, {randomTensor(type, shape, 14)},
+          Case c{op.type, {randomTensor(type, shape, 14, lo, hi)},
                  [axes, keep](aclopAttr *attr) {
                    aclopSetAttrListInt(attr, "axes", int(axes.size()), axes.data());
                    aclopSetAttrBool(attr, "keep_dims", keep);
                  },
                  HostTensor(type, out),
                  [op, shape, reduced, keep](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
-                   double acc = op.isMax ? -1e300 : 0;
+                   double acc = op.kind == Max ? -1e300 : op.kind == Min ? 1e300 : op.kind == Prod ? 1 : 0;
                    int64_t count = 0;
                    for (int64_t flat = 0; flat < in[0].count(); ++flat) {
                      auto full = unravel(flat, shape);
@@ -653,10 +840,11 @@ TEST_F(Conformance, ReductionsSoftmaxTranspose) {
                      }
                      if (!inGroup) continue;
                      double v = in[0].at(flat);
-                     acc = op.isMax ? std::max(acc, v) : acc + v;
+                     acc = op.kind == Max ? std::max(acc, v) : op.kind == Min ? std::min(acc, v)
+                           : op.kind == Prod ? acc * v : acc + v;
                      ++count;
                    }
-                   return op.isMean ? acc / count : acc;
+                   return op.kind == Mean ? acc / count : acc;
                  }};
           check(c);
         }

@@ -158,6 +158,43 @@ def Aclop_MinimumOp : Aclop_BinaryOp<"minimum", "Minimum">;
 def Aclop_PowOp : Aclop_BinaryOp<"pow", "Pow">;
 
 //===----------------------------------------------------------------------===//
+// Comparisons and logical ops: i1 results, NumPy broadcasting
+//===----------------------------------------------------------------------===//
+
+class Aclop_CompareOp<string mnemonic, string cannName> : Aclop_BinaryOp<mnemonic, cannName> {
+  let summary = "Element-wise " # mnemonic # " comparison to i1 with NumPy broadcasting (CANN " # cannName # ")";
+  let description = [{
+    Both operands have one element type; the result is i1 of their broadcast shape. Float
+    comparisons with a NaN are false, except `not_equal`, which is true.
+  }];
+}
+
+def Aclop_EqualOp : Aclop_CompareOp<"equal", "Equal">;
+def Aclop_NotEqualOp : Aclop_CompareOp<"not_equal", "NotEqual">;
+def Aclop_GreaterOp : Aclop_CompareOp<"greater", "Greater">;
+def Aclop_GreaterEqualOp : Aclop_CompareOp<"greater_equal", "GreaterEqual">;
+def Aclop_LessOp : Aclop_CompareOp<"less", "Less">;
+def Aclop_LessEqualOp : Aclop_CompareOp<"less_equal", "LessEqual">;
+
+def Aclop_LogicalAndOp : Aclop_BinaryOp<"logical_and", "LogicalAnd">;
+def Aclop_LogicalOrOp : Aclop_BinaryOp<"logical_or", "LogicalOr">;
+
+def Aclop_SelectOp : Aclop_InferredOp<"select"> {
+  let summary = "condition ? x : y, element-wise with NumPy broadcasting (CANN SelectV2)";
+  let description = [{
+    `condition` is i1; `x` and `y` have one element type, which the result has. The three
+    shapes broadcast together.
+
+    ```mlir
+    %r = aclop.select %c, %x, %y : (tensor<4x1xi1>, tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$condition, AnyRankedTensor:$x, AnyRankedTensor:$y);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$condition `,` $x `,` $y attr-dict `:` functional-type(operands, results)";
+}
+
+//===----------------------------------------------------------------------===//
 // Element-wise unary ops
 //===----------------------------------------------------------------------===//
 
@@ -178,6 +215,28 @@ def Aclop_SqrtOp : Aclop_UnaryOp<"sqrt", "Sqrt">;
 def Aclop_RsqrtOp : Aclop_UnaryOp<"rsqrt", "Rsqrt">;
 def Aclop_AbsOp : Aclop_UnaryOp<"abs", "Abs">;
 def Aclop_NegOp : Aclop_UnaryOp<"neg", "Neg">;
+def Aclop_SquareOp : Aclop_UnaryOp<"square", "Square">;
+def Aclop_ReciprocalOp : Aclop_UnaryOp<"reciprocal", "Reciprocal">;
+def Aclop_SignOp : Aclop_UnaryOp<"sign", "Sign">;
+def Aclop_FloorOp : Aclop_UnaryOp<"floor", "Floor">;
+def Aclop_CeilOp : Aclop_UnaryOp<"ceil", "Ceil">;
+def Aclop_RoundOp : Aclop_UnaryOp<"round", "Round"> {
+  let description = [{ Rounds to the nearest integer, halfway cases to even. }];
+}
+def Aclop_SinOp : Aclop_UnaryOp<"sin", "Sin">;
+def Aclop_CosOp : Aclop_UnaryOp<"cos", "Cos">;
+def Aclop_ErfOp : Aclop_UnaryOp<"erf", "Erf">;
+def Aclop_SoftplusOp : Aclop_UnaryOp<"softplus", "Softplus"> {
+  let description = [{ log(1 + exp(x)), computed as max(x, 0) + log1p(exp(-|x|)) so that it neither overflows nor loses small results. }];
+}
+def Aclop_LogicalNotOp : Aclop_UnaryOp<"logical_not", "LogicalNot">;
+
+def Aclop_LeakyReluOp : Aclop_InferredOp<"leaky_relu"> {
+  let summary = "x for x >= 0, else negative_slope * x (CANN LeakyRelu)";
+  let arguments = (ins AnyRankedTensor:$input, DefaultValuedAttr<F32Attr, "0.0f">:$negative_slope);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
 
 //===----------------------------------------------------------------------===//
 // Reductions, softmax, transpose
@@ -198,6 +257,8 @@ class Aclop_ReduceOp<string mnemonic, string cannName> : Aclop_InferredOp<mnemon
 def Aclop_ReduceSumOp : Aclop_ReduceOp<"reduce_sum", "ReduceSum">;
 def Aclop_ReduceMaxOp : Aclop_ReduceOp<"reduce_max", "ReduceMax">;
 def Aclop_ReduceMeanOp : Aclop_ReduceOp<"reduce_mean", "ReduceMean">;
+def Aclop_ReduceMinOp : Aclop_ReduceOp<"reduce_min", "ReduceMin">;
+def Aclop_ReduceProdOp : Aclop_ReduceOp<"reduce_prod", "ReduceProd">;
 
 def Aclop_SoftmaxOp : Aclop_InferredOp<"softmax"> {
   let summary = "exp(x - max) / sum(exp(x - max)) over `axes` (CANN SoftmaxV2)";

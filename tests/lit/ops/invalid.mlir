@@ -315,3 +315,86 @@ func.func @matmul_bias_type(%a: tensor<4x8xf16>, %b: tensor<8x3xf16>, %bias: ten
   %r = aclop.matmul %a, %b, %bias : (tensor<4x8xf16>, tensor<8x3xf16>, tensor<3xbf16>) -> tensor<4x3xf16>
   return
 }
+
+// -----
+
+func.func @greater_bool(%a: tensor<3xi1>) {
+  // expected-error @below {{lhs has element type i1; allowed: f16, bf16, f32, f64, i8, i16, i32, i64, ui8}}
+  // expected-error @below {{rhs has element type i1}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.greater %a, %a : (tensor<3xi1>, tensor<3xi1>) -> tensor<3xi1>
+  return
+}
+
+// -----
+
+func.func @equal_written_type(%a: tensor<3xf32>) {
+  // expected-error @below {{inferred type(s) 'tensor<3xi1>' are incompatible with return type(s) of operation 'tensor<3xf32>'}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.equal %a, %a : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @logical_and_numbers(%a: tensor<3xi8>) {
+  // expected-error @below {{lhs has element type i8; allowed: i1}}
+  // expected-error @below {{rhs has element type i8; allowed: i1}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.logical_and %a, %a : (tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
+  return
+}
+
+// -----
+
+func.func @select_condition(%c: tensor<3xf32>, %x: tensor<3xf32>) {
+  // expected-error @below {{condition has element type f32; allowed: i1}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.select %c, %x, %x : (tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @select_mixed(%c: tensor<3xi1>, %x: tensor<3xf32>, %y: tensor<3xf16>) {
+  // expected-error @below {{x and y must have the same element type}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.select %c, %x, %y : (tensor<3xi1>, tensor<3xf32>, tensor<3xf16>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @select_broadcast(%c: tensor<4xi1>, %x: tensor<3xf32>) {
+  // expected-error @below {{operand shapes do not broadcast: dimension 0 is 4 vs 3}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.select %c, %x, %x : (tensor<4xi1>, tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @sin_int(%a: tensor<3xi32>) {
+  // expected-error @below {{input has element type i32; allowed: f16, bf16, f32, f64}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.sin %a : (tensor<3xi32>) -> tensor<3xi32>
+  return
+}
+
+// -----
+
+func.func @logical_not_float(%a: tensor<3xf32>) {
+  // expected-error @below {{input has element type f32; allowed: i1}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.logical_not %a : (tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_prod_bool(%a: tensor<3xi1>) {
+  // expected-error @below {{input has element type i1; allowed: f16, bf16, f32, f64, i8, i16, i32, i64, ui8}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.reduce_prod %a {axes = array<i64>} : (tensor<3xi1>) -> tensor<i1>
+  return
+}

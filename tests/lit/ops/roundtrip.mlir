@@ -69,6 +69,56 @@ func.func @unary(%a: tensor<2x?xf16>, %i: tensor<3xi64>) {
   %8 = aclop.abs %i : (tensor<3xi64>) -> tensor<3xi64>
   // CHECK: aclop.neg
   %9 = aclop.neg %a : (tensor<2x?xf16>) -> tensor<2x?xf16>
+  // CHECK: aclop.square
+  %10 = aclop.square %i : (tensor<3xi64>) -> tensor<3xi64>
+  // CHECK: aclop.reciprocal
+  %11 = aclop.reciprocal %a : (tensor<2x?xf16>) -> tensor<2x?xf16>
+  // CHECK: aclop.sign
+  %12 = aclop.sign %i : (tensor<3xi64>) -> tensor<3xi64>
+  // CHECK: aclop.floor
+  %13 = aclop.floor %a : (tensor<2x?xf16>) -> tensor<2x?xf16>
+  // CHECK: aclop.ceil
+  %14 = aclop.ceil %a : (tensor<2x?xf16>) -> tensor<2x?xf16>
+  // CHECK: aclop.round
+  %15 = aclop.round %a : (tensor<2x?xf16>) -> tensor<2x?xf16>
+  // CHECK: aclop.sin
+  %16 = aclop.sin %a : (tensor<2x?xf16>) -> tensor<2x?xf16>
+  // CHECK: aclop.cos
+  %17 = aclop.cos %a : (tensor<2x?xf16>) -> tensor<2x?xf16>
+  // CHECK: aclop.erf
+  %18 = aclop.erf %a : (tensor<2x?xf16>) -> tensor<2x?xf16>
+  // CHECK: aclop.softplus
+  %19 = aclop.softplus %a : (tensor<2x?xf16>) -> tensor<2x?xf16>
+  // CHECK: aclop.leaky_relu %{{.*}} {negative_slope = 2.000000e-01 : f32} : (tensor<2x?xf16>) -> tensor<2x?xf16>
+  %20 = aclop.leaky_relu %a {negative_slope = 0.2 : f32} : (tensor<2x?xf16>) -> tensor<2x?xf16>
+  // CHECK: aclop.leaky_relu %{{.*}} : (tensor<2x?xf16>) -> tensor<2x?xf16>
+  %21 = aclop.leaky_relu %a : (tensor<2x?xf16>) -> tensor<2x?xf16>
+  return
+}
+
+// CHECK-LABEL: func @comparisons_and_logic
+func.func @comparisons_and_logic(%a: tensor<4x1xf32>, %b: tensor<3xf32>, %u: tensor<2xui8>, %p: tensor<4x3xi1>,
+                                 %q: tensor<3xi1>) {
+  // CHECK: aclop.equal %{{.*}}, %{{.*}} : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
+  %0 = aclop.equal %a, %b : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
+  // CHECK: aclop.not_equal
+  %1 = aclop.not_equal %p, %q : (tensor<4x3xi1>, tensor<3xi1>) -> tensor<4x3xi1>
+  // CHECK: aclop.greater
+  %2 = aclop.greater %u, %u : (tensor<2xui8>, tensor<2xui8>) -> tensor<2xi1>
+  // CHECK: aclop.greater_equal
+  %3 = aclop.greater_equal %a, %b : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
+  // CHECK: aclop.less
+  %4 = aclop.less %a, %b : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
+  // CHECK: aclop.less_equal
+  %5 = aclop.less_equal %a, %b : (tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xi1>
+  // CHECK: aclop.logical_and
+  %6 = aclop.logical_and %p, %q : (tensor<4x3xi1>, tensor<3xi1>) -> tensor<4x3xi1>
+  // CHECK: aclop.logical_or
+  %7 = aclop.logical_or %p, %q : (tensor<4x3xi1>, tensor<3xi1>) -> tensor<4x3xi1>
+  // CHECK: aclop.logical_not
+  %8 = aclop.logical_not %q : (tensor<3xi1>) -> tensor<3xi1>
+  // CHECK: aclop.select %{{.*}}, %{{.*}}, %{{.*}} : (tensor<3xi1>, tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+  %9 = aclop.select %q, %a, %b : (tensor<3xi1>, tensor<4x1xf32>, tensor<3xf32>) -> tensor<4x3xf32>
   return
 }
 
@@ -80,6 +130,10 @@ func.func @reductions(%a: tensor<4x?x6xf32>) {
   %1 = aclop.reduce_max %a {axes = array<i64: 0>} : (tensor<4x?x6xf32>) -> tensor<?x6xf32>
   // CHECK: aclop.reduce_mean %{{.*}} {axes = array<i64>} : (tensor<4x?x6xf32>) -> tensor<f32>
   %2 = aclop.reduce_mean %a {axes = array<i64>} : (tensor<4x?x6xf32>) -> tensor<f32>
+  // CHECK: aclop.reduce_min %{{.*}} {axes = array<i64: 2>} : (tensor<4x?x6xf32>) -> tensor<4x?xf32>
+  %min = aclop.reduce_min %a {axes = array<i64: 2>} : (tensor<4x?x6xf32>) -> tensor<4x?xf32>
+  // CHECK: aclop.reduce_prod %{{.*}} {axes = array<i64: 0>, keep_dims = true} : (tensor<4x?x6xf32>) -> tensor<1x?x6xf32>
+  %prod = aclop.reduce_prod %a {axes = array<i64: 0>, keep_dims = true} : (tensor<4x?x6xf32>) -> tensor<1x?x6xf32>
   // CHECK: aclop.softmax %{{.*}} {axes = array<i64: -1>} : (tensor<4x?x6xf32>) -> tensor<4x?x6xf32>
   %3 = aclop.softmax %a {axes = array<i64: -1>} : (tensor<4x?x6xf32>) -> tensor<4x?x6xf32>
   // CHECK: aclop.transpose %{{.*}} {perm = array<i64: 2, 0, 1>} : (tensor<4x?x6xf32>) -> tensor<6x4x?xf32>

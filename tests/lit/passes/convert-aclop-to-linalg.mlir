@@ -56,9 +56,12 @@ func.func @cast_f32_i32(%a: tensor<7xf32>) -> tensor<7xi32> {
 
 // -----
 
-// To bool is "not equal to zero".
+// To bool is "not equal to zero", stored as a byte.
 // CHECK-LABEL: func @cast_to_bool
-// CHECK: arith.cmpf une
+// CHECK-SAME: -> tensor<7xi8>
+// CHECK: %[[BIT:.*]] = arith.cmpf une
+// CHECK: %[[BYTE:.*]] = arith.extui %[[BIT]] : i1 to i8
+// CHECK: linalg.yield %[[BYTE]] : i8
 func.func @cast_to_bool(%a: tensor<7xbf16>) -> tensor<7xi1> {
   %r = aclop.cast %a {dst_type = i1} : (tensor<7xbf16>) -> tensor<7xi1>
   return %r : tensor<7xi1>
@@ -180,8 +183,10 @@ func.func @softmax(%a: tensor<4x7xf32>) -> tensor<4x7xf32> {
 
 // -----
 
+// Bools are stored a byte each: moving them moves bytes.
 // CHECK-LABEL: func @transpose
-// CHECK: linalg.transpose ins(%arg0 : tensor<2x3x5xi1>) outs(%{{.*}} : tensor<5x2x3xi1>) permutation = [2, 0, 1]
+// CHECK-SAME: (%arg0: tensor<2x3x5xi8>) -> tensor<5x2x3xi8>
+// CHECK: linalg.transpose ins(%arg0 : tensor<2x3x5xi8>) outs(%{{.*}} : tensor<5x2x3xi8>) permutation = [2, 0, 1]
 func.func @transpose(%a: tensor<2x3x5xi1>) -> tensor<5x2x3xi1> {
   %r = aclop.transpose %a {perm = array<i64: 2, 0, 1>} : (tensor<2x3x5xi1>) -> tensor<5x2x3xi1>
   return %r : tensor<5x2x3xi1>
@@ -255,4 +260,72 @@ func.func @conv2d_dynamic(%x: tensor<?x4x?x?xf32>, %w: tensor<6x2x3x3xf32>) -> t
 func.func @matmul_bias(%a: tensor<4x8xf16>, %b: tensor<8x3xf16>, %bias: tensor<3xf16>) -> tensor<4x3xf16> {
   %r = aclop.matmul %a, %b, %bias : (tensor<4x8xf16>, tensor<8x3xf16>, tensor<3xf16>) -> tensor<4x3xf16>
   return %r : tensor<4x3xf16>
+}
+
+// -----
+
+// A comparison reads its operands in their compute type and stores its i1 result as a byte; a
+// stored bool is true when its byte is not zero.
+// CHECK-LABEL: func @compare_and_select
+// CHECK-SAME: (%[[A:.*]]: tensor<4x1xf16>, %[[B:.*]]: tensor<3xf16>, %[[C:.*]]: tensor<3xi8>) -> tensor<4x3xf16>
+// CHECK: linalg.generic
+// CHECK:   arith.extf {{.*}} : f16 to f32
+// CHECK:   %[[LT:.*]] = arith.cmpf olt
+// CHECK:   arith.extui %[[LT]] : i1 to i8
+// CHECK: linalg.generic
+// CHECK: ^bb0(%[[L:.*]]: i8, %[[R:.*]]: i8, %{{.*}}: i8):
+// CHECK:   %[[LB:.*]] = arith.cmpi ne, %[[L]], %{{.*}} : i8
+// CHECK:   %[[RB:.*]] = arith.cmpi ne, %[[R]], %{{.*}} : i8
+// CHECK:   arith.andi %[[LB]], %[[RB]] : i1
+// CHECK: linalg.generic
+// CHECK: ^bb0(%[[S:.*]]: i8, %[[X:.*]]: f16, %[[Y:.*]]: f16, %{{.*}}: f16):
+// CHECK:   %[[SB:.*]] = arith.cmpi ne, %[[S]], %{{.*}} : i8
+// CHECK:   arith.select %[[SB]], %[[X]], %[[Y]] : f16
+func.func @compare_and_select(%a: tensor<4x1xf16>, %b: tensor<3xf16>, %c: tensor<3xi1>) -> tensor<4x3xf16> {
+  %lt = aclop.less %a, %b : (tensor<4x1xf16>, tensor<3xf16>) -> tensor<4x3xi1>
+  %both = aclop.logical_and %lt, %c : (tensor<4x3xi1>, tensor<3xi1>) -> tensor<4x3xi1>
+  %r = aclop.select %both, %a, %b : (tensor<4x3xi1>, tensor<4x1xf16>, tensor<3xf16>) -> tensor<4x3xf16>
+  return %r : tensor<4x3xf16>
+}
+
+// -----
+
+// Unsigned comparisons use unsigned predicates; NotEqual is true for NaN (une).
+// CHECK-LABEL: func @unsigned_and_nan
+// CHECK: arith.cmpi ugt
+// CHECK: arith.cmpf une
+func.func @unsigned_and_nan(%u: tensor<5xui8>, %f: tensor<5xf32>) -> (tensor<5xi1>, tensor<5xi1>) {
+  %0 = aclop.greater %u, %u : (tensor<5xui8>, tensor<5xui8>) -> tensor<5xi1>
+  %1 = aclop.not_equal %f, %f : (tensor<5xf32>, tensor<5xf32>) -> tensor<5xi1>
+  return %0, %1 : tensor<5xi1>, tensor<5xi1>
+}
+
+// -----
+
+// Round is to nearest even; softplus is max(x, 0) + log1p(exp(-|x|)), log1p by Goldberg's method.
+// CHECK-LABEL: func @round_softplus
+// CHECK: math.roundeven
+// CHECK: math.absf
+// CHECK: math.exp
+// CHECK: arith.maximumf
+// CHECK: math.log
+// CHECK: arith.select
+func.func @round_softplus(%a: tensor<9xf32>) -> tensor<9xf32> {
+  %r = aclop.round %a : (tensor<9xf32>) -> tensor<9xf32>
+  %s = aclop.softplus %r : (tensor<9xf32>) -> tensor<9xf32>
+  return %s : tensor<9xf32>
+}
+
+// -----
+
+// Min and product reductions start from +inf and 1.
+// CHECK-LABEL: func @reduce_min_prod
+// CHECK: arith.constant 0x7F800000 : f32
+// CHECK: arith.minimumf
+// CHECK: arith.constant 1 : i32
+// CHECK: arith.muli
+func.func @reduce_min_prod(%a: tensor<4x5xf32>, %i: tensor<4x5xi32>) -> (tensor<4xf32>, tensor<5xi32>) {
+  %0 = aclop.reduce_min %a {axes = array<i64: 1>} : (tensor<4x5xf32>) -> tensor<4xf32>
+  %1 = aclop.reduce_prod %i {axes = array<i64: 0>} : (tensor<4x5xi32>) -> tensor<5xi32>
+  return %0, %1 : tensor<4xf32>, tensor<5xi32>
 }

@@ -222,3 +222,42 @@ func.func @matmul_nt(%a: tensor<64x70xf32>, %b: tensor<130x70xf32>) -> tensor<64
   %r = aclop.matmul %a, %b {transpose_b = true} : (tensor<64x70xf32>, tensor<130x70xf32>) -> tensor<64x130xf32>
   return %r : tensor<64x130xf32>
 }
+
+// -----
+
+// Bools in and out, a byte each.
+// CHECK-LABEL: llvm.func @compare_select(
+func.func @compare_select(%a: tensor<?x17xf16>, %b: tensor<17xf16>, %c: tensor<?x17xi1>) -> (tensor<?x17xi1>, tensor<?x17xf16>) {
+  %lt = aclop.less_equal %a, %b : (tensor<?x17xf16>, tensor<17xf16>) -> tensor<?x17xi1>
+  %n = aclop.logical_not %c : (tensor<?x17xi1>) -> tensor<?x17xi1>
+  %both = aclop.logical_or %lt, %n : (tensor<?x17xi1>, tensor<?x17xi1>) -> tensor<?x17xi1>
+  %r = aclop.select %both, %a, %b : (tensor<?x17xi1>, tensor<?x17xf16>, tensor<17xf16>) -> tensor<?x17xf16>
+  return %both, %r : tensor<?x17xi1>, tensor<?x17xf16>
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @new_unary(
+func.func @new_unary(%a: tensor<33xbf16>, %i: tensor<33xi8>) -> (tensor<33xbf16>, tensor<33xi8>) {
+  %0 = aclop.sin %a : (tensor<33xbf16>) -> tensor<33xbf16>
+  %1 = aclop.cos %0 : (tensor<33xbf16>) -> tensor<33xbf16>
+  %2 = aclop.erf %1 : (tensor<33xbf16>) -> tensor<33xbf16>
+  %3 = aclop.softplus %2 : (tensor<33xbf16>) -> tensor<33xbf16>
+  %4 = aclop.floor %3 : (tensor<33xbf16>) -> tensor<33xbf16>
+  %5 = aclop.ceil %4 : (tensor<33xbf16>) -> tensor<33xbf16>
+  %6 = aclop.round %5 : (tensor<33xbf16>) -> tensor<33xbf16>
+  %7 = aclop.reciprocal %6 : (tensor<33xbf16>) -> tensor<33xbf16>
+  %8 = aclop.leaky_relu %7 {negative_slope = 0.1 : f32} : (tensor<33xbf16>) -> tensor<33xbf16>
+  %9 = aclop.sign %i : (tensor<33xi8>) -> tensor<33xi8>
+  %10 = aclop.square %9 : (tensor<33xi8>) -> tensor<33xi8>
+  return %8, %10 : tensor<33xbf16>, tensor<33xi8>
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @reduce_min_prod(
+func.func @reduce_min_prod(%a: tensor<?x6xf16>, %u: tensor<7x?xui8>) -> (tensor<6xf16>, tensor<7xui8>) {
+  %0 = aclop.reduce_min %a {axes = array<i64: 0>} : (tensor<?x6xf16>) -> tensor<6xf16>
+  %1 = aclop.reduce_prod %u {axes = array<i64: 1>} : (tensor<7x?xui8>) -> tensor<7xui8>
+  return %0, %1 : tensor<6xf16>, tensor<7xui8>
+}

@@ -28,7 +28,8 @@ using namespace mlir::aclop;
 
 namespace {
 
-// ui8 becomes i8 everywhere; the ops carry the signedness.
+// Tensors and memrefs take their elements' storage types (ui8 and i1 become i8; the ops carry
+// the signedness and read bytes as bools); scalars only lose their signedness.
 class SignlessTypeConverter : public TypeConverter {
 public:
   SignlessTypeConverter() {
@@ -36,11 +37,11 @@ public:
     addConversion([](IntegerType type) -> Type {
       return type.isUnsigned() ? IntegerType::get(type.getContext(), type.getWidth()) : type;
     });
-    addConversion([this](RankedTensorType type) -> Type {
-      return RankedTensorType::get(type.getShape(), convertType(type.getElementType()), type.getEncoding());
+    addConversion([](RankedTensorType type) -> Type {
+      return RankedTensorType::get(type.getShape(), storageType(type.getElementType()), type.getEncoding());
     });
-    addConversion([this](MemRefType type) -> Type {
-      return MemRefType::get(type.getShape(), convertType(type.getElementType()), type.getLayout(),
+    addConversion([](MemRefType type) -> Type {
+      return MemRefType::get(type.getShape(), storageType(type.getElementType()), type.getLayout(),
                              type.getMemorySpace());
     });
   }
@@ -78,7 +79,6 @@ struct ElementwisePattern : OpConversionPattern<Op> {
     Location loc = op.getLoc();
     SmallVector<Value> inputs(adaptor.getOperands());
     auto resultType = cast<RankedTensorType>(this->getTypeConverter()->convertType(op.getType()));
-    Type elementType = cast<RankedTensorType>(op->getOperand(0).getType()).getElementType();
     Value init = emptyTensor(rewriter, loc, resultType,
                              [&](int64_t i) { return broadcastSize(rewriter, loc, inputs, resultType, i); });
     SmallVector<AffineMap> maps;
@@ -88,9 +88,7 @@ struct ElementwisePattern : OpConversionPattern<Op> {
     auto generic = linalg::GenericOp::create(
         rewriter, loc, resultType, inputs, init, maps, iterators(resultType.getRank(), 0),
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value result = args.size() == 3 ? binaryScalar(b, l, source, args[0], args[1], elementType)
-                                          : unaryScalar(b, l, source, args[0], elementType);
-          linalg::YieldOp::create(b, l, result);
+          linalg::YieldOp::create(b, l, elementwiseScalar(b, l, source, args.drop_back()));
         });
     rewriter.replaceOp(op, generic.getResults());
     return success();
@@ -273,20 +271,34 @@ struct ReductionDims {
   }
 };
 
-enum class Combine { Sum, Max };
+enum class Combine { Sum, Prod, Max, Min };
 
 TypedAttr identityOf(OpBuilder &b, Combine combine, Type type, bool isUnsigned) {
   if (combine == Combine::Sum) return cast<TypedAttr>(b.getZeroAttr(type));
+  if (combine == Combine::Prod) return cast<TypedAttr>(b.getOneAttr(type));
+  bool max = combine == Combine::Max;
   if (auto floatType = dyn_cast<FloatType>(type))
-    return b.getFloatAttr(type, APFloat::getInf(floatType.getFloatSemantics(), /*Negative=*/true));
+    return b.getFloatAttr(type, APFloat::getInf(floatType.getFloatSemantics(), /*Negative=*/max));
   unsigned width = type.getIntOrFloatBitWidth();
-  return b.getIntegerAttr(type, isUnsigned ? APInt::getZero(width) : APInt::getSignedMinValue(width));
+  if (isUnsigned) return b.getIntegerAttr(type, max ? APInt::getZero(width) : APInt::getMaxValue(width));
+  return b.getIntegerAttr(type, max ? APInt::getSignedMinValue(width) : APInt::getSignedMaxValue(width));
 }
 
 Value combineOf(OpBuilder &b, Location loc, Combine combine, Value acc, Value x, bool isUnsigned) {
-  if (combine == Combine::Sum)
+  bool isFloat = isa<FloatType>(x.getType());
+  switch (combine) {
+  case Combine::Sum:
     return addOf(b, loc, acc, x, arith::FastMathFlags::reassoc | arith::FastMathFlags::contract);
-  if (isa<FloatType>(x.getType())) return arith::MaximumFOp::create(b, loc, acc, x);
+  case Combine::Prod:
+    if (isFloat) return arith::MulFOp::create(b, loc, acc, x, arith::FastMathFlags::reassoc);
+    return arith::MulIOp::create(b, loc, acc, x);
+  case Combine::Min:
+    if (isFloat) return arith::MinimumFOp::create(b, loc, acc, x);
+    return isUnsigned ? Value(arith::MinUIOp::create(b, loc, acc, x)) : Value(arith::MinSIOp::create(b, loc, acc, x));
+  case Combine::Max:
+    break;
+  }
+  if (isFloat) return arith::MaximumFOp::create(b, loc, acc, x);
   return isUnsigned ? Value(arith::MaxUIOp::create(b, loc, acc, x)) : Value(arith::MaxSIOp::create(b, loc, acc, x));
 }
 
@@ -320,10 +332,14 @@ struct ReducePattern : OpConversionPattern<Op> {
     auto inputType = tensorType(input);
     Type element = op.getInput().getType().getElementType();
     bool isUnsigned = element.isUnsignedInteger();
-    constexpr bool isMax = std::is_same_v<Op, ReduceMaxOp>, isMean = std::is_same_v<Op, ReduceMeanOp>;
+    constexpr bool isMean = std::is_same_v<Op, ReduceMeanOp>;
+    constexpr Combine combine = std::is_same_v<Op, ReduceMaxOp>    ? Combine::Max
+                                : std::is_same_v<Op, ReduceMinOp>  ? Combine::Min
+                                : std::is_same_v<Op, ReduceProdOp> ? Combine::Prod
+                                                                   : Combine::Sum;
     ReductionDims dims(inputType.getRank(), op.getAxes());
     Type accType = computeType(element);
-    Value sum = reduce(rewriter, loc, input, dims, isMax ? Combine::Max : Combine::Sum, accType, isUnsigned, {}, {},
+    Value sum = reduce(rewriter, loc, input, dims, combine, accType, isUnsigned, {}, {},
                        [&](OpBuilder &b, Location l, ValueRange args) { return castScalar(b, l, args[0], element, accType, true); });
     Type resultElement = this->getTypeConverter()->convertType(element);
     auto keptType = dims.keptType(inputType, resultElement);
@@ -444,9 +460,17 @@ struct ConvertAclopToLinalgPass : aclop::impl::ConvertAclopToLinalgBase<ConvertA
                  ElementwisePattern<PowOp>, ElementwisePattern<ReluOp>, ElementwisePattern<GeluOp>,
                  ElementwisePattern<SigmoidOp>, ElementwisePattern<TanhOp>, ElementwisePattern<ExpOp>,
                  ElementwisePattern<LogOp>, ElementwisePattern<SqrtOp>, ElementwisePattern<RsqrtOp>,
-                 ElementwisePattern<AbsOp>, ElementwisePattern<NegOp>, CastPattern, GemmPattern,
+                 ElementwisePattern<AbsOp>, ElementwisePattern<NegOp>, ElementwisePattern<SquareOp>,
+                 ElementwisePattern<ReciprocalOp>, ElementwisePattern<SignOp>, ElementwisePattern<FloorOp>,
+                 ElementwisePattern<CeilOp>, ElementwisePattern<RoundOp>, ElementwisePattern<SinOp>,
+                 ElementwisePattern<CosOp>, ElementwisePattern<ErfOp>, ElementwisePattern<SoftplusOp>,
+                 ElementwisePattern<LogicalNotOp>, ElementwisePattern<LeakyReluOp>, ElementwisePattern<EqualOp>,
+                 ElementwisePattern<NotEqualOp>, ElementwisePattern<GreaterOp>, ElementwisePattern<GreaterEqualOp>,
+                 ElementwisePattern<LessOp>, ElementwisePattern<LessEqualOp>, ElementwisePattern<LogicalAndOp>,
+                 ElementwisePattern<LogicalOrOp>, ElementwisePattern<SelectOp>, CastPattern, GemmPattern,
                  ProductPattern<MatMulOp>, ProductPattern<BatchMatMulOp>, ReducePattern<ReduceSumOp>,
-                 ReducePattern<ReduceMaxOp>, ReducePattern<ReduceMeanOp>, SoftmaxPattern, TransposePattern>(
+                 ReducePattern<ReduceMaxOp>, ReducePattern<ReduceMeanOp>, ReducePattern<ReduceMinOp>,
+                 ReducePattern<ReduceProdOp>, SoftmaxPattern, TransposePattern>(
         converter, context);
     populateConv2DToLinalgPatterns(converter, patterns);
     patterns.add<RetypeOtherOps>(converter, context);

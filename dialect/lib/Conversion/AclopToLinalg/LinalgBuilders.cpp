@@ -40,7 +40,9 @@ Value castTensor(OpBuilder &b, Location loc, Value value, RankedTensorType resul
   return linalg::GenericOp::create(b, loc, resultType, value, init, SmallVector<AffineMap>{identity, identity},
                                    iterators(type.getRank(), 0),
                                    [&](OpBuilder &nb, Location l, ValueRange args) {
-                                     linalg::YieldOp::create(nb, l, castScalar(nb, l, args[0], from, to, truncate));
+                                     Value value = fromStorage(nb, l, args[0], from);
+                                     value = castScalar(nb, l, value, from, to, truncate);
+                                     linalg::YieldOp::create(nb, l, toStorage(nb, l, value, to));
                                    })
       .getResult(0);
 }

@@ -95,7 +95,53 @@ Value truncateToOddF32(OpBuilder &b, Location loc, Value x) {
   return arith::BitcastOp::create(b, loc, f32, arith::SelectOp::create(b, loc, inexact, odd, bits));
 }
 
+// log(1 + u), accurate for small u where 1 + u rounds: log(1 + u) * u / ((1 + u) - 1), which
+// cancels the rounding of 1 + u, and u itself where 1 + u rounds to 1 (Goldberg's method).
+Value log1p(OpBuilder &b, Location loc, Value u) {
+  Value one = floatConstant(b, loc, u.getType(), 1.0);
+  Value onePlus = arith::AddFOp::create(b, loc, one, u);
+  Value stored = arith::SubFOp::create(b, loc, onePlus, one);
+  Value roundedToOne = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, stored,
+                                             floatConstant(b, loc, u.getType(), 0.0));
+  Value logarithm = math::LogOp::create(b, loc, onePlus);
+  Value correction = arith::DivFOp::create(b, loc, u, stored);
+  Value corrected = arith::MulFOp::create(b, loc, logarithm, correction);
+  return arith::SelectOp::create(b, loc, roundedToOne, u, corrected);
+}
+
+// The predicates of a comparison op, for floats and for integers of the given signedness.
+std::optional<std::pair<arith::CmpFPredicate, arith::CmpIPredicate>> comparison(Operation *op, bool unsignedInts) {
+  using F = arith::CmpFPredicate;
+  using I = arith::CmpIPredicate;
+  using Result = std::optional<std::pair<F, I>>;
+  return llvm::TypeSwitch<Operation *, Result>(op)
+      .Case([](EqualOp) { return Result({F::OEQ, I::eq}); })
+      .Case([](NotEqualOp) { return Result({F::UNE, I::ne}); })
+      .Case([&](GreaterOp) { return Result({F::OGT, unsignedInts ? I::ugt : I::sgt}); })
+      .Case([&](GreaterEqualOp) { return Result({F::OGE, unsignedInts ? I::uge : I::sge}); })
+      .Case([&](LessOp) { return Result({F::OLT, unsignedInts ? I::ult : I::slt}); })
+      .Case([&](LessEqualOp) { return Result({F::OLE, unsignedInts ? I::ule : I::sle}); })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
 } // namespace
+
+Type mlir::aclop::storageType(Type type) {
+  if (auto integer = dyn_cast<IntegerType>(type))
+    return IntegerType::get(type.getContext(), std::max(8u, integer.getWidth()));
+  return type;
+}
+
+Value mlir::aclop::fromStorage(OpBuilder &b, Location loc, Value stored, Type type) {
+  if (!type.isInteger(1)) return stored;
+  Value zero = intConstant(b, loc, stored.getType(), APInt::getZero(stored.getType().getIntOrFloatBitWidth()));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, stored, zero);
+}
+
+Value mlir::aclop::toStorage(OpBuilder &b, Location loc, Value value, Type type) {
+  if (!type.isInteger(1)) return value;
+  return arith::ExtUIOp::create(b, loc, storageType(type), value);
+}
 
 Type mlir::aclop::computeType(Type type) {
   if (type.isF16() || type.isBF16()) return Float32Type::get(type.getContext());
@@ -138,7 +184,9 @@ Value mlir::aclop::castScalar(OpBuilder &b, Location loc, Value value, Type from
   return saturateInt(b, loc, value, from, to);
 }
 
-Value mlir::aclop::binaryScalar(OpBuilder &b, Location loc, Operation *op, Value lhs, Value rhs, Type type) {
+namespace {
+
+Value binaryScalar(OpBuilder &b, Location loc, Operation *op, Value lhs, Value rhs, Type type) {
   Type compute = computeType(type);
   bool isFloat = isa<FloatType>(compute), unsignedInts = isUnsigned(type);
   if (compute != signless(type)) {
@@ -178,6 +226,8 @@ Value mlir::aclop::binaryScalar(OpBuilder &b, Location loc, Operation *op, Value
         }
         return Value(arith::SelectOp::create(b, loc, isZero, zero, quotient));
       })
+      .Case([&](LogicalAndOp) { return Value(arith::AndIOp::create(b, loc, lhs, rhs)); })
+      .Case([&](LogicalOrOp) { return Value(arith::OrIOp::create(b, loc, lhs, rhs)); })
       .Case([&](PowOp) {
         if (isFloat) return Value(math::PowFOp::create(b, loc, lhs, rhs));
         if (!unsignedInts) return Value(math::IPowIOp::create(b, loc, lhs, rhs));
@@ -191,7 +241,7 @@ Value mlir::aclop::binaryScalar(OpBuilder &b, Location loc, Operation *op, Value
   return result;
 }
 
-Value mlir::aclop::unaryScalar(OpBuilder &b, Location loc, Operation *op, Value input, Type type) {
+Value unaryScalar(OpBuilder &b, Location loc, Operation *op, Value input, Type type) {
   Type compute = computeType(type);
   bool isFloat = isa<FloatType>(compute);
   Value x = compute != signless(type) ? castScalar(b, loc, input, type, compute, true) : input;
@@ -219,7 +269,65 @@ Value mlir::aclop::unaryScalar(OpBuilder &b, Location loc, Operation *op, Value 
       .Case([&](RsqrtOp) { return Value(math::RsqrtOp::create(b, loc, x)); })
       .Case([&](AbsOp) { return isFloat ? Value(math::AbsFOp::create(b, loc, x)) : Value(math::AbsIOp::create(b, loc, x)); })
       .Case([&](NegOp) { return isFloat ? Value(arith::NegFOp::create(b, loc, x)) : Value(arith::SubIOp::create(b, loc, zero, x)); })
+      .Case([&](SquareOp) { return isFloat ? Value(arith::MulFOp::create(b, loc, x, x)) : Value(arith::MulIOp::create(b, loc, x, x)); })
+      .Case([&](ReciprocalOp) { return Value(arith::DivFOp::create(b, loc, one(), x)); })
+      .Case([&](SignOp) {  // NaN and signed zeros stay as they are
+        unsigned width = compute.getIntOrFloatBitWidth();
+        Value plus = isFloat ? one() : intConstant(b, loc, compute, APInt(width, 1));
+        Value minus = isFloat ? floatConstant(b, loc, compute, -1.0) : intConstant(b, loc, compute, APInt::getAllOnes(width));
+        Value positive = isFloat ? Value(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, zero))
+                                 : Value(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, x, zero));
+        Value negative = isFloat ? Value(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero))
+                                 : Value(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, x, zero));
+        Value otherwise = arith::SelectOp::create(b, loc, negative, minus, x);
+        return Value(arith::SelectOp::create(b, loc, positive, plus, otherwise));
+      })
+      .Case([&](FloorOp) { return Value(math::FloorOp::create(b, loc, x)); })
+      .Case([&](CeilOp) { return Value(math::CeilOp::create(b, loc, x)); })
+      .Case([&](RoundOp) { return Value(math::RoundEvenOp::create(b, loc, x)); })
+      .Case([&](SinOp) { return Value(math::SinOp::create(b, loc, x)); })
+      .Case([&](CosOp) { return Value(math::CosOp::create(b, loc, x)); })
+      .Case([&](ErfOp) { return Value(math::ErfOp::create(b, loc, x)); })
+      .Case([&](SoftplusOp) {
+        Value small = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, math::AbsFOp::create(b, loc, x)));
+        Value positivePart = arith::MaximumFOp::create(b, loc, x, zero);
+        return Value(arith::AddFOp::create(b, loc, positivePart, log1p(b, loc, small)));
+      })
+      .Case([&](LogicalNotOp) { return Value(arith::XOrIOp::create(b, loc, x, intConstant(b, loc, compute, APInt(1, 1)))); })
+      .Case([&](LeakyReluOp op) {
+        Value slope = floatConstant(b, loc, compute, op.getNegativeSlope().convertToFloat());
+        Value nonNegative = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, x, zero);
+        return Value(arith::SelectOp::create(b, loc, nonNegative, x, arith::MulFOp::create(b, loc, x, slope)));
+      })
       .Default([](Operation *) { return Value(); });
   if (compute != signless(type)) result = castScalar(b, loc, result, compute, type, true);
   return result;
+}
+
+} // namespace
+
+namespace {
+
+Value elementwiseValue(OpBuilder &b, Location loc, Operation *op, ValueRange operands) {
+  if (isa<SelectOp>(op)) return arith::SelectOp::create(b, loc, operands[0], operands[1], operands[2]);
+  Type type = cast<RankedTensorType>(op->getOperand(0).getType()).getElementType();
+  if (auto predicates = comparison(op, isUnsigned(type))) {
+    Type compute = computeType(type);  // f16 and bf16 widen exactly
+    Value lhs = castScalar(b, loc, operands[0], type, compute, true);
+    Value rhs = castScalar(b, loc, operands[1], type, compute, true);
+    if (isa<FloatType>(compute)) return arith::CmpFOp::create(b, loc, predicates->first, lhs, rhs);
+    return arith::CmpIOp::create(b, loc, predicates->second, lhs, rhs);
+  }
+  if (operands.size() == 2) return binaryScalar(b, loc, op, operands[0], operands[1], type);
+  return unaryScalar(b, loc, op, operands[0], type);
+}
+
+} // namespace
+
+Value mlir::aclop::elementwiseScalar(OpBuilder &b, Location loc, Operation *op, ValueRange stored) {
+  SmallVector<Value> operands;
+  for (auto [value, operand] : llvm::zip(stored, op->getOperands()))
+    operands.push_back(fromStorage(b, loc, value, cast<RankedTensorType>(operand.getType()).getElementType()));
+  Value result = elementwiseValue(b, loc, op, operands);
+  return toStorage(b, loc, result, cast<RankedTensorType>(op->getResult(0).getType()).getElementType());
 }

@@ -17,9 +17,14 @@ namespace mlir::aclop {
 Type computeType(Type type);
 // Converts between aclop types with Cast semantics (see AclopOps.td).
 Value castScalar(OpBuilder &b, Location loc, Value value, Type from, Type to, bool truncate);
-// `op` is the aclop op whose semantics to apply to scalar operands of type `type`.
-Value binaryScalar(OpBuilder &b, Location loc, Operation *op, Value lhs, Value rhs, Type type);
-Value unaryScalar(OpBuilder &b, Location loc, Operation *op, Value input, Type type);
+// Bool tensors hold a byte an element (ACL_BOOL's layout; LLVM would pack vectors of i1 to
+// bits in memory): the storage type of aclop element type `type` (i1 -> i8; ui8 -> i8, the ops
+// carrying the signedness), a stored element's value (a byte is true when not zero), and back.
+Type storageType(Type type);
+Value fromStorage(OpBuilder &b, Location loc, Value stored, Type type);
+Value toStorage(OpBuilder &b, Location loc, Value value, Type type);
+// Any element-wise op (unary, binary, comparison, select) applied to its scalar operands.
+Value elementwiseScalar(OpBuilder &b, Location loc, Operation *op, ValueRange operands);
 
 } // namespace mlir::aclop
 

@@ -2,6 +2,7 @@
 #include "memory_checks.h"
 
 #include "diagnostics.h"
+#include "host_registrations.h"
 #include "memory_table.h"
 #include "runtime_state.h"
 
@@ -70,9 +71,11 @@ aclError checkRange(const void *ptr, size_t size, const char *what, size_t index
   Allocation allocation;
   inDevice = memoryTable().find(ptr, allocation) && allocation.kind == MemoryKind::Device;
   if (!inDevice) {
-    if (!Runtime::get().config.checkedMode) return ACL_SUCCESS;
+    if (!Runtime::get().config.checkedMode || hostRegistrations().mapsRange(ptr, size)) return ACL_SUCCESS;
     return reportError(ACL_ERROR_INVALID_PARAM, function,
-                       "checked mode: %s %p is not inside any device allocation (aclrtMalloc)", name().c_str(), ptr);
+                       "checked mode: %s %p is not inside any device allocation (aclrtMalloc) or mapped host "
+                       "registration",
+                       name().c_str(), ptr);
   }
   size_t offset = reinterpret_cast<uintptr_t>(ptr) - allocation.base;
   if (size > allocation.size - offset)

@@ -105,6 +105,19 @@ aclError MemoryTable::release(void *ptr, MemoryKind kind, const char *function) 
 
 uint64_t MemoryTable::erasureCount() { return erasures.load(std::memory_order_acquire); }
 
+bool MemoryTable::overlaps(uintptr_t start, size_t size, MemoryKind kind) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = allocations_.upper_bound(start);
+  if (it != allocations_.begin()) --it;  // the last one starting at or before start may reach into it
+  for (; it != allocations_.end(); ++it) {
+    const Allocation &allocation = it->second;
+    if (allocation.base >= start && allocation.base - start >= size) break;  // starts past the range
+    bool shares = allocation.base >= start || start - allocation.base < allocation.size;
+    if (shares && allocation.kind == kind) return true;
+  }
+  return false;
+}
+
 bool MemoryTable::find(const void *ptr, Allocation &out) const {
   uintptr_t address = reinterpret_cast<uintptr_t>(ptr);
   uint64_t stamp = erasures.load(std::memory_order_acquire);

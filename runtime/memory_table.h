@@ -36,6 +36,8 @@ class MemoryTable {
 
   // The allocation that contains [ptr, ptr+1), if any.
   bool find(const void *ptr, Allocation &out) const;
+  // Whether an allocation of `kind` shares a byte with [start, start+size).
+  bool overlaps(uintptr_t start, size_t size, MemoryKind kind) const;
   // How many allocations all tables have released: what find found stays valid until it grows.
   static uint64_t erasureCount();
   size_t deviceBytesInUse(int deviceId) const;

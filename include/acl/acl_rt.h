@@ -43,6 +43,14 @@ typedef enum aclrtFloatOverflowMode {
     ACL_RT_OVERFLOW_MODE_UNDEF
 } aclrtFloatOverflowMode;
 
+typedef enum aclrtHostRegisterType {
+    ACL_HOST_REGISTER_MAPPED = 0,
+} aclrtHostRegisterType;
+
+/* aclrtHostRegisterV2 flags */
+#define ACL_HOST_REG_MAPPED 0x2UL
+#define ACL_HOST_REG_PINNED 0x10000000UL
+
 typedef enum aclrtEventWaitStatus {
     ACL_EVENT_WAIT_STATUS_COMPLETE = 0,
     ACL_EVENT_WAIT_STATUS_NOT_READY = 1,
@@ -301,6 +309,10 @@ ACL_FUNC_VISIBILITY aclError aclrtMemInvalidate(void *devPtr, size_t size);
 ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr);
 ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size);
 ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr);
+ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type, void **devPtr);
+ACL_FUNC_VISIBILITY aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr);
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
                                          aclrtMemcpyKind kind);
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,

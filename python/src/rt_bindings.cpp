@@ -321,6 +321,20 @@ void bindRuntime(py::module_ &rt) {
     return valueAnd(handleOf(memory), error);
   });
   rt.def("free_host", [](uint64_t memory) { return code(aclrtFreeHost(pointer<void>(memory))); });
+  rt.def("host_register", [](uint64_t memory, uint64_t size, int type) {
+    void *device = nullptr;
+    aclError error = aclrtHostRegister(pointer<void>(memory), size, static_cast<aclrtHostRegisterType>(type), &device);
+    return valueAnd(handleOf(device), error);
+  }, py::arg("ptr"), py::arg("size"), py::arg("type") = 0);
+  rt.def("host_register_v2", [](uint64_t memory, uint64_t size, uint32_t flag) {
+    return code(aclrtHostRegisterV2(pointer<void>(memory), size, flag));
+  });
+  rt.def("host_get_device_pointer", [](uint64_t memory, uint32_t flag) {
+    void *device = nullptr;
+    aclError error = aclrtHostGetDevicePointer(pointer<void>(memory), &device, flag);
+    return valueAnd(handleOf(device), error);
+  }, py::arg("ptr_host"), py::arg("flag") = 0);
+  rt.def("host_unregister", [](uint64_t memory) { return code(aclrtHostUnregister(pointer<void>(memory))); });
   rt.def("memcpy", [](const py::object &dst, size_t destMax, const py::object &src, size_t count, int kind) {
     void *to = pointer<void>(addressOf(dst));
     const void *from = pointer<const void>(addressOf(src));

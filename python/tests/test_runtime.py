@@ -1,4 +1,6 @@
 """acl and acl.rt: conventions, memory, streams, events, callbacks, errors as codes."""
+import ctypes
+import mmap
 import sys
 import threading
 
@@ -216,6 +218,22 @@ def test_2d_copies_and_aligned_memory(stream):
     assert acl.rt.free(device) == 0
     cached, ret = acl.rt.malloc_cached(256)
     assert ret == 0 and acl.rt.free(cached) == 0
+
+
+def test_host_registration_maps_host_memory(stream):
+    pages = mmap.mmap(-1, 2 * 4096)  # page-aligned, as CANN asks
+    host = ctypes.addressof(ctypes.c_char.from_buffer(pages))
+    device, ret = acl.rt.host_register(host, 4096, 0)
+    assert ret == 0 and device == host
+    assert acl.rt.host_register(host, 4096, 0)[1] == ACL_ERROR_INVALID_PARAM  # registered already
+    assert acl.rt.host_register(host + 64, 4096, 0)[1] == ACL_ERROR_INVALID_PARAM  # not page-aligned
+    assert acl.rt.host_get_device_pointer(host + 8) == (host + 8, 0)
+    assert acl.rt.host_register_v2(host + 4096, 4096, 0x2 | 0x10000000) == 0
+    assert acl.rt.host_get_device_pointer(host + 4096, 0) == (host + 4096, 0)
+    assert acl.rt.host_unregister(host) == 0
+    assert acl.rt.host_unregister(host + 4096) == 0
+    assert acl.rt.host_get_device_pointer(host, 0)[1] == ACL_ERROR_INVALID_PARAM
+    assert acl.rt.host_unregister(host) == ACL_ERROR_INVALID_PARAM
 
 
 def test_host_functions_run_python_in_stream_order(stream):

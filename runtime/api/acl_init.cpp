@@ -1,6 +1,7 @@
 // aclInit / aclFinalize: the runtime's lifecycle; aclrtGetVersion.
 #include "acl/acl.h"
 #include "diagnostics.h"
+#include "host_registrations.h"
 #include "memory_table.h"
 #include "runtime_state.h"
 
@@ -51,6 +52,7 @@ extern "C" aclError aclFinalize(void) {
     memoryTable().releaseAll(device->id(), MemoryKind::Device);
   }
   memoryTable().releaseAll(-1, MemoryKind::Host);
+  hostRegistrations().clear();
   runtime.devices.clear();
   setCurrentContext(nullptr);
   useStreamLimits(nullptr);

@@ -224,6 +224,83 @@ TEST_F(MemoryTest, MemsetAndMemsetAsync) {
   EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
 }
 
+// Host registration (aclrtHostRegister, V2, aclrtHostGetDevicePointer, aclrtHostUnregister):
+// a mapped range's device address is its host address, anywhere inside it.
+TEST_F(MemoryTest, HostRegistration) {
+  char *pages = static_cast<char *>(aligned_alloc(4096, 4 * 4096));
+  void *mapped = nullptr;
+  ASSERT_EQ(aclrtHostRegister(pages, 2 * 4096, ACL_HOST_REGISTER_MAPPED, &mapped), ACL_SUCCESS) << recentError();
+  EXPECT_EQ(mapped, pages);
+  void *device = nullptr;
+  EXPECT_EQ(aclrtHostGetDevicePointer(pages + 100, &device, 0), ACL_SUCCESS) << recentError();
+  EXPECT_EQ(device, pages + 100);
+  // Overlapping registrations are refused, from either side; an adjacent one is not.
+  EXPECT_EQ(aclrtHostRegister(pages + 4096, 4096, ACL_HOST_REGISTER_MAPPED, &mapped), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recentError().find("overlaps the registration"), std::string::npos) << recentError();
+  ASSERT_EQ(aclrtHostRegisterV2(pages + 2 * 4096, 4096, ACL_HOST_REG_PINNED), ACL_SUCCESS) << recentError();
+  // Pinned only: no device address.
+  EXPECT_EQ(aclrtHostGetDevicePointer(pages + 2 * 4096, &device, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtHostGetDevicePointer(pages + 3 * 4096, &device, 0), ACL_ERROR_INVALID_PARAM);
+  ASSERT_EQ(aclrtHostRegisterV2(pages + 3 * 4096, 4096, ACL_HOST_REG_MAPPED | ACL_HOST_REG_PINNED), ACL_SUCCESS);
+  EXPECT_EQ(aclrtHostGetDevicePointer(pages + 3 * 4096 + 4095, &device, 0), ACL_SUCCESS);
+  // Unregistering takes a registration's start, once.
+  EXPECT_EQ(aclrtHostUnregister(pages + 100), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtHostUnregister(pages), ACL_SUCCESS);
+  EXPECT_EQ(aclrtHostUnregister(pages), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtHostGetDevicePointer(pages + 100, &device, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtHostRegisterV2(pages, 4096, ACL_HOST_REG_MAPPED), ACL_SUCCESS) << "registered again";
+  for (int page : {0, 2, 3}) EXPECT_EQ(aclrtHostUnregister(pages + page * 4096), ACL_SUCCESS) << page;
+  free(pages);
+
+  // aclrtMallocHost memory registers too.
+  void *pinned = nullptr;
+  ASSERT_EQ(aclrtMallocHost(&pinned, 3 * 4096), ACL_SUCCESS);
+  char *aligned = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(pinned) + 4095) & ~uintptr_t(4095));
+  EXPECT_EQ(aclrtHostRegister(aligned, 4096, ACL_HOST_REGISTER_MAPPED, &mapped), ACL_SUCCESS) << recentError();
+  EXPECT_EQ(aclrtHostUnregister(aligned), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFreeHost(pinned), ACL_SUCCESS);
+}
+
+TEST_F(MemoryTest, HostRegistrationArgumentErrors) {
+  char *pages = static_cast<char *>(aligned_alloc(4096, 2 * 4096));
+  void *mapped = nullptr, *device = nullptr;
+  EXPECT_EQ(aclrtHostRegister(nullptr, 4096, ACL_HOST_REGISTER_MAPPED, &mapped), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtHostRegister(pages + 64, 4096, ACL_HOST_REGISTER_MAPPED, &mapped), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recentError().find("4 KiB"), std::string::npos) << recentError();
+  EXPECT_EQ(aclrtHostRegister(pages, 0, ACL_HOST_REGISTER_MAPPED, &mapped), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtHostRegister(pages, 4096, static_cast<aclrtHostRegisterType>(1), &mapped), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtHostRegister(pages, 4096, ACL_HOST_REGISTER_MAPPED, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtHostRegister(pages, UINT64_MAX, ACL_HOST_REGISTER_MAPPED, &mapped), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtHostRegisterV2(pages, 4096, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtHostRegisterV2(pages, 4096, 0x1), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtHostGetDevicePointer(nullptr, &device, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtHostGetDevicePointer(pages, nullptr, 0), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtHostUnregister(nullptr), ACL_ERROR_INVALID_PARAM);
+  // Nothing above registered anything.
+  EXPECT_EQ(aclrtHostGetDevicePointer(pages, &device, 0), ACL_ERROR_INVALID_PARAM);
+  ASSERT_EQ(aclrtHostRegister(pages, 4096, ACL_HOST_REGISTER_MAPPED, &mapped), ACL_SUCCESS);
+  EXPECT_EQ(aclrtHostGetDevicePointer(pages, &device, 1), ACL_ERROR_INVALID_PARAM) << "flag is reserved";
+  // Device memory is not host memory: a page inside a device allocation, or a range reaching into one.
+  void *dev = nullptr;
+  ASSERT_EQ(aclrtMalloc(&dev, 4 * 4096, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+  char *inside = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(dev) + 4095) & ~uintptr_t(4095));
+  EXPECT_EQ(aclrtHostRegister(inside, 4096, ACL_HOST_REGISTER_MAPPED, &mapped), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recentError().find("overlaps device memory"), std::string::npos) << recentError();
+  char *before = reinterpret_cast<char *>(reinterpret_cast<uintptr_t>(dev) & ~uintptr_t(4095));
+  if (before != inside) {
+    EXPECT_EQ(aclrtHostRegister(before, 4096, ACL_HOST_REGISTER_MAPPED, &mapped), ACL_ERROR_INVALID_PARAM)
+        << "ends in device memory";
+  }
+  EXPECT_EQ(aclrtFree(dev), ACL_SUCCESS);
+  // aclFinalize drops registrations.
+  ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+  EXPECT_EQ(aclrtHostRegister(pages, 4096, ACL_HOST_REGISTER_MAPPED, &mapped), ACL_ERROR_UNINITIALIZE);
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(aclrtHostGetDevicePointer(pages, &device, 0), ACL_ERROR_INVALID_PARAM);
+  free(pages);
+}
+
 TEST(CheckedMode, StrayHostPointerAsDeviceMemoryIsAnError) {
   std::vector<char> stray(256), host(256);
   {

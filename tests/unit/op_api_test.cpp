@@ -665,6 +665,51 @@ TEST(OpApiCheckedMode, OperatorBuffersMustBeDeviceAllocations) {
   ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
 }
 
+// Mapped host memory (aclrtHostRegister) is device-accessible: checked mode lets operators read
+// and write it through its device address, within the registration, while it is registered.
+TEST(OpApiCheckedMode, MappedHostMemoryServesOperators) {
+  ScopedEnv check("ACLCPU_CHECK", "1");
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  {
+    Desc a = desc(ACL_FLOAT, {16}), out = desc(ACL_FLOAT, {16});
+    const aclTensorDesc *inputs[] = {a.get()};
+    const aclTensorDesc *outputs[] = {out.get()};
+    ASSERT_EQ(aclopCompile("Abs", 1, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS);
+    aclopHandle *handle = nullptr;
+    ASSERT_EQ(aclopCreateHandle("Abs", 1, inputs, 1, outputs, nullptr, &handle), ACL_SUCCESS);
+    float *page = static_cast<float *>(aligned_alloc(4096, 4096));
+    for (int i = 0; i < 1024; ++i) page[i] = -float(i);
+    void *mapped = nullptr;
+    ASSERT_EQ(aclrtHostRegister(page, 4096, ACL_HOST_REGISTER_MAPPED, &mapped), ACL_SUCCESS) << recentError();
+    float *deviceView = static_cast<float *>(mapped);
+    // Input at the page's start, output in its last 64 bytes.
+    aclDataBuffer *in = aclCreateDataBuffer(deviceView, 64), *out1 = aclCreateDataBuffer(deviceView + 1008, 64);
+    const aclDataBuffer *ins[] = {in};
+    aclDataBuffer *outs[] = {out1};
+    EXPECT_EQ(aclopExecWithHandle(handle, 1, ins, 1, outs, nullptr), ACL_SUCCESS) << recentError();
+    EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    for (int i = 0; i < 16; ++i) EXPECT_EQ(page[1008 + i], float(i)) << i;
+    // A buffer running past the registration is refused.
+    aclDataBuffer *past = aclCreateDataBuffer(deviceView + 1012, 64);
+    aclDataBuffer *pastOuts[] = {past};
+    EXPECT_EQ(aclopExecWithHandle(handle, 1, ins, 1, pastOuts, nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_NE(recentError().find("checked mode: output buffer 0"), std::string::npos) << recentError();
+    // Unregistered, it is stray host memory again.
+    ASSERT_EQ(aclrtHostUnregister(page), ACL_SUCCESS);
+    EXPECT_EQ(aclopExecWithHandle(handle, 1, ins, 1, outs, nullptr), ACL_ERROR_INVALID_PARAM);
+    EXPECT_NE(recentError().find("checked mode: input buffer 0"), std::string::npos) << recentError();
+    EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
+    aclDestroyDataBuffer(in);
+    aclDestroyDataBuffer(out1);
+    aclDestroyDataBuffer(past);
+    free(page);
+    aclopDestroyHandle(handle);
+  }
+  ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
+}
+
 // One FUZZ-compiled f32 MatMul (every dim dynamic) serves shapes that are whole register tiles,
 // ragged ones and ones smaller than a tile, with either operand transposed.
 TEST_F(OpApiTest, DynamicMatMulServesRaggedAndWholeTiles) {

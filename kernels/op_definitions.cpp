@@ -2,6 +2,7 @@
 #include "op_definitions.h"
 
 #include <cstring>
+#include <tuple>
 
 namespace aclcpu {
 namespace {
@@ -125,6 +126,48 @@ std::string translateLeakyRelu(ResolvedRequest &request) {
   return "";
 }
 
+// One int list per aclop attribute, each CANN's attribute or const input (SliceD's attributes,
+// Slice's inputs 1 and 2, and the like); the kernel takes input 0.
+std::string translateLists(ResolvedRequest &request,
+                           std::initializer_list<std::tuple<const char *, int, const char *>> lists) {
+  for (auto [cannName, inputIndex, aclopName] : lists) {
+    std::vector<int64_t> values;
+    if (std::string error = intList(request, cannName, inputIndex, values); !error.empty()) return error;
+    request.spec.attributes.push_back({aclopName, values});
+  }
+  request.kernelInputs = {0};
+  return "";
+}
+
+constexpr int kMaxConcatInputs = 64;
+
+// Concatenation: the axis is an attribute (ConcatD, ConcatV2D) or a const input, first (Concat)
+// or last (ConcatV2); the other inputs are the tensors, as many as N says when it is given.
+std::string translateConcat(ResolvedRequest &request, int axisInput) {
+  int count = static_cast<int>(request.inputs.size());
+  std::vector<int64_t> axis;
+  auto attribute = request.attributes.find("concat_dim");
+  if (attribute != request.attributes.end()) {
+    auto *value = std::get_if<int64_t>(&attribute->second);
+    if (value == nullptr) return "attribute 'concat_dim' must be an int";
+    axis = {*value};
+  } else if (std::string error = intList(request, "concat_dim", axisInput, axis); !error.empty()) {
+    return error;
+  }
+  if (axis.size() != 1) return "concat_dim must be one value, not " + std::to_string(axis.size());
+  request.kernelInputs.clear();
+  for (int i = 0; i < count; ++i)
+    if (i != axisInput) request.kernelInputs.push_back(i);
+  auto n = request.attributes.find("N");
+  if (n != request.attributes.end()) {
+    auto *value = std::get_if<int64_t>(&n->second);
+    if (value == nullptr || *value != static_cast<int64_t>(request.kernelInputs.size()))
+      return "attribute N must be the number of tensors concatenated (" + std::to_string(request.kernelInputs.size()) + ")";
+  }
+  request.spec.attributes.push_back({"axis", axis[0]});
+  return "";
+}
+
 std::vector<OpDefinition> buildTable() {
   std::vector<OpDefinition> table = {
       elementwise("Add", "add", 2, {"AddV2"}), elementwise("Sub", "sub", 2), elementwise("Mul", "mul", 2),
@@ -144,6 +187,19 @@ std::vector<OpDefinition> buildTable() {
       elementwise("LogicalNot", "logical_not", 1), elementwise("SelectV2", "select", 3),
   };
   table.push_back({"Select", {}, "select", 3, 3, {}, translateSelect});
+  table.push_back({"Slice", {"SliceD"}, "slice", 1, 3, {}, [](ResolvedRequest &r) {
+                     return translateLists(r, {{"offsets", 1, "offsets"}, {"size", 2, "sizes"}});
+                   }});
+  table.push_back({"BroadcastTo", {"BroadcastToD"}, "broadcast_to", 1, 2, {},
+                   [](ResolvedRequest &r) { return translateLists(r, {{"shape", 1, "shape"}}); }});
+  table.push_back({"Tile", {"TileD"}, "tile", 1, 2, {},
+                   [](ResolvedRequest &r) { return translateLists(r, {{"multiples", 1, "multiples"}}); }});
+  table.push_back({"ConcatD", {"ConcatV2D"}, "concat", 1, kMaxConcatInputs, {{"concat_dim", std::nullopt}},
+                   [](ResolvedRequest &r) { return translateConcat(r, -1); }});
+  table.push_back({"ConcatV2", {}, "concat", 2, kMaxConcatInputs + 1, {},
+                   [](ResolvedRequest &r) { return translateConcat(r, static_cast<int>(r.inputs.size()) - 1); }});
+  table.push_back({"Concat", {}, "concat", 2, kMaxConcatInputs + 1, {},
+                   [](ResolvedRequest &r) { return translateConcat(r, 0); }});
   table.push_back({"LeakyRelu", {}, "leaky_relu", 1, 1, {{"negative_slope", OpAttrValue(0.0f)}}, translateLeakyRelu});
   table.push_back({"Cast", {}, "cast", 1, 1, {{"dst_type", std::nullopt}, {"truncate", OpAttrValue(false)}},
                    translateCast});

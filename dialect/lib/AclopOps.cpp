@@ -456,6 +456,105 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
   return success();
 }
 
+LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                        SmallVectorImpl<Type> &results) {
+  Inference inference(loc, getOperationName());
+  auto type = inference.tensor(adaptor.getInput(), "input", kAnyType);
+  if (failed(type)) return failure();
+  ArrayRef<int64_t> offsets = adaptor.getOffsets(), sizes = adaptor.getSizes();
+  int64_t rank = type->getRank();
+  if (static_cast<int64_t>(offsets.size()) != rank || static_cast<int64_t>(sizes.size()) != rank)
+    return inference.fail("offsets and sizes need " + Twine(rank) + " entries each, not " + Twine(offsets.size()) +
+                          " and " + Twine(sizes.size()));
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t dim = type->getDimSize(i), offset = offsets[i], size = sizes[i];
+    if (ShapedType::isDynamic(dim)) {
+      if (offset != 0 || size != -1)
+        return inference.fail("dim " + Twine(i) + " is dynamic: only all of it (offset 0, size -1) can be taken");
+      shape.push_back(dim);
+      continue;
+    }
+    if (offset < 0 || offset > dim || size < -1 || (size >= 0 && size > dim - offset))
+      return inference.fail("dim " + Twine(i) + ": offset " + Twine(offset) + " and size " + Twine(size) +
+                            " do not fit in " + Twine(dim));
+    shape.push_back(size == -1 ? dim - offset : size);
+  }
+  results.push_back(RankedTensorType::get(shape, type->getElementType()));
+  return success();
+}
+
+LogicalResult BroadcastToOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                              SmallVectorImpl<Type> &results) {
+  Inference inference(loc, getOperationName());
+  auto type = inference.tensor(adaptor.getInput(), "input", kAnyType);
+  if (failed(type)) return failure();
+  ArrayRef<int64_t> target = adaptor.getShape();
+  int64_t rank = type->getRank(), offset = static_cast<int64_t>(target.size()) - rank;
+  if (offset < 0)
+    return inference.fail("shape has rank " + Twine(target.size()) + ", less than the input's " + Twine(rank));
+  for (int64_t size : target)
+    if (size < 0) return inference.fail("shape sizes must be >= 0, not " + Twine(size));
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t dim = type->getDimSize(i), want = target[i + offset];
+    if (dim != 1 && dim != want && !ShapedType::isDynamic(dim))
+      return inference.fail("input dim " + Twine(i) + " (" + Twine(dim) + ") does not broadcast to " + Twine(want));
+  }
+  results.push_back(RankedTensorType::get(target, type->getElementType()));
+  return success();
+}
+
+LogicalResult TileOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
+  Inference inference(loc, getOperationName());
+  auto type = inference.tensor(adaptor.getInput(), "input", kAnyType);
+  if (failed(type)) return failure();
+  ArrayRef<int64_t> multiples = adaptor.getMultiples();
+  if (static_cast<int64_t>(multiples.size()) != type->getRank())
+    return inference.fail("multiples has " + Twine(multiples.size()) + " entries for rank " + Twine(type->getRank()));
+  SmallVector<int64_t> shape;
+  for (auto [dim, multiple] : llvm::zip(type->getShape(), multiples)) {
+    if (multiple < 0) return inference.fail("multiples must be >= 0, not " + Twine(multiple));
+    if (ShapedType::isDynamic(dim) && multiple != 1)
+      return inference.fail("a dynamic dim can only be repeated once, not " + Twine(multiple) + " times");
+    shape.push_back(ShapedType::isDynamic(dim) ? dim : dim * multiple);
+  }
+  results.push_back(RankedTensorType::get(shape, type->getElementType()));
+  return success();
+}
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  Inference inference(loc, getOperationName());
+  ValueRange inputs = adaptor.getInputs();
+  if (inputs.empty()) return inference.fail("needs at least one input");
+  auto first = inference.tensor(inputs.front(), "input 0", kAnyType);
+  if (failed(first)) return failure();
+  int64_t rank = first->getRank(), axis = static_cast<int64_t>(adaptor.getAxis());
+  if (rank == 0) return inference.fail("inputs must have rank >= 1");
+  if (axis < -rank || axis >= rank) return inference.fail("axis " + Twine(axis) + " is out of range for rank " + Twine(rank));
+  if (axis < 0) axis += rank;
+  SmallVector<int64_t> shape(first->getShape());
+  shape[axis] = 0;
+  for (auto [index, value] : llvm::enumerate(inputs)) {
+    std::string name = "input " + std::to_string(index);
+    auto type = inference.tensor(value, name, kAnyType);
+    if (failed(type)) return failure();
+    if (type->getElementType() != first->getElementType() || type->getRank() != rank)
+      return inference.fail(name + " must have input 0's element type and rank");
+    for (int64_t i = 0; i < rank; ++i) {
+      if (i == axis) continue;
+      auto merged = inference.merge(shape[i], type->getDimSize(i), Twine("dim ") + Twine(i) + " of the inputs");
+      if (failed(merged)) return failure();
+      shape[i] = *merged;
+    }
+    if (type->isDynamicDim(axis)) return inference.fail(name + "'s size along the axis must be static");
+    shape[axis] += type->getDimSize(axis);
+  }
+  results.push_back(RankedTensorType::get(shape, first->getElementType()));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Creation with inferred result types
 //===----------------------------------------------------------------------===//
@@ -471,8 +570,9 @@ std::optional<unsigned> fixedArity(Operation *op) {
   return std::nullopt;
 }
 
-// Ops with one optional trailing operand (a bias) take their minimum or one more.
+// Ops with one optional trailing operand (a bias) take their minimum or one more; concat any.
 bool acceptsOperandCount(Operation *op, unsigned count) {
+  if (isa<ConcatOp>(op)) return count >= 1;
   if (op->hasTrait<OpTrait::AtLeastNOperands<2>::Impl>()) return count == 2 || count == 3;
   std::optional<unsigned> arity = fixedArity(op);
   return arity && count == *arity;
@@ -508,7 +608,8 @@ FailureOr<Operation *> mlir::aclop::createInferredOp(OpBuilder &builder, Locatio
   };
   if (!acceptsOperandCount(op, op->getNumOperands())) {
     std::optional<unsigned> arity = fixedArity(op);
-    op->emitError() << "takes " << (arity ? std::to_string(*arity) : "2 or 3") << " operands, not "
+    const char *counts = isa<ConcatOp>(op) ? "1 or more" : "2 or 3";
+    op->emitError() << "takes " << (arity ? std::to_string(*arity) : counts) << " operands, not "
                     << op->getNumOperands();
     return discard();
   }

@@ -28,6 +28,7 @@ struct Case {
   Reference reference;
   std::vector<aclFormat> inputFormats = {};  // per input; ND when empty
   aclFormat outputFormat = ACL_FORMAT_ND;
+  std::vector<size_t> constInputs = {};  // inputs whose descriptions carry their values (aclSetTensorConst)
 };
 
 std::string describe(const Case &c) {
@@ -59,6 +60,10 @@ class Conformance : public TwoStreamTest {
       }
       aclFormat format = i < c.inputFormats.size() ? c.inputFormats[i] : ACL_FORMAT_ND;
       inDescs.push_back(aclCreateTensorDesc(input.type, int(input.shape.size()), input.shape.data(), format));
+      if (std::find(c.constInputs.begin(), c.constInputs.end(), i) != c.constInputs.end()) {
+        ASSERT_EQ(aclSetTensorConst(inDescs.back(), const_cast<uint8_t *>(input.bytes.data()), input.byteSize()),
+                  ACL_SUCCESS);
+      }
       void *memory = nullptr;
       ASSERT_EQ(aclrtMalloc(&memory, std::max<size_t>(input.byteSize(), 1), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
       if (input.byteSize()) aclrtMemcpy(memory, input.byteSize(), input.bytes.data(), input.byteSize(), ACL_MEMCPY_HOST_TO_DEVICE);
@@ -386,6 +391,142 @@ TEST_F(Conformance, LeakyRelu) {
         check(c);
       }
   printf("leaky relu: %d cases\n", checked_);
+}
+
+// An int64 vector as a tensor (a const input's values).
+HostTensor int64Tensor(const std::vector<int64_t> &values) {
+  HostTensor t(ACL_INT64, {static_cast<int64_t>(values.size())});
+  for (size_t i = 0; i < values.size(); ++i) t.set(static_cast<int64_t>(i), double(values[i]));
+  return t;
+}
+
+std::function<void(aclopAttr *)> listAttributes(std::vector<std::pair<const char *, std::vector<int64_t>>> lists) {
+  return [lists](aclopAttr *attr) {
+    for (const auto &[name, values] : lists) aclopSetAttrListInt(attr, name, int(values.size()), values.data());
+  };
+}
+
+TEST_F(Conformance, SliceBroadcastToTile) {
+  struct SliceCase {
+    std::vector<int64_t> shape, offsets, size, out;
+  };
+  const SliceCase slices[] = {{{7}, {2}, {3}, {3}},          {{4, 37}, {1, 3}, {2, -1}, {2, 34}},
+                              {{4, 37}, {0, 0}, {4, 37}, {4, 37}}, {{3, 4, 5}, {1, 0, 2}, {2, 4, 3}, {2, 4, 3}},
+                              {{5, 6}, {5, 2}, {0, 3}, {0, 3}},    {{2, 1000}, {1, 17}, {1, 900}, {1, 900}}};
+  for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT64, ACL_BOOL})
+    for (const SliceCase &sc : slices)
+      for (bool asInputs : {false, true}) {
+        Case c{asInputs ? "Slice" : "SliceD", {randomTensor(type, sc.shape, 40)},
+               asInputs ? nullptr : listAttributes({{"offsets", sc.offsets}, {"size", sc.size}}), HostTensor(type, sc.out),
+               [sc](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 std::vector<int64_t> source = index;
+                 for (size_t d = 0; d < source.size(); ++d) source[d] += sc.offsets[d];
+                 return in[0].at(ravel(source, sc.shape));
+               }};
+        if (asInputs) {
+          c.inputs.push_back(int64Tensor(sc.offsets));
+          c.inputs.push_back(int64Tensor(sc.size));
+          c.constInputs = {1, 2};
+        }
+        check(c);
+      }
+  struct ShapeCase {
+    std::vector<int64_t> shape, target;
+  };
+  const ShapeCase broadcasts[] = {{{}, {5}}, {{1}, {37}}, {{3, 1}, {3, 40}}, {{3, 1}, {2, 3, 40}}, {{4}, {4}}, {{1, 1}, {0, 7}}};
+  for (aclDataType type : {ACL_FLOAT, ACL_BF16, ACL_INT32, ACL_BOOL})
+    for (const ShapeCase &bc : broadcasts)
+      for (bool asInput : {false, true}) {
+        Case c{asInput ? "BroadcastTo" : "BroadcastToD", {randomTensor(type, bc.shape, 41)},
+               asInput ? nullptr : listAttributes({{"shape", bc.target}}), HostTensor(type, bc.target),
+               [](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 return broadcastAt(in[0], index);
+               }};
+        if (asInput) {
+          c.inputs.push_back(int64Tensor(bc.target));
+          c.constInputs = {1};
+        }
+        check(c);
+      }
+  const ShapeCase tiles[] = {{{3}, {4}}, {{1}, {100}}, {{3, 5}, {2, 7}}, {{2, 3, 4}, {1, 3, 2}}, {{4, 4}, {0, 2}}, {{}, {}}};
+  for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_BOOL})
+    for (const ShapeCase &tc : tiles)
+      for (bool asInput : {false, true}) {
+        if (asInput && tc.target.empty()) continue;  // a const input holds at least one value
+        std::vector<int64_t> out;
+        for (size_t d = 0; d < tc.shape.size(); ++d) out.push_back(tc.shape[d] * tc.target[d]);
+        Case c{asInput ? "Tile" : "TileD", {randomTensor(type, tc.shape, 42)},
+               asInput ? nullptr : listAttributes({{"multiples", tc.target}}), HostTensor(type, out),
+               [shape = tc.shape](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 std::vector<int64_t> source = index;
+                 for (size_t d = 0; d < source.size(); ++d) source[d] %= shape[d];
+                 return in[0].at(ravel(source, shape));
+               }};
+        if (asInput) {
+          c.inputs.push_back(int64Tensor(tc.target));
+          c.constInputs = {1};
+        }
+        check(c);
+      }
+  printf("slice, broadcast_to, tile: %d cases\n", checked_);
+}
+
+TEST_F(Conformance, Concat) {
+  struct ConcatCase {
+    std::vector<std::vector<int64_t>> shapes;
+    int64_t axis;
+  };
+  const ConcatCase cases[] = {{{{3}, {5}}, 0},
+                              {{{2, 3}, {2, 40}, {2, 1}}, -1},
+                              {{{2, 3}, {4, 3}}, 0},
+                              {{{2, 3, 4}, {2, 0, 4}, {2, 5, 4}}, 1},
+                              {{{7, 9}}, 1},
+                              {{{1, 300}, {2, 300}, {3, 300}, {1, 300}}, 0},
+                              // Large enough for several blocks: each divides every part's rows.
+                              {{{200, 3}, {200, 500}}, 1},
+                              {{{64, 300}, {100, 300}}, 0}};
+  for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_BOOL})
+    for (const ConcatCase &cc : cases)
+      for (const char *op : {"ConcatD", "ConcatV2D", "ConcatV2", "Concat"}) {
+        std::vector<HostTensor> inputs;
+        std::vector<int64_t> out = cc.shapes[0];
+        int64_t rank = int64_t(out.size()), axis = cc.axis < 0 ? cc.axis + rank : cc.axis;
+        out[axis] = 0;
+        for (size_t k = 0; k < cc.shapes.size(); ++k) {
+          inputs.push_back(randomTensor(type, cc.shapes[k], 43 + unsigned(k)));
+          out[axis] += cc.shapes[k][axis];
+        }
+        std::string name = op;
+        bool attribute = name == "ConcatD" || name == "ConcatV2D";
+        int64_t n = int64_t(inputs.size());
+        Case c{op, inputs,
+               attribute ? std::function<void(aclopAttr *)>([cc, n](aclopAttr *attr) {
+                 aclopSetAttrInt(attr, "concat_dim", cc.axis);
+                 aclopSetAttrInt(attr, "N", n);
+               })
+                         : nullptr,
+               HostTensor(type, out),
+               [axis](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 std::vector<int64_t> source = index;
+                 for (const HostTensor &part : in) {
+                   if (part.shape.empty()) continue;  // the axis, as an input
+                   if (source[axis] < part.shape[axis]) return part.at(ravel(source, part.shape));
+                   source[axis] -= part.shape[axis];
+                 }
+                 return std::nan("");
+               }};
+        HostTensor axisTensor(ACL_INT32, {});
+        axisTensor.set(0, double(cc.axis));
+        if (name == "ConcatV2") {
+          c.inputs.push_back(axisTensor);
+          c.constInputs = {c.inputs.size() - 1};
+        } else if (name == "Concat") {
+          c.inputs.insert(c.inputs.begin(), axisTensor);
+          c.constInputs = {0};
+        }
+        check(c);
+      }
+  printf("concat: %d cases\n", checked_);
 }
 
 TEST_F(Conformance, CastEveryPair) {

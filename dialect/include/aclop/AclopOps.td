@@ -274,4 +274,59 @@ def Aclop_TransposeOp : Aclop_InferredOp<"transpose"> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+//===----------------------------------------------------------------------===//
+// Data movement: slice, broadcast_to, tile, concat
+//===----------------------------------------------------------------------===//
+
+def Aclop_SliceOp : Aclop_InferredOp<"slice"> {
+  let summary = "The box of `sizes` elements from `offsets` (CANN Slice / SliceD)";
+  let description = [{
+    One offset and one size per dim; a size of -1 reaches the end of the dim. A dynamic dim can
+    only be taken whole (offset 0, size -1): its bounds are not known to check.
+
+    ```mlir
+    %r = aclop.slice %x {offsets = array<i64: 1, 0>, sizes = array<i64: 2, -1>} : (tensor<4x5xf32>) -> tensor<2x5xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$offsets, DenseI64ArrayAttr:$sizes);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Aclop_BroadcastToOp : Aclop_InferredOp<"broadcast_to"> {
+  let summary = "The input broadcast to `shape`, as NumPy does (CANN BroadcastTo / BroadcastToD)";
+  let description = [{
+    Dims align from the right; each input dim is 1 or equal to the target's, and `shape` has at
+    least the input's rank. A dynamic input dim must be the target's (it never stretches).
+  }];
+  let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$shape);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Aclop_TileOp : Aclop_InferredOp<"tile"> {
+  let summary = "The input repeated `multiples[i]` times along dim i (CANN Tile / TileD)";
+  let description = [{
+    `multiples` has one entry per dim (>= 0). A dynamic dim can only be repeated once.
+  }];
+  let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$multiples);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Aclop_ConcatOp : Aclop_InferredOp<"concat"> {
+  let summary = "The inputs joined along `axis` (CANN ConcatD / ConcatV2D / ConcatV2 / Concat)";
+  let description = [{
+    One or more inputs of one element type and rank (>= 1), equal in every dim but `axis`
+    (negative counts from the end), which must be static.
+
+    ```mlir
+    %r = aclop.concat %a, %b {axis = -1} : (tensor<2x3xf16>, tensor<2x5xf16>) -> tensor<2x8xf16>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyRankedTensor>:$inputs, I64Attr:$axis);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
+}
+
 #endif // ACLOP_OPS_TD

@@ -118,6 +118,27 @@ def AclopFastBf16Truncation : Pass<"aclop-fast-bf16-truncation", "func::FuncOp">
                            "::mlir::vector::VectorDialect", "::mlir::arith::ArithDialect"];
 }
 
+def AclopLowerStridedCopies : Pass<"aclop-lower-strided-copies", "func::FuncOp"> {
+  let summary = "memref.copy between non-contiguous memrefs as parallel loops";
+  let description = [{
+    Runs after bufferization. A copy whose source or target is not contiguous (a subview of a
+    row, as bufferization makes where a slice is written out of place) would lower to a call of
+    MLIR's `memrefCopy` runtime function, which kernels do not link with; it becomes an
+    `scf.parallel` of loads and stores instead (blocks then divide it like any other nest).
+    Contiguous copies stay `memref.copy` (an `llvm.memcpy`), and a copy onto itself goes away.
+
+    ```mlir
+    memref.copy %a, %b : memref<2x3xf32, strided<[43, 1]>> to memref<2x3xf32, strided<[43, 1], offset: 3>>
+    // becomes
+    scf.parallel (%i, %j) = (%c0, %c0) to (%c2, %c3) step (%c1, %c1) {
+      %v = memref.load %a[%i, %j] ...
+      memref.store %v, %b[%i, %j] ...
+    }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
+}
+
 def AclopLowerRegisterTiles : Pass<"aclop-lower-register-tiles", "func::FuncOp"> {
   let summary = "Keep the accumulators of vectorized register tiles in registers";
   let description = [{

@@ -55,9 +55,11 @@ void tileAndVectorize(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_
   if (failed(tiled)) return;
   for (Operation *tile : tiled->tiledOps) {
     SmallVector<bool> scalable(sizes.size(), false);
-    if (failed(linalg::vectorizeOpPrecondition(tile, sizes, scalable))) continue;
+    // Reads by index (tensor.extract: slices, tiles, concatenation) become loads or gathers.
+    if (failed(linalg::vectorizeOpPrecondition(tile, sizes, scalable, /*vectorizeNDExtract=*/true))) continue;
     rewriter.setInsertionPoint(tile);
-    FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(rewriter, tile, sizes, scalable);
+    FailureOr<linalg::VectorizationResult> vectorized =
+        linalg::vectorize(rewriter, tile, sizes, scalable, /*vectorizeNDExtract=*/true);
     if (succeeded(vectorized)) rewriter.replaceOp(tile, vectorized->replacements);
   }
 }

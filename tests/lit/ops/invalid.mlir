@@ -398,3 +398,111 @@ func.func @reduce_prod_bool(%a: tensor<3xi1>) {
   %r = aclop.reduce_prod %a {axes = array<i64>} : (tensor<3xi1>) -> tensor<i1>
   return
 }
+
+// -----
+
+func.func @slice_out_of_range(%a: tensor<4x5xf32>) {
+  // expected-error @below {{dim 1: offset 3 and size 3 do not fit in 5}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.slice %a {offsets = array<i64: 0, 3>, sizes = array<i64: 4, 3>} : (tensor<4x5xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @slice_dynamic(%a: tensor<?x5xf32>) {
+  // expected-error @below {{dim 0 is dynamic: only all of it (offset 0, size -1) can be taken}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.slice %a {offsets = array<i64: 1, 0>, sizes = array<i64: -1, 5>} : (tensor<?x5xf32>) -> tensor<?x5xf32>
+  return
+}
+
+// -----
+
+func.func @slice_rank(%a: tensor<4x5xf32>) {
+  // expected-error @below {{offsets and sizes need 2 entries each, not 1 and 2}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.slice %a {offsets = array<i64: 0>, sizes = array<i64: 4, 5>} : (tensor<4x5xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_to_mismatch(%a: tensor<3x2xf32>) {
+  // expected-error @below {{input dim 1 (2) does not broadcast to 4}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.broadcast_to %a {shape = array<i64: 3, 4>} : (tensor<3x2xf32>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_to_lower_rank(%a: tensor<3x2xf32>) {
+  // expected-error @below {{shape has rank 1, less than the input's 2}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.broadcast_to %a {shape = array<i64: 2>} : (tensor<3x2xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+func.func @tile_dynamic(%a: tensor<?x2xf32>) {
+  // expected-error @below {{a dynamic dim can only be repeated once, not 2 times}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.tile %a {multiples = array<i64: 2, 1>} : (tensor<?x2xf32>) -> tensor<?x2xf32>
+  return
+}
+
+// -----
+
+func.func @tile_negative(%a: tensor<3x2xf32>) {
+  // expected-error @below {{multiples must be >= 0, not -1}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.tile %a {multiples = array<i64: -1, 1>} : (tensor<3x2xf32>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @concat_mismatch(%a: tensor<3x2xf32>, %b: tensor<4x2xf32>) {
+  // expected-error @below {{dim 0 of the inputs disagree: 3 vs 4}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.concat %a, %b {axis = 1} : (tensor<3x2xf32>, tensor<4x2xf32>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @concat_types(%a: tensor<3x2xf32>, %b: tensor<3x2xf16>) {
+  // expected-error @below {{input 1 must have input 0's element type and rank}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.concat %a, %b {axis = 1} : (tensor<3x2xf32>, tensor<3x2xf16>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @concat_dynamic_axis(%a: tensor<?x2xf32>) {
+  // expected-error @below {{input 0's size along the axis must be static}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.concat %a, %a {axis = 0} : (tensor<?x2xf32>, tensor<?x2xf32>) -> tensor<?x2xf32>
+  return
+}
+
+// -----
+
+func.func @concat_axis(%a: tensor<3x2xf32>) {
+  // expected-error @below {{axis 2 is out of range for rank 2}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.concat %a {axis = 2} : (tensor<3x2xf32>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @concat_scalar(%a: tensor<f32>) {
+  // expected-error @below {{inputs must have rank >= 1}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.concat %a {axis = 0} : (tensor<f32>) -> tensor<f32>
+  return
+}

@@ -164,3 +164,18 @@ func.func @product_bias(%a: tensor<4x8xf16>, %b: tensor<8x3xf16>, %bias: tensor<
   %1 = aclop.batch_matmul %x, %y, %z : (tensor<2x4x8xf32>, tensor<2x8x3xf32>, tensor<3xf32>) -> tensor<2x4x3xf32>
   return
 }
+
+// CHECK-LABEL: func @data_movement
+func.func @data_movement(%a: tensor<4x?xf32>, %b: tensor<3x1xi1>, %c: tensor<2x5xf16>) {
+  // CHECK: aclop.slice %{{.*}} {offsets = array<i64: 1, 0>, sizes = array<i64: 2, -1>} : (tensor<4x?xf32>) -> tensor<2x?xf32>
+  %0 = aclop.slice %a {offsets = array<i64: 1, 0>, sizes = array<i64: 2, -1>} : (tensor<4x?xf32>) -> tensor<2x?xf32>
+  // CHECK: aclop.broadcast_to %{{.*}} {shape = array<i64: 2, 3, 7>} : (tensor<3x1xi1>) -> tensor<2x3x7xi1>
+  %1 = aclop.broadcast_to %b {shape = array<i64: 2, 3, 7>} : (tensor<3x1xi1>) -> tensor<2x3x7xi1>
+  // CHECK: aclop.tile %{{.*}} {multiples = array<i64: 3, 1>} : (tensor<4x?xf32>) -> tensor<12x?xf32>
+  %2 = aclop.tile %a {multiples = array<i64: 3, 1>} : (tensor<4x?xf32>) -> tensor<12x?xf32>
+  // CHECK: aclop.concat %{{.*}}, %{{.*}}, %{{.*}} {axis = 0 : i64} : (tensor<2x5xf16>, tensor<2x5xf16>, tensor<2x5xf16>) -> tensor<6x5xf16>
+  %3 = aclop.concat %c, %c, %c {axis = 0} : (tensor<2x5xf16>, tensor<2x5xf16>, tensor<2x5xf16>) -> tensor<6x5xf16>
+  // CHECK: aclop.concat %{{.*}} {axis = -1 : i64} : (tensor<2x5xf16>) -> tensor<2x5xf16>
+  %4 = aclop.concat %c {axis = -1} : (tensor<2x5xf16>) -> tensor<2x5xf16>
+  return
+}

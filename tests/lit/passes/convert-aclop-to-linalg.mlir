@@ -329,3 +329,47 @@ func.func @reduce_min_prod(%a: tensor<4x5xf32>, %i: tensor<4x5xi32>) -> (tensor<
   %1 = aclop.reduce_prod %i {axes = array<i64: 0>} : (tensor<4x5xi32>) -> tensor<5xi32>
   return %0, %1 : tensor<4xf32>, tensor<5xi32>
 }
+
+// -----
+
+// Slices, tiles and concatenation read by index (tensor.extract), so that no copy of a strided
+// view is left for canonicalization to make.
+// CHECK-LABEL: func @slice_tile
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x30xf32>)
+// CHECK:   %[[I:.*]] = linalg.index 0
+// CHECK:   %[[I1:.*]] = arith.addi %[[I]], %c1
+// CHECK:   %[[J:.*]] = linalg.index 1
+// CHECK:   %[[J3:.*]] = arith.addi %[[J]], %c3
+// CHECK:   tensor.extract %{{.*}}[%[[I1]], %[[J3]]] : tensor<4x37xf32>
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<4x60xf32>)
+// CHECK:   arith.remui %{{.*}}, %c2
+// CHECK:   arith.remui %{{.*}}, %c30
+func.func @slice_tile(%x: tensor<4x37xf32>) -> tensor<4x60xf32> {
+  %s = aclop.slice %x {offsets = array<i64: 1, 3>, sizes = array<i64: 2, 30>} : (tensor<4x37xf32>) -> tensor<2x30xf32>
+  %t = aclop.tile %s {multiples = array<i64: 2, 2>} : (tensor<2x30xf32>) -> tensor<4x60xf32>
+  return %t : tensor<4x60xf32>
+}
+
+// -----
+
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2) -> (d1, 0)>
+// CHECK-LABEL: func @broadcast_to
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel"]} ins(%{{.*}} : tensor<3x1xi8>) outs(%{{.*}} : tensor<2x3x7xi8>)
+func.func @broadcast_to(%b: tensor<3x1xi1>) -> tensor<2x3x7xi1> {
+  %r = aclop.broadcast_to %b {shape = array<i64: 2, 3, 7>} : (tensor<3x1xi1>) -> tensor<2x3x7xi1>
+  return %r : tensor<2x3x7xi1>
+}
+
+// -----
+
+// Each part is filled on its own and inserted at its offset along the axis.
+// CHECK-LABEL: func @concat
+// CHECK: %[[OUT:.*]] = tensor.empty(%{{.*}}) : tensor<?x43xf32>
+// CHECK: %[[A:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<?x3xf32>)
+// CHECK: %[[WITH_A:.*]] = tensor.insert_slice %[[A]] into %[[OUT]][0, 0] [%{{.*}}, 3] [1, 1]
+// CHECK: %[[B:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<?x40xf32>)
+// CHECK: tensor.insert_slice %[[B]] into %[[WITH_A]][0, 3] [%{{.*}}, 40] [1, 1]
+func.func @concat(%a: tensor<?x3xf32>, %b: tensor<?x40xf32>) -> tensor<?x43xf32> {
+  %r = aclop.concat %a, %b {axis = -1} : (tensor<?x3xf32>, tensor<?x40xf32>) -> tensor<?x43xf32>
+  return %r : tensor<?x43xf32>
+}

@@ -261,3 +261,16 @@ func.func @reduce_min_prod(%a: tensor<?x6xf16>, %u: tensor<7x?xui8>) -> (tensor<
   %1 = aclop.reduce_prod %u {axes = array<i64: 1>} : (tensor<7x?xui8>) -> tensor<7xui8>
   return %0, %1 : tensor<6xf16>, tensor<7xui8>
 }
+
+// -----
+
+// No call of MLIR's memrefCopy: kernels do not link with its runtime.
+// CHECK-LABEL: llvm.func @data_movement(
+// CHECK-NOT: memrefCopy
+func.func @data_movement(%a: tensor<?x3xf32>, %b: tensor<?x40xf32>, %c: tensor<3x1xi1>) -> (tensor<?x43xf32>, tensor<?x20xf32>, tensor<2x3x40xi1>) {
+  %cat = aclop.concat %a, %b {axis = -1} : (tensor<?x3xf32>, tensor<?x40xf32>) -> tensor<?x43xf32>
+  %s = aclop.slice %cat {offsets = array<i64: 0, 3>, sizes = array<i64: -1, 20>} : (tensor<?x43xf32>) -> tensor<?x20xf32>
+  %t = aclop.tile %c {multiples = array<i64: 1, 40>} : (tensor<3x1xi1>) -> tensor<3x40xi1>
+  %bt = aclop.broadcast_to %t {shape = array<i64: 2, 3, 40>} : (tensor<3x40xi1>) -> tensor<2x3x40xi1>
+  return %cat, %s, %bt : tensor<?x43xf32>, tensor<?x20xf32>, tensor<2x3x40xi1>
+}

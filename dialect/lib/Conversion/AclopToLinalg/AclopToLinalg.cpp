@@ -428,6 +428,100 @@ struct TransposePattern : OpConversionPattern<TransposeOp> {
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Data movement: slice, broadcast_to, tile, concat
+//===----------------------------------------------------------------------===//
+
+// Each result element read from the input at its index shifted by the offsets.
+struct SlicePattern : OpConversionPattern<SliceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(SliceOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    ArrayRef<int64_t> offsets = op.getOffsets();
+    Value init = emptyTensor(rewriter, loc, resultType, [&](int64_t i) { return dim(rewriter, loc, input, i); });
+    rewriter.replaceOp(op, gatherInto(rewriter, loc, input, init, [&](OpBuilder &b, Location l, int64_t d, Value index) {
+                         if (offsets[d] == 0) return index;
+                         Value offset = arith::ConstantIndexOp::create(b, l, offsets[d]);
+                         return Value(arith::AddIOp::create(b, l, index, offset));
+                       }));
+    return success();
+  }
+};
+
+// A generic reading the input through the broadcast map, as element-wise ops read operands.
+struct BroadcastToPattern : OpConversionPattern<BroadcastToOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(BroadcastToOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    Value init = emptyTensor(rewriter, loc, resultType, [&](int64_t) -> Value { llvm_unreachable("static"); });
+    SmallVector<AffineMap> maps{broadcastMap(op.getContext(), tensorType(input), resultType),
+                                rewriter.getMultiDimIdentityMap(resultType.getRank())};
+    auto generic = linalg::GenericOp::create(rewriter, loc, resultType, input, init, maps,
+                                             iterators(resultType.getRank(), 0),
+                                             [](OpBuilder &b, Location l, ValueRange args) {
+                                               linalg::YieldOp::create(b, l, args[0]);
+                                             });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
+// Each result element read from the input at its index modulo the input's dims.
+struct TilePattern : OpConversionPattern<TileOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(TileOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inputType = tensorType(input);
+    auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    ArrayRef<int64_t> multiples = op.getMultiples();
+    Value init = emptyTensor(rewriter, loc, resultType, [&](int64_t i) { return dim(rewriter, loc, input, i); });
+    rewriter.replaceOp(op, gatherInto(rewriter, loc, input, init, [&](OpBuilder &b, Location l, int64_t d, Value index) {
+                         if (multiples[d] == 1) return index;  // dynamic dims too (inference allows only 1)
+                         Value size = arith::ConstantIndexOp::create(b, l, inputType.getDimSize(d));
+                         return Value(arith::RemUIOp::create(b, l, index, size));
+                       }));
+    return success();
+  }
+};
+
+// Each input copied into its slice of the result, in order along the axis.
+struct ConcatPattern : OpConversionPattern<ConcatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ConcatOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    ValueRange inputs = adaptor.getInputs();
+    auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    int64_t rank = resultType.getRank(), axis = static_cast<int64_t>(op.getAxis());
+    if (axis < 0) axis += rank;
+    Value result = emptyTensor(rewriter, loc, resultType,
+                               [&](int64_t i) { return dim(rewriter, loc, inputs.front(), i); });
+    int64_t offset = 0;
+    for (Value input : inputs) {
+      auto inputType = tensorType(input);
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)), sizes, strides(rank, rewriter.getIndexAttr(1));
+      offsets[axis] = rewriter.getIndexAttr(offset);
+      for (int64_t i = 0; i < rank; ++i)
+        sizes.push_back(inputType.isDynamicDim(i) ? OpFoldResult(dim(rewriter, loc, input, i))
+                                                  : OpFoldResult(rewriter.getIndexAttr(inputType.getDimSize(i))));
+      // A part of its own, which eliminate-empty-tensors then places in the result's slice (an
+      // extract_slice of the result would leave the first part out of place).
+      Value part = emptyTensor(rewriter, loc, inputType.clone(resultType.getElementType()),
+                               [&](int64_t i) { return dim(rewriter, loc, input, i); });
+      Value filled = gatherInto(rewriter, loc, input, part, [](OpBuilder &, Location, int64_t, Value index) { return index; });
+      result = tensor::InsertSliceOp::create(rewriter, loc, filled, result, offsets, sizes, strides);
+      offset += inputType.getDimSize(axis);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 // Re-types any other op whose operand or result types mention ui8 (to_tensor, dims, ...).
 struct RetypeOtherOps : ConversionPattern {
   RetypeOtherOps(TypeConverter &converter, MLIRContext *context)
@@ -470,7 +564,7 @@ struct ConvertAclopToLinalgPass : aclop::impl::ConvertAclopToLinalgBase<ConvertA
                  ElementwisePattern<LogicalOrOp>, ElementwisePattern<SelectOp>, CastPattern, GemmPattern,
                  ProductPattern<MatMulOp>, ProductPattern<BatchMatMulOp>, ReducePattern<ReduceSumOp>,
                  ReducePattern<ReduceMaxOp>, ReducePattern<ReduceMeanOp>, ReducePattern<ReduceMinOp>,
-                 ReducePattern<ReduceProdOp>, SoftmaxPattern, TransposePattern>(
+                 ReducePattern<ReduceProdOp>, SlicePattern, BroadcastToPattern, TilePattern, ConcatPattern, SoftmaxPattern, TransposePattern>(
         converter, context);
     populateConv2DToLinalgPatterns(converter, patterns);
     patterns.add<RetypeOtherOps>(converter, context);

@@ -47,6 +47,22 @@ Value castTensor(OpBuilder &b, Location loc, Value value, RankedTensorType resul
       .getResult(0);
 }
 
+Value gatherInto(OpBuilder &b, Location loc, Value source, Value init,
+                 function_ref<Value(OpBuilder &, Location, int64_t dim, Value index)> sourceIndex) {
+  auto type = tensorType(init);
+  return linalg::GenericOp::create(b, loc, type, ValueRange{}, init,
+                                   SmallVector<AffineMap>{b.getMultiDimIdentityMap(type.getRank())},
+                                   iterators(type.getRank(), 0),
+                                   [&](OpBuilder &nb, Location l, ValueRange) {
+                                     SmallVector<Value> indices;
+                                     for (int64_t i = 0; i < type.getRank(); ++i)
+                                       indices.push_back(sourceIndex(nb, l, i, linalg::IndexOp::create(nb, l, i)));
+                                     Value element = tensor::ExtractOp::create(nb, l, source, indices);
+                                     linalg::YieldOp::create(nb, l, element);
+                                   })
+      .getResult(0);
+}
+
 Type accumulatorType(Type input) {
   if (input.isInteger(8)) return IntegerType::get(input.getContext(), 32);
   return computeType(input);

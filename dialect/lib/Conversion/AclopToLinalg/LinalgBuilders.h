@@ -28,6 +28,12 @@ SmallVector<utils::IteratorType> iterators(int64_t parallel, int64_t reduction);
 Value castTensor(OpBuilder &b, Location loc, Value value, RankedTensorType resultType, Type from, Type to,
                  bool truncate);
 
+// `init` filled with source[sourceIndex(0, i0), sourceIndex(1, i1), ...] at each index
+// (i0, i1, ...): a copy written as reads (tensor.extract), which canonicalization does not fold
+// into a strided memref.copy (the kernels have no runtime library to run one).
+Value gatherInto(OpBuilder &b, Location loc, Value source, Value init,
+                 function_ref<Value(OpBuilder &, Location, int64_t dim, Value index)> sourceIndex);
+
 // The accumulator type of a product of `input` elements.
 Type accumulatorType(Type input);
 // Float adds and multiplies may fuse into FMAs (`contract`); sums over a reduction may be

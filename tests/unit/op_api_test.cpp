@@ -623,17 +623,29 @@ TEST_F(OpApiTest, LargeOutputsAlignedOrNot) {
   }
 }
 
-TEST(OpApiCheckedMode, OperatorBuffersMustBeDeviceAllocations) {
-  ScopedEnv check("ACLCPU_CHECK", "1");
-  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
-  {
+// Checked mode (ACLCPU_CHECK=1) with a handle of a 16-element f32 Abs.
+class OpApiCheckedMode : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
     Desc a = desc(ACL_FLOAT, {16}), out = desc(ACL_FLOAT, {16});
     const aclTensorDesc *inputs[] = {a.get()};
     const aclTensorDesc *outputs[] = {out.get()};
     ASSERT_EQ(aclopCompile("Abs", 1, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS);
-    aclopHandle *handle = nullptr;
     ASSERT_EQ(aclopCreateHandle("Abs", 1, inputs, 1, outputs, nullptr, &handle), ACL_SUCCESS);
+  }
+  void TearDown() override {
+    aclopDestroyHandle(handle);
+    EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+    EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+  }
+  ScopedEnv check_{"ACLCPU_CHECK", "1"};
+  aclopHandle *handle = nullptr;
+};
+
+TEST_F(OpApiCheckedMode, OperatorBuffersMustBeDeviceAllocations) {
+  {
     std::vector<float> host(16, -1.0f);
     DeviceTensor<float> device(host), result(std::vector<float>(16));
     aclDataBuffer *stray = aclCreateDataBuffer(host.data(), 64);
@@ -659,25 +671,13 @@ TEST(OpApiCheckedMode, OperatorBuffersMustBeDeviceAllocations) {
     EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);
     aclDestroyDataBuffer(freedBuffer);
     aclDestroyDataBuffer(stray);
-    aclopDestroyHandle(handle);
   }
-  ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
-  ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
 }
 
 // Mapped host memory (aclrtHostRegister) is device-accessible: checked mode lets operators read
 // and write it through its device address, within the registration, while it is registered.
-TEST(OpApiCheckedMode, MappedHostMemoryServesOperators) {
-  ScopedEnv check("ACLCPU_CHECK", "1");
-  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
-  ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+TEST_F(OpApiCheckedMode, MappedHostMemoryServesOperators) {
   {
-    Desc a = desc(ACL_FLOAT, {16}), out = desc(ACL_FLOAT, {16});
-    const aclTensorDesc *inputs[] = {a.get()};
-    const aclTensorDesc *outputs[] = {out.get()};
-    ASSERT_EQ(aclopCompile("Abs", 1, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS);
-    aclopHandle *handle = nullptr;
-    ASSERT_EQ(aclopCreateHandle("Abs", 1, inputs, 1, outputs, nullptr, &handle), ACL_SUCCESS);
     float *page = static_cast<float *>(aligned_alloc(4096, 4096));
     for (int i = 0; i < 1024; ++i) page[i] = -float(i);
     void *mapped = nullptr;
@@ -704,10 +704,7 @@ TEST(OpApiCheckedMode, MappedHostMemoryServesOperators) {
     aclDestroyDataBuffer(out1);
     aclDestroyDataBuffer(past);
     free(page);
-    aclopDestroyHandle(handle);
   }
-  ASSERT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
-  ASSERT_EQ(aclFinalize(), ACL_SUCCESS);
 }
 
 // One FUZZ-compiled f32 MatMul (every dim dynamic) serves shapes that are whole register tiles,

@@ -432,19 +432,31 @@ struct TransposePattern : OpConversionPattern<TransposeOp> {
 // Data movement: slice, broadcast_to, tile, concat
 //===----------------------------------------------------------------------===//
 
-// Each result element read from the input at its index shifted by the offsets.
-struct SlicePattern : OpConversionPattern<SliceOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(SliceOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+// Where a result element of a slice or tile reads the input: its index along dim `d` shifted by
+// the slice's offset, or wrapped around the input's size.
+Value sourceIndex(SliceOp op, RankedTensorType, OpBuilder &b, Location loc, int64_t d, Value index) {
+  int64_t offset = op.getOffsets()[d];
+  if (offset == 0) return index;
+  return arith::AddIOp::create(b, loc, index, arith::ConstantIndexOp::create(b, loc, offset));
+}
+
+Value sourceIndex(TileOp op, RankedTensorType input, OpBuilder &b, Location loc, int64_t d, Value index) {
+  if (op.getMultiples()[d] == 1) return index;  // dynamic dims too (inference allows only 1)
+  return arith::RemUIOp::create(b, loc, index, arith::ConstantIndexOp::create(b, loc, input.getDimSize(d)));
+}
+
+// Slice and tile: each result element read from the input at its sourceIndex. A dynamic result
+// dim is the input's (taken whole, or repeated once).
+template <typename Op>
+struct GatherPattern : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor, ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
-    auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
-    ArrayRef<int64_t> offsets = op.getOffsets();
+    auto resultType = cast<RankedTensorType>(this->getTypeConverter()->convertType(op.getType()));
     Value init = emptyTensor(rewriter, loc, resultType, [&](int64_t i) { return dim(rewriter, loc, input, i); });
     rewriter.replaceOp(op, gatherInto(rewriter, loc, input, init, [&](OpBuilder &b, Location l, int64_t d, Value index) {
-                         if (offsets[d] == 0) return index;
-                         Value offset = arith::ConstantIndexOp::create(b, l, offsets[d]);
-                         return Value(arith::AddIOp::create(b, l, index, offset));
+                         return sourceIndex(op, tensorType(input), b, l, d, index);
                        }));
     return success();
   }
@@ -467,25 +479,6 @@ struct BroadcastToPattern : OpConversionPattern<BroadcastToOp> {
                                                linalg::YieldOp::create(b, l, args[0]);
                                              });
     rewriter.replaceOp(op, generic.getResults());
-    return success();
-  }
-};
-
-// Each result element read from the input at its index modulo the input's dims.
-struct TilePattern : OpConversionPattern<TileOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(TileOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value input = adaptor.getInput();
-    auto inputType = tensorType(input);
-    auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
-    ArrayRef<int64_t> multiples = op.getMultiples();
-    Value init = emptyTensor(rewriter, loc, resultType, [&](int64_t i) { return dim(rewriter, loc, input, i); });
-    rewriter.replaceOp(op, gatherInto(rewriter, loc, input, init, [&](OpBuilder &b, Location l, int64_t d, Value index) {
-                         if (multiples[d] == 1) return index;  // dynamic dims too (inference allows only 1)
-                         Value size = arith::ConstantIndexOp::create(b, l, inputType.getDimSize(d));
-                         return Value(arith::RemUIOp::create(b, l, index, size));
-                       }));
     return success();
   }
 };
@@ -564,7 +557,7 @@ struct ConvertAclopToLinalgPass : aclop::impl::ConvertAclopToLinalgBase<ConvertA
                  ElementwisePattern<LogicalOrOp>, ElementwisePattern<SelectOp>, CastPattern, GemmPattern,
                  ProductPattern<MatMulOp>, ProductPattern<BatchMatMulOp>, ReducePattern<ReduceSumOp>,
                  ReducePattern<ReduceMaxOp>, ReducePattern<ReduceMeanOp>, ReducePattern<ReduceMinOp>,
-                 ReducePattern<ReduceProdOp>, SlicePattern, BroadcastToPattern, TilePattern, ConcatPattern, SoftmaxPattern, TransposePattern>(
+                 ReducePattern<ReduceProdOp>, GatherPattern<SliceOp>, BroadcastToPattern, GatherPattern<TileOp>, ConcatPattern, SoftmaxPattern, TransposePattern>(
         converter, context);
     populateConv2DToLinalgPatterns(converter, patterns);
     patterns.add<RetypeOtherOps>(converter, context);

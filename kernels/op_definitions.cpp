@@ -36,6 +36,22 @@ std::string intList(const ResolvedRequest &request, const std::string &attribute
   return "attribute '" + attribute + "' is required";
 }
 
+// Reads one int from an int attribute or, when the op takes it as a tensor, a const input.
+std::string intScalar(const ResolvedRequest &request, const std::string &name, int inputIndex, int64_t &out) {
+  auto it = request.attributes.find(name);
+  if (it != request.attributes.end()) {
+    auto *value = std::get_if<int64_t>(&it->second);
+    if (value == nullptr) return "attribute '" + name + "' must be an int";
+    out = *value;
+    return "";
+  }
+  std::vector<int64_t> values;
+  if (std::string error = intList(request, name, inputIndex, values); !error.empty()) return error;
+  if (values.size() != 1) return "'" + name + "' must be one value, not " + std::to_string(values.size());
+  out = values[0];
+  return "";
+}
+
 bool boolAttr(const ResolvedRequest &request, const std::string &name) {
   auto it = request.attributes.find(name);
   return it != request.attributes.end() && std::get_if<bool>(&it->second) && std::get<bool>(it->second);
@@ -145,16 +161,8 @@ constexpr int kMaxConcatInputs = 64;
 // or last (ConcatV2); the other inputs are the tensors, as many as N says when it is given.
 std::string translateConcat(ResolvedRequest &request, int axisInput) {
   int count = static_cast<int>(request.inputs.size());
-  std::vector<int64_t> axis;
-  auto attribute = request.attributes.find("concat_dim");
-  if (attribute != request.attributes.end()) {
-    auto *value = std::get_if<int64_t>(&attribute->second);
-    if (value == nullptr) return "attribute 'concat_dim' must be an int";
-    axis = {*value};
-  } else if (std::string error = intList(request, "concat_dim", axisInput, axis); !error.empty()) {
-    return error;
-  }
-  if (axis.size() != 1) return "concat_dim must be one value, not " + std::to_string(axis.size());
+  int64_t axis = 0;
+  if (std::string error = intScalar(request, "concat_dim", axisInput, axis); !error.empty()) return error;
   request.kernelInputs.clear();
   for (int i = 0; i < count; ++i)
     if (i != axisInput) request.kernelInputs.push_back(i);
@@ -164,7 +172,22 @@ std::string translateConcat(ResolvedRequest &request, int axisInput) {
     if (value == nullptr || *value != static_cast<int64_t>(request.kernelInputs.size()))
       return "attribute N must be the number of tensors concatenated (" + std::to_string(request.kernelInputs.size()) + ")";
   }
-  request.spec.attributes.push_back({"axis", axis[0]});
+  request.spec.attributes.push_back({"axis", axis});
+  return "";
+}
+
+// GatherV2 (axis a const input), GatherV2D (an attribute), Gather (axis 0); batch_dims 0 only.
+std::string translateGather(ResolvedRequest &request, bool axisZero) {
+  int64_t axis = 0;
+  if (!axisZero)
+    if (std::string error = intScalar(request, "axis", 2, axis); !error.empty()) return error;
+  auto batchDims = request.attributes.find("batch_dims");
+  if (batchDims != request.attributes.end()) {
+    auto *value = std::get_if<int64_t>(&batchDims->second);
+    if (value == nullptr || *value != 0) return "batch_dims other than 0 is not supported";
+  }
+  request.kernelInputs = {0, 1};
+  request.spec.attributes.push_back({"axis", axis});
   return "";
 }
 
@@ -200,6 +223,9 @@ std::vector<OpDefinition> buildTable() {
                    [](ResolvedRequest &r) { return translateConcat(r, static_cast<int>(r.inputs.size()) - 1); }});
   table.push_back({"Concat", {}, "concat", 2, kMaxConcatInputs + 1, {},
                    [](ResolvedRequest &r) { return translateConcat(r, 0); }});
+  table.push_back({"GatherV2", {"GatherV2D"}, "gather", 2, 3, {},
+                   [](ResolvedRequest &r) { return translateGather(r, false); }});
+  table.push_back({"Gather", {}, "gather", 2, 2, {}, [](ResolvedRequest &r) { return translateGather(r, true); }});
   table.push_back({"LeakyRelu", {}, "leaky_relu", 1, 1, {{"negative_slope", OpAttrValue(0.0f)}}, translateLeakyRelu});
   table.push_back({"Cast", {}, "cast", 1, 1, {{"dst_type", std::nullopt}, {"truncate", OpAttrValue(false)}},
                    translateCast});

@@ -555,6 +555,25 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   return success();
 }
 
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  Inference inference(loc, getOperationName());
+  auto params = inference.tensor(adaptor.getParams(), "params", kAnyType);
+  auto indices = inference.tensor(adaptor.getIndices(), "indices", SignedInt);
+  if (failed(params) || failed(indices)) return failure();
+  Type index = indices->getElementType();
+  if (!index.isInteger(32) && !index.isInteger(64)) return inference.fail("indices must be i32 or i64");
+  int64_t rank = params->getRank(), axis = static_cast<int64_t>(adaptor.getAxis());
+  if (rank == 0) return inference.fail("params must have rank >= 1");
+  if (axis < -rank || axis >= rank) return inference.fail("axis " + Twine(axis) + " is out of range for rank " + Twine(rank));
+  if (axis < 0) axis += rank;
+  SmallVector<int64_t> shape(params->getShape().take_front(axis));
+  llvm::append_range(shape, indices->getShape());
+  llvm::append_range(shape, params->getShape().drop_front(axis + 1));
+  results.push_back(RankedTensorType::get(shape, params->getElementType()));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Creation with inferred result types
 //===----------------------------------------------------------------------===//

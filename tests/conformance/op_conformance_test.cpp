@@ -529,6 +529,58 @@ TEST_F(Conformance, Concat) {
   printf("concat: %d cases\n", checked_);
 }
 
+// Indices in [-2, size + 1]: those outside [0, size) give zeros.
+HostTensor gatherIndices(aclDataType type, const std::vector<int64_t> &shape, int64_t size, unsigned seed) {
+  HostTensor t = randomTensor(type, shape, seed, -2, double(size + 1));
+  for (int64_t i = 0; i < t.count(); ++i) t.set(i, std::round(t.at(i)));
+  return t;
+}
+
+TEST_F(Conformance, Gather) {
+  struct GatherCase {
+    std::vector<int64_t> params, indices;
+    int64_t axis;
+  };
+  const GatherCase cases[] = {{{7}, {5}, 0},          {{7}, {}, 0},           {{6, 5}, {2, 3}, 0},
+                              {{6, 5}, {4}, 1},       {{3, 4, 5}, {7}, -2},   {{3, 4, 5}, {2, 2}, -1},
+                              {{6, 5}, {0}, 0},       {{1000, 64}, {300}, 0}, {{64, 1000}, {3, 50}, 1}};
+  int variant = 0;
+  for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT64, ACL_BOOL})
+    for (const GatherCase &gc : cases) {
+      int64_t rank = int64_t(gc.params.size()), axis = gc.axis < 0 ? gc.axis + rank : gc.axis;
+      aclDataType indexType = ++variant % 2 ? ACL_INT32 : ACL_INT64;
+      std::vector<int64_t> out(gc.params.begin(), gc.params.begin() + axis);
+      out.insert(out.end(), gc.indices.begin(), gc.indices.end());
+      out.insert(out.end(), gc.params.begin() + axis + 1, gc.params.end());
+      int64_t indexRank = int64_t(gc.indices.size());
+      // Three spellings of the same gather: the axis as a const input, as an attribute, or 0.
+      const char *op = axis == 0 && variant % 3 == 0 ? "Gather" : variant % 3 == 1 ? "GatherV2D" : "GatherV2";
+      Case c{op, {randomTensor(type, gc.params, 50), gatherIndices(indexType, gc.indices, gc.params[axis], 51)},
+             std::string(op) == "GatherV2D" ? std::function<void(aclopAttr *)>([gc](aclopAttr *attr) {
+               aclopSetAttrInt(attr, "axis", gc.axis);
+             })
+                                            : nullptr,
+             HostTensor(type, out),
+             [gc, axis, indexRank](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+               std::vector<int64_t> at(index.begin() + axis, index.begin() + axis + indexRank);
+               int64_t picked = int64_t(in[1].at(ravel(at, gc.indices)));
+               if (picked < 0 || picked >= gc.params[axis]) return 0.0;
+               std::vector<int64_t> source(index.begin(), index.begin() + axis);
+               source.push_back(picked);
+               source.insert(source.end(), index.begin() + axis + indexRank, index.end());
+               return in[0].at(ravel(source, gc.params));
+             }};
+      if (std::string(op) == "GatherV2") {
+        HostTensor axisTensor(ACL_INT32, {1});
+        axisTensor.set(0, double(gc.axis));
+        c.inputs.push_back(axisTensor);
+        c.constInputs = {2};
+      }
+      check(c);
+    }
+  printf("gather: %d cases\n", checked_);
+}
+
 TEST_F(Conformance, CastEveryPair) {
   const aclDataType types[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8,
                                ACL_UINT8, ACL_INT16,   ACL_INT32, ACL_INT64,  ACL_BOOL};

@@ -329,4 +329,20 @@ def Aclop_ConcatOp : Aclop_InferredOp<"concat"> {
   let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
 }
 
+def Aclop_GatherOp : Aclop_InferredOp<"gather"> {
+  let summary = "Slices of `params` along `axis` picked by `indices` (CANN GatherV2 / Gather)";
+  let description = [{
+    The result is params' dims before `axis`, then indices' dims, then params' dims after it:
+    `result[o..., i..., n...] = params[o..., indices[i...], n...]`. Indices are i32 or i64; an
+    index outside [0, params' size along `axis`) gives zeros (it reads nothing).
+
+    ```mlir
+    %r = aclop.gather %table, %ids {axis = 0} : (tensor<1000x64xf32>, tensor<8x5xi32>) -> tensor<8x5x64xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$params, AnyRankedTensor:$indices, I64Attr:$axis);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$params `,` $indices attr-dict `:` functional-type(operands, results)";
+}
+
 #endif // ACLOP_OPS_TD

@@ -506,3 +506,30 @@ func.func @concat_scalar(%a: tensor<f32>) {
   %r = aclop.concat %a {axis = 0} : (tensor<f32>) -> tensor<f32>
   return
 }
+
+// -----
+
+func.func @gather_float_indices(%p: tensor<4x5xf32>, %i: tensor<3xf32>) {
+  // expected-error @below {{indices has element type f32; allowed: i8, i16, i32, i64}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.gather %p, %i {axis = 0} : (tensor<4x5xf32>, tensor<3xf32>) -> tensor<3x5xf32>
+  return
+}
+
+// -----
+
+func.func @gather_i8_indices(%p: tensor<4x5xf32>, %i: tensor<3xi8>) {
+  // expected-error @below {{indices must be i32 or i64}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.gather %p, %i {axis = 0} : (tensor<4x5xf32>, tensor<3xi8>) -> tensor<3x5xf32>
+  return
+}
+
+// -----
+
+func.func @gather_axis(%p: tensor<4x5xf32>, %i: tensor<3xi32>) {
+  // expected-error @below {{axis -3 is out of range for rank 2}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.gather %p, %i {axis = -3} : (tensor<4x5xf32>, tensor<3xi32>) -> tensor<3x5xf32>
+  return
+}

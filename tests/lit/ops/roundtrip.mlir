@@ -166,7 +166,7 @@ func.func @product_bias(%a: tensor<4x8xf16>, %b: tensor<8x3xf16>, %bias: tensor<
 }
 
 // CHECK-LABEL: func @data_movement
-func.func @data_movement(%a: tensor<4x?xf32>, %b: tensor<3x1xi1>, %c: tensor<2x5xf16>) {
+func.func @data_movement(%a: tensor<4x?xf32>, %b: tensor<3x1xi1>, %c: tensor<2x5xf16>, %i: tensor<3x?xi64>) {
   // CHECK: aclop.slice %{{.*}} {offsets = array<i64: 1, 0>, sizes = array<i64: 2, -1>} : (tensor<4x?xf32>) -> tensor<2x?xf32>
   %0 = aclop.slice %a {offsets = array<i64: 1, 0>, sizes = array<i64: 2, -1>} : (tensor<4x?xf32>) -> tensor<2x?xf32>
   // CHECK: aclop.broadcast_to %{{.*}} {shape = array<i64: 2, 3, 7>} : (tensor<3x1xi1>) -> tensor<2x3x7xi1>
@@ -177,5 +177,7 @@ func.func @data_movement(%a: tensor<4x?xf32>, %b: tensor<3x1xi1>, %c: tensor<2x5
   %3 = aclop.concat %c, %c, %c {axis = 0} : (tensor<2x5xf16>, tensor<2x5xf16>, tensor<2x5xf16>) -> tensor<6x5xf16>
   // CHECK: aclop.concat %{{.*}} {axis = -1 : i64} : (tensor<2x5xf16>) -> tensor<2x5xf16>
   %4 = aclop.concat %c {axis = -1} : (tensor<2x5xf16>) -> tensor<2x5xf16>
+  // CHECK: aclop.gather %{{.*}}, %{{.*}} {axis = -1 : i64} : (tensor<2x5xf16>, tensor<3x?xi64>) -> tensor<2x3x?xf16>
+  %5 = aclop.gather %c, %i {axis = -1} : (tensor<2x5xf16>, tensor<3x?xi64>) -> tensor<2x3x?xf16>
   return
 }

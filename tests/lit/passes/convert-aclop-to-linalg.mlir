@@ -373,3 +373,26 @@ func.func @concat(%a: tensor<?x3xf32>, %b: tensor<?x40xf32>) -> tensor<?x43xf32>
   %r = aclop.concat %a, %b {axis = -1} : (tensor<?x3xf32>, tensor<?x40xf32>) -> tensor<?x43xf32>
   return %r : tensor<?x43xf32>
 }
+
+// -----
+
+// Gather reads each index where the indices' dims sit in the result, then params there; an
+// index out of range reads params' first slice and yields zero instead.
+// CHECK-DAG: #[[INDICES:.*]] = affine_map<(d0, d1, d2, d3) -> (d1, d2)>
+// CHECK-LABEL: func @gather
+// CHECK: %[[SIZE:.*]] = tensor.dim %arg0, %c1
+// CHECK: linalg.generic {indexing_maps = [#[[INDICES]], #{{.*}}], {{.*}} ins(%arg1 : tensor<2x3xi32>) outs(%{{.*}} : tensor<4x2x3x6xf32>)
+// CHECK: ^bb0(%[[RAW:.*]]: i32, %{{.*}}: f32):
+// CHECK:   %[[INDEX:.*]] = arith.index_cast %[[RAW]] : i32 to index
+// CHECK:   arith.cmpi sge, %[[INDEX]]
+// CHECK:   arith.cmpi slt, %[[INDEX]], %[[SIZE]]
+// CHECK:   %[[IN:.*]] = arith.andi
+// CHECK:   %[[O:.*]] = linalg.index 0
+// CHECK:   %[[SAFE:.*]] = arith.select %[[IN]], %[[INDEX]]
+// CHECK:   %[[N:.*]] = linalg.index 3
+// CHECK:   %[[V:.*]] = tensor.extract %arg0[%[[O]], %[[SAFE]], %[[N]]]
+// CHECK:   arith.select %[[IN]], %[[V]], %{{.*}} : f32
+func.func @gather(%p: tensor<4x5x6xf32>, %i: tensor<2x3xi32>) -> tensor<4x2x3x6xf32> {
+  %r = aclop.gather %p, %i {axis = 1} : (tensor<4x5x6xf32>, tensor<2x3xi32>) -> tensor<4x2x3x6xf32>
+  return %r : tensor<4x2x3x6xf32>
+}

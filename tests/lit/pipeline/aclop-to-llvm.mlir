@@ -274,3 +274,12 @@ func.func @data_movement(%a: tensor<?x3xf32>, %b: tensor<?x40xf32>, %c: tensor<3
   %bt = aclop.broadcast_to %t {shape = array<i64: 2, 3, 40>} : (tensor<3x40xi1>) -> tensor<2x3x40xi1>
   return %cat, %s, %bt : tensor<?x43xf32>, tensor<?x20xf32>, tensor<2x3x40xi1>
 }
+
+// -----
+
+// CHECK-LABEL: llvm.func @gather(
+func.func @gather(%p: tensor<?x64xbf16>, %i: tensor<5x?xi64>, %b: tensor<9xi1>, %j: tensor<3xi32>) -> (tensor<5x?x64xbf16>, tensor<3xi1>) {
+  %r = aclop.gather %p, %i {axis = 0} : (tensor<?x64xbf16>, tensor<5x?xi64>) -> tensor<5x?x64xbf16>
+  %s = aclop.gather %b, %j {axis = 0} : (tensor<9xi1>, tensor<3xi32>) -> tensor<3xi1>
+  return %r, %s : tensor<5x?x64xbf16>, tensor<3xi1>
+}

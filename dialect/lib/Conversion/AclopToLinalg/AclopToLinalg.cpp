@@ -448,7 +448,7 @@ Value sourceIndex(TileOp op, RankedTensorType input, OpBuilder &b, Location loc,
 // Slice and tile: each result element read from the input at its sourceIndex. A dynamic result
 // dim is the input's (taken whole, or repeated once).
 template <typename Op>
-struct GatherPattern : OpConversionPattern<Op> {
+struct SourceIndexPattern : OpConversionPattern<Op> {
   using OpConversionPattern<Op>::OpConversionPattern;
   LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor, ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
@@ -515,6 +515,50 @@ struct ConcatPattern : OpConversionPattern<ConcatOp> {
   }
 };
 
+// A generic over the result reading each index (indices' dims sit at `axis` in the result's)
+// and then params at it; an index out of range reads nothing and gives zero.
+struct GatherPattern : OpConversionPattern<GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(GatherOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value params = adaptor.getParams(), indices = adaptor.getIndices();
+    auto paramsType = tensorType(params), indicesType = tensorType(indices);
+    auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    int64_t rank = paramsType.getRank(), axis = static_cast<int64_t>(op.getAxis());
+    if (axis < 0) axis += rank;
+    int64_t indexRank = indicesType.getRank();
+    Value init = emptyTensor(rewriter, loc, resultType, [&](int64_t i) {
+      if (i < axis) return dim(rewriter, loc, params, i);
+      if (i < axis + indexRank) return dim(rewriter, loc, indices, i - axis);
+      return dim(rewriter, loc, params, i - indexRank + 1);
+    });
+    Value size = dim(rewriter, loc, params, axis);
+    SmallVector<AffineExpr> indexDims;
+    for (int64_t i = 0; i < indexRank; ++i) indexDims.push_back(rewriter.getAffineDimExpr(axis + i));
+    SmallVector<AffineMap> maps{AffineMap::get(resultType.getRank(), 0, indexDims, op.getContext()),
+                                rewriter.getMultiDimIdentityMap(resultType.getRank())};
+    Type element = resultType.getElementType();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, resultType, indices, init, maps, iterators(resultType.getRank(), 0),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value index = arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
+          Value zeroIndex = arith::ConstantIndexOp::create(b, l, 0);
+          Value aboveZero = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, index, zeroIndex);
+          Value belowSize = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, index, size);
+          Value inRange = arith::AndIOp::create(b, l, aboveZero, belowSize);
+          SmallVector<Value> source;
+          for (int64_t i = 0; i < axis; ++i) source.push_back(linalg::IndexOp::create(b, l, i));
+          source.push_back(arith::SelectOp::create(b, l, inRange, index, zeroIndex));
+          for (int64_t i = axis + 1; i < rank; ++i) source.push_back(linalg::IndexOp::create(b, l, i + indexRank - 1));
+          Value value = tensor::ExtractOp::create(b, l, params, source);
+          Value zero = arith::ConstantOp::create(b, l, b.getZeroAttr(element));
+          linalg::YieldOp::create(b, l, Value(arith::SelectOp::create(b, l, inRange, value, zero)));
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
 // Re-types any other op whose operand or result types mention ui8 (to_tensor, dims, ...).
 struct RetypeOtherOps : ConversionPattern {
   RetypeOtherOps(TypeConverter &converter, MLIRContext *context)
@@ -557,7 +601,7 @@ struct ConvertAclopToLinalgPass : aclop::impl::ConvertAclopToLinalgBase<ConvertA
                  ElementwisePattern<LogicalOrOp>, ElementwisePattern<SelectOp>, CastPattern, GemmPattern,
                  ProductPattern<MatMulOp>, ProductPattern<BatchMatMulOp>, ReducePattern<ReduceSumOp>,
                  ReducePattern<ReduceMaxOp>, ReducePattern<ReduceMeanOp>, ReducePattern<ReduceMinOp>,
-                 ReducePattern<ReduceProdOp>, GatherPattern<SliceOp>, BroadcastToPattern, GatherPattern<TileOp>, ConcatPattern, SoftmaxPattern, TransposePattern>(
+                 ReducePattern<ReduceProdOp>, SourceIndexPattern<SliceOp>, BroadcastToPattern, SourceIndexPattern<TileOp>, ConcatPattern, GatherPattern, SoftmaxPattern, TransposePattern>(
         converter, context);
     populateConv2DToLinalgPatterns(converter, patterns);
     patterns.add<RetypeOtherOps>(converter, context);

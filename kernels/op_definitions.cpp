@@ -191,6 +191,25 @@ std::string translateGather(ResolvedRequest &request, bool axisZero) {
   return "";
 }
 
+// ArgMaxV2 / ArgMin (the dimension a const input) and ArgMaxD / ArgMinD (an attribute); the
+// index type is `dtype` when set, else the output description's (int32 or int64).
+std::string translateArgReduce(ResolvedRequest &request) {
+  int64_t axis = 0;
+  if (std::string error = intScalar(request, "dimension", 1, axis); !error.empty()) return error;
+  aclDataType indexType = request.outputs.empty() ? ACL_INT64 : request.outputs[0].dataType;
+  auto dtype = request.attributes.find("dtype");
+  if (dtype != request.attributes.end()) {
+    if (auto *integer = std::get_if<int64_t>(&dtype->second)) indexType = static_cast<aclDataType>(*integer);
+    else if (auto *type = std::get_if<DataTypeValue>(&dtype->second)) indexType = type->type;
+    else return "attribute 'dtype' must be a data type";
+  }
+  if (indexType != ACL_INT32 && indexType != ACL_INT64) return "the index type must be int32 or int64";
+  request.kernelInputs = {0};
+  request.spec.attributes.push_back({"axis", axis});
+  request.spec.attributes.push_back({"result_type", TypeValue{indexType == ACL_INT32 ? ElementType::I32 : ElementType::I64}});
+  return "";
+}
+
 std::vector<OpDefinition> buildTable() {
   std::vector<OpDefinition> table = {
       elementwise("Add", "add", 2, {"AddV2"}), elementwise("Sub", "sub", 2), elementwise("Mul", "mul", 2),
@@ -226,6 +245,8 @@ std::vector<OpDefinition> buildTable() {
   table.push_back({"GatherV2", {"GatherV2D"}, "gather", 2, 3, {},
                    [](ResolvedRequest &r) { return translateGather(r, false); }});
   table.push_back({"Gather", {}, "gather", 2, 2, {}, [](ResolvedRequest &r) { return translateGather(r, true); }});
+  table.push_back({"ArgMaxV2", {"ArgMaxD"}, "arg_max", 1, 2, {}, translateArgReduce});
+  table.push_back({"ArgMin", {"ArgMinD"}, "arg_min", 1, 2, {}, translateArgReduce});
   table.push_back({"LeakyRelu", {}, "leaky_relu", 1, 1, {{"negative_slope", OpAttrValue(0.0f)}}, translateLeakyRelu});
   table.push_back({"Cast", {}, "cast", 1, 1, {{"dst_type", std::nullopt}, {"truncate", OpAttrValue(false)}},
                    translateCast});

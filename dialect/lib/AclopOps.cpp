@@ -425,6 +425,33 @@ ACLOP_REDUCE_INFERENCE(ReduceMinOp, kNumeric)
 ACLOP_REDUCE_INFERENCE(ReduceProdOp, kNumeric)
 #undef ACLOP_REDUCE_INFERENCE
 
+LogicalResult inferArgReduce(const Inference &inference, Value input, int64_t axis, std::optional<Type> resultType,
+                             SmallVectorImpl<Type> &results) {
+  auto type = inference.tensor(input, "input", kNumeric);
+  SmallVector<int64_t> reduced;
+  if (failed(type) || failed(inference.axes({axis}, type->getRank(), /*emptyMeansAll=*/false, reduced)))
+    return failure();
+  Type element = resultType ? *resultType : IntegerType::get(type->getContext(), 64);
+  if (!element.isSignlessInteger(32) && !element.isSignlessInteger(64))
+    return inference.fail("result_type must be i32 or i64");
+  SmallVector<int64_t> shape(type->getShape());
+  shape.erase(shape.begin() + reduced.front());
+  results.push_back(RankedTensorType::get(shape, element));
+  return success();
+}
+
+LogicalResult ArgMaxOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  return inferArgReduce(Inference(loc, getOperationName()), adaptor.getInput(), static_cast<int64_t>(adaptor.getAxis()),
+                        adaptor.getResultType(), results);
+}
+
+LogicalResult ArgMinOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  return inferArgReduce(Inference(loc, getOperationName()), adaptor.getInput(), static_cast<int64_t>(adaptor.getAxis()),
+                        adaptor.getResultType(), results);
+}
+
 LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
                                           SmallVectorImpl<Type> &results) {
   Inference inference(loc, getOperationName());

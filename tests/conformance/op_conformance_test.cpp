@@ -581,6 +581,61 @@ TEST_F(Conformance, Gather) {
   printf("gather: %d cases\n", checked_);
 }
 
+// Arg max / min with ties (values rounded to a few integers: the first index wins) and, for
+// floats, NaNs (never picked).
+TEST_F(Conformance, ArgMaxArgMin) {
+  struct ArgCase {
+    std::vector<int64_t> shape;
+    int64_t axis;
+  };
+  const ArgCase cases[] = {{{7}, 0}, {{5, 33}, 1}, {{5, 33}, 0}, {{5, 33}, -1}, {{3, 4, 5}, 1}, {{0, 4}, 1}, {{300, 100}, 1}};
+  int variant = 0;
+  for (bool isMax : {true, false})
+    for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_UINT8, ACL_INT8})
+      for (const ArgCase &ac : cases) {
+        ++variant;
+        HostTensor x = randomTensor(type, ac.shape, 60, type == ACL_UINT8 ? 0 : -3, 3);
+        for (int64_t i = 0; i < x.count(); ++i) {
+          x.set(i, std::round(x.at(i)));
+          if (isFloatType(type) && i % 7 == 3) x.set(i, std::nan(""));
+        }
+        int64_t rank = int64_t(ac.shape.size()), axis = ac.axis < 0 ? ac.axis + rank : ac.axis;
+        std::vector<int64_t> out = ac.shape;
+        out.erase(out.begin() + axis);
+        aclDataType indexType = variant % 2 ? ACL_INT32 : ACL_INT64;
+        bool asInput = variant % 3 != 0;
+        const char *op = isMax ? (asInput ? "ArgMaxV2" : "ArgMaxD") : (asInput ? "ArgMin" : "ArgMinD");
+        Case c{op, {x},
+               asInput ? nullptr : std::function<void(aclopAttr *)>([ac](aclopAttr *attr) {
+                 aclopSetAttrInt(attr, "dimension", ac.axis);
+               }),
+               HostTensor(indexType, out),
+               [ac, axis, isMax](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 std::vector<int64_t> at = index;
+                 at.insert(at.begin() + axis, 0);
+                 int64_t picked = 0;
+                 double best = isMax ? -INFINITY : INFINITY;
+                 for (int64_t k = 0; k < ac.shape[axis]; ++k) {
+                   at[axis] = k;
+                   double v = in[0].at(ravel(at, ac.shape));
+                   if (isMax ? v > best : v < best) {
+                     best = v;
+                     picked = k;
+                   }
+                 }
+                 return double(picked);
+               }};
+        if (asInput) {
+          HostTensor dimension(variant % 4 ? ACL_INT32 : ACL_INT64, {});
+          dimension.set(0, double(ac.axis));
+          c.inputs.push_back(dimension);
+          c.constInputs = {1};
+        }
+        check(c);
+      }
+  printf("arg max / min: %d cases\n", checked_);
+}
+
 TEST_F(Conformance, CastEveryPair) {
   const aclDataType types[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8,
                                ACL_UINT8, ACL_INT16,   ACL_INT32, ACL_INT64,  ACL_BOOL};

@@ -260,6 +260,21 @@ def Aclop_ReduceMeanOp : Aclop_ReduceOp<"reduce_mean", "ReduceMean">;
 def Aclop_ReduceMinOp : Aclop_ReduceOp<"reduce_min", "ReduceMin">;
 def Aclop_ReduceProdOp : Aclop_ReduceOp<"reduce_prod", "ReduceProd">;
 
+class Aclop_ArgReduceOp<string mnemonic, string cannName, string extreme> : Aclop_InferredOp<mnemonic> {
+  let summary = "Index of the " # extreme # " along `axis` (CANN " # cannName # ")";
+  let description = [{
+    The result drops `axis` and holds indices of type `result_type` (i32 or i64, default i64).
+    Ties give the first index. A NaN never compares larger (smaller), so it is never picked over
+    a number, and the index is 0 where nothing beats -inf (+inf for `arg_min`).
+  }];
+  let arguments = (ins AnyRankedTensor:$input, I64Attr:$axis, OptionalAttr<TypeAttr>:$result_type);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Aclop_ArgMaxOp : Aclop_ArgReduceOp<"arg_max", "ArgMaxV2", "largest element">;
+def Aclop_ArgMinOp : Aclop_ArgReduceOp<"arg_min", "ArgMin", "smallest element">;
+
 def Aclop_SoftmaxOp : Aclop_InferredOp<"softmax"> {
   let summary = "exp(x - max) / sum(exp(x - max)) over `axes` (CANN SoftmaxV2)";
   let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$axes);

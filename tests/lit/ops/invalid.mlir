@@ -533,3 +533,21 @@ func.func @gather_axis(%p: tensor<4x5xf32>, %i: tensor<3xi32>) {
   %r = aclop.gather %p, %i {axis = -3} : (tensor<4x5xf32>, tensor<3xi32>) -> tensor<3x5xf32>
   return
 }
+
+// -----
+
+func.func @arg_max_type(%a: tensor<4x5xf32>) {
+  // expected-error @below {{result_type must be i32 or i64}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.arg_max %a {axis = 1, result_type = i16} : (tensor<4x5xf32>) -> tensor<4xi16>
+  return
+}
+
+// -----
+
+func.func @arg_min_axis(%a: tensor<4x5xf32>) {
+  // expected-error @below {{axis 2 is out of range for rank 2}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.arg_min %a {axis = 2} : (tensor<4x5xf32>) -> tensor<4xi64>
+  return
+}

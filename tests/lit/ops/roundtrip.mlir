@@ -130,6 +130,10 @@ func.func @reductions(%a: tensor<4x?x6xf32>) {
   %1 = aclop.reduce_max %a {axes = array<i64: 0>} : (tensor<4x?x6xf32>) -> tensor<?x6xf32>
   // CHECK: aclop.reduce_mean %{{.*}} {axes = array<i64>} : (tensor<4x?x6xf32>) -> tensor<f32>
   %2 = aclop.reduce_mean %a {axes = array<i64>} : (tensor<4x?x6xf32>) -> tensor<f32>
+  // CHECK: aclop.arg_max %{{.*}} {axis = 1 : i64} : (tensor<4x?x6xf32>) -> tensor<4x6xi64>
+  %amax = aclop.arg_max %a {axis = 1} : (tensor<4x?x6xf32>) -> tensor<4x6xi64>
+  // CHECK: aclop.arg_min %{{.*}} {axis = -1 : i64, result_type = i32} : (tensor<4x?x6xf32>) -> tensor<4x?xi32>
+  %amin = aclop.arg_min %a {axis = -1, result_type = i32} : (tensor<4x?x6xf32>) -> tensor<4x?xi32>
   // CHECK: aclop.reduce_min %{{.*}} {axes = array<i64: 2>} : (tensor<4x?x6xf32>) -> tensor<4x?xf32>
   %min = aclop.reduce_min %a {axes = array<i64: 2>} : (tensor<4x?x6xf32>) -> tensor<4x?xf32>
   // CHECK: aclop.reduce_prod %{{.*}} {axes = array<i64: 0>, keep_dims = true} : (tensor<4x?x6xf32>) -> tensor<1x?x6xf32>

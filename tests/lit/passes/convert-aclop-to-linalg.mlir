@@ -396,3 +396,22 @@ func.func @gather(%p: tensor<4x5x6xf32>, %i: tensor<2x3xi32>) -> tensor<4x2x3x6x
   %r = aclop.gather %p, %i {axis = 1} : (tensor<4x5x6xf32>, tensor<2x3xi32>) -> tensor<4x2x3x6xf32>
   return %r : tensor<4x2x3x6xf32>
 }
+
+// -----
+
+// Arg max: one reduction carrying the largest value so far (f32 for f16) and its index, which
+// a strict comparison moves only for a larger element.
+// CHECK-LABEL: func @arg_max
+// CHECK: %[[BEST:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4xf32>)
+// CHECK: %[[AT:.*]] = linalg.fill ins(%{{.*}} : i32) outs(%{{.*}} : tensor<4xi32>)
+// CHECK: %{{.*}}:2 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<4x9xf16>) outs(%[[BEST]], %[[AT]] : tensor<4xf32>, tensor<4xi32>)
+// CHECK:   %[[X:.*]] = arith.extf
+// CHECK:   %[[GT:.*]] = arith.cmpf ogt, %[[X]]
+// CHECK:   %[[K:.*]] = linalg.index 1
+// CHECK:   %[[KI:.*]] = arith.index_cast %[[K]] : index to i32
+// CHECK:   arith.select %[[GT]], %[[X]]
+// CHECK:   arith.select %[[GT]], %[[KI]]
+func.func @arg_max(%a: tensor<4x9xf16>) -> tensor<4xi32> {
+  %r = aclop.arg_max %a {axis = 1, result_type = i32} : (tensor<4x9xf16>) -> tensor<4xi32>
+  return %r : tensor<4xi32>
+}

@@ -283,3 +283,12 @@ func.func @gather(%p: tensor<?x64xbf16>, %i: tensor<5x?xi64>, %b: tensor<9xi1>, 
   %s = aclop.gather %b, %j {axis = 0} : (tensor<9xi1>, tensor<3xi32>) -> tensor<3xi1>
   return %r, %s : tensor<5x?x64xbf16>, tensor<3xi1>
 }
+
+// -----
+
+// CHECK-LABEL: llvm.func @arg_reduce(
+func.func @arg_reduce(%a: tensor<?x33xbf16>, %u: tensor<7x?xui8>) -> (tensor<?xi64>, tensor<?xi32>) {
+  %0 = aclop.arg_max %a {axis = 1} : (tensor<?x33xbf16>) -> tensor<?xi64>
+  %1 = aclop.arg_min %u {axis = 0, result_type = i32} : (tensor<7x?xui8>) -> tensor<?xi32>
+  return %0, %1 : tensor<?xi64>, tensor<?xi32>
+}

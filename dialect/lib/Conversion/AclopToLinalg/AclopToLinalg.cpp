@@ -382,6 +382,51 @@ struct ReducePattern : OpConversionPattern<Op> {
   }
 };
 
+// One reduction with two accumulators, the extreme so far (in the compute type) and its index,
+// iterating the kept dims first. A strict comparison keeps the first of equal elements and never
+// takes a NaN; the index starts at 0.
+template <typename Op>
+struct ArgReducePattern : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    constexpr bool isMax = std::is_same_v<Op, ArgMaxOp>;
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inputType = tensorType(input);
+    Type element = op.getInput().getType().getElementType(), accType = computeType(element);
+    bool isUnsigned = element.isUnsignedInteger();
+    int64_t rank = inputType.getRank(), axis = static_cast<int64_t>(op.getAxis());
+    ReductionDims dims(rank, {axis < 0 ? axis + rank : axis});
+    Type indexType = op.getType().getElementType();
+    Value best = fill(rewriter, loc, dims.keptEmpty(rewriter, loc, input, accType),
+                      identityOf(rewriter, isMax ? Combine::Max : Combine::Min, accType, isUnsigned));
+    Value where = fill(rewriter, loc, dims.keptEmpty(rewriter, loc, input, indexType), rewriter.getZeroAttr(indexType));
+    MLIRContext *context = op.getContext();
+    SmallVector<AffineMap> maps{dims.inputMap(context), dims.keptMap(context), dims.keptMap(context)};
+    int64_t reducedPosition = dims.kept.size();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{best.getType(), where.getType()}, input, ValueRange{best, where}, maps,
+        iterators(dims.kept.size(), 1), [&](OpBuilder &b, Location l, ValueRange args) {
+          Value x = castScalar(b, l, args[0], element, accType, true);
+          Value better;
+          if (isa<FloatType>(accType))
+            better = arith::CmpFOp::create(b, l, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, x, args[1]);
+          else
+            better = arith::CmpIOp::create(b, l,
+                                           isMax ? (isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt)
+                                                 : (isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt),
+                                           x, args[1]);
+          Value index = linalg::IndexOp::create(b, l, reducedPosition);
+          Value position = arith::IndexCastOp::create(b, l, indexType, index);
+          Value value = arith::SelectOp::create(b, l, better, x, args[1]);
+          Value at = arith::SelectOp::create(b, l, better, position, args[2]);
+          linalg::YieldOp::create(b, l, ValueRange{value, at});
+        });
+    rewriter.replaceOp(op, generic.getResult(1));
+    return success();
+  }
+};
+
 struct SoftmaxPattern : OpConversionPattern<SoftmaxOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(SoftmaxOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
@@ -601,7 +646,7 @@ struct ConvertAclopToLinalgPass : aclop::impl::ConvertAclopToLinalgBase<ConvertA
                  ElementwisePattern<LogicalOrOp>, ElementwisePattern<SelectOp>, CastPattern, GemmPattern,
                  ProductPattern<MatMulOp>, ProductPattern<BatchMatMulOp>, ReducePattern<ReduceSumOp>,
                  ReducePattern<ReduceMaxOp>, ReducePattern<ReduceMeanOp>, ReducePattern<ReduceMinOp>,
-                 ReducePattern<ReduceProdOp>, SourceIndexPattern<SliceOp>, BroadcastToPattern, SourceIndexPattern<TileOp>, ConcatPattern, GatherPattern, SoftmaxPattern, TransposePattern>(
+                 ReducePattern<ReduceProdOp>, ArgReducePattern<ArgMaxOp>, ArgReducePattern<ArgMinOp>, SourceIndexPattern<SliceOp>, BroadcastToPattern, SourceIndexPattern<TileOp>, ConcatPattern, GatherPattern, SoftmaxPattern, TransposePattern>(
         converter, context);
     populateConv2DToLinalgPatterns(converter, patterns);
     patterns.add<RetypeOtherOps>(converter, context);

@@ -210,6 +210,43 @@ std::string translateArgReduce(ResolvedRequest &request) {
   return "";
 }
 
+// Pad (zeros) and PadV3 (constant mode; the value an optional const input): paddings a const
+// [rank, 2] input of (before, after) pairs.
+std::string translatePad(ResolvedRequest &request) {
+  std::vector<int64_t> paddings;
+  if (std::string error = intList(request, "paddings", 1, paddings); !error.empty()) return error;
+  size_t rank = request.inputs[0].dims.size();
+  if (paddings.size() != 2 * rank)
+    return "paddings must hold 2 values per dim (" + std::to_string(2 * rank) + "), not " + std::to_string(paddings.size());
+  auto mode = request.attributes.find("mode");
+  if (mode != request.attributes.end()) {
+    auto *text = std::get_if<std::string>(&mode->second);
+    if (text == nullptr || *text != "constant") return "only mode \"constant\" is supported";
+  }
+  if (boolAttr(request, "paddings_contiguous") == false && request.attributes.count("paddings_contiguous"))
+    return "paddings_contiguous = false is not supported";
+  std::vector<int64_t> low, high;
+  for (size_t i = 0; i < rank; ++i) {
+    low.push_back(paddings[2 * i]);
+    high.push_back(paddings[2 * i + 1]);
+  }
+  double value = 0;
+  if (request.inputs.size() > 2 && request.inputs[2].present) {
+    const ResolvedTensor &constant = request.inputs[2];
+    if (!constant.constValues || constant.constValues->size() != aclDataTypeSize(constant.dataType))
+      return "constant_values must be a const tensor of one element";
+    if (constant.dataType != ACL_FLOAT) return "constant_values must be float (other types are not supported)";
+    float v;
+    memcpy(&v, constant.constValues->data(), 4);
+    value = v;
+  }
+  request.kernelInputs = {0};
+  request.spec.attributes.push_back({"low", low});
+  request.spec.attributes.push_back({"high", high});
+  if (value != 0) request.spec.attributes.push_back({"value", value});
+  return "";
+}
+
 std::vector<OpDefinition> buildTable() {
   std::vector<OpDefinition> table = {
       elementwise("Add", "add", 2, {"AddV2"}), elementwise("Sub", "sub", 2), elementwise("Mul", "mul", 2),
@@ -245,6 +282,8 @@ std::vector<OpDefinition> buildTable() {
   table.push_back({"GatherV2", {"GatherV2D"}, "gather", 2, 3, {},
                    [](ResolvedRequest &r) { return translateGather(r, false); }});
   table.push_back({"Gather", {}, "gather", 2, 2, {}, [](ResolvedRequest &r) { return translateGather(r, true); }});
+  table.push_back({"Pad", {}, "pad", 2, 2, {}, translatePad});
+  table.push_back({"PadV3", {}, "pad", 2, 3, {}, translatePad});
   table.push_back({"ArgMaxV2", {"ArgMaxD"}, "arg_max", 1, 2, {}, translateArgReduce});
   table.push_back({"ArgMin", {"ArgMinD"}, "arg_min", 1, 2, {}, translateArgReduce});
   table.push_back({"LeakyRelu", {}, "leaky_relu", 1, 1, {{"negative_slope", OpAttrValue(0.0f)}}, translateLeakyRelu});

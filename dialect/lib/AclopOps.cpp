@@ -582,6 +582,28 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   return success();
 }
 
+LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                      SmallVectorImpl<Type> &results) {
+  Inference inference(loc, getOperationName());
+  auto type = inference.tensor(adaptor.getInput(), "input", kAnyType);
+  if (failed(type)) return failure();
+  ArrayRef<int64_t> low = adaptor.getLow(), high = adaptor.getHigh();
+  int64_t rank = type->getRank();
+  if (static_cast<int64_t>(low.size()) != rank || static_cast<int64_t>(high.size()) != rank)
+    return inference.fail("low and high need " + Twine(rank) + " entries each, not " + Twine(low.size()) + " and " +
+                          Twine(high.size()));
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (low[i] < 0 || high[i] < 0) return inference.fail("pads must be >= 0");
+    int64_t dim = type->getDimSize(i);
+    // A dim that may be empty at run time would leave no element to read safely.
+    if (ShapedType::isDynamic(dim)) return inference.fail("the input's dims must be static");
+    shape.push_back(dim + low[i] + high[i]);
+  }
+  results.push_back(RankedTensorType::get(shape, type->getElementType()));
+  return success();
+}
+
 LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
                                          SmallVectorImpl<Type> &results) {
   Inference inference(loc, getOperationName());

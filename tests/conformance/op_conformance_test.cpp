@@ -636,6 +636,51 @@ TEST_F(Conformance, ArgMaxArgMin) {
   printf("arg max / min: %d cases\n", checked_);
 }
 
+TEST_F(Conformance, Pad) {
+  struct PadCase {
+    std::vector<int64_t> shape, paddings;  // (before, after) per dim
+  };
+  const PadCase cases[] = {{{7}, {2, 3}},          {{3, 4}, {1, 0, 0, 2}}, {{2, 3, 4}, {0, 0, 1, 1, 2, 0}},
+                           {{0, 3}, {1, 1, 0, 0}}, {{5}, {0, 0}},          {{40, 50}, {3, 4, 5, 6}}};
+  int variant = 0;
+  for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_BOOL})
+    for (const PadCase &pc : cases)
+      for (const char *op : {"Pad", "PadV3"}) {
+        ++variant;
+        size_t rank = pc.shape.size();
+        std::vector<int64_t> out;
+        for (size_t d = 0; d < rank; ++d) out.push_back(pc.shape[d] + pc.paddings[2 * d] + pc.paddings[2 * d + 1]);
+        // PadV3 of a float tensor pads with 2.5 (a constant_values input), else zeros.
+        bool withValue = std::string(op) == "PadV3" && type == ACL_FLOAT;
+        double value = withValue ? 2.5 : 0.0;
+        HostTensor paddings(variant % 2 ? ACL_INT32 : ACL_INT64, {int64_t(rank), 2});
+        for (size_t i = 0; i < pc.paddings.size(); ++i) paddings.set(int64_t(i), double(pc.paddings[i]));
+        Case c{op, {randomTensor(type, pc.shape, 70), paddings},
+               std::string(op) == "PadV3" ? std::function<void(aclopAttr *)>([](aclopAttr *attr) {
+                 aclopSetAttrString(attr, "mode", "constant");
+               })
+                                          : nullptr,
+               HostTensor(type, out),
+               [pc, value](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 std::vector<int64_t> source = index;
+                 for (size_t d = 0; d < source.size(); ++d) {
+                   source[d] -= pc.paddings[2 * d];
+                   if (source[d] < 0 || source[d] >= pc.shape[d]) return value;
+                 }
+                 return in[0].at(ravel(source, pc.shape));
+               }};
+        c.constInputs = {1};
+        if (withValue) {
+          HostTensor constant(ACL_FLOAT, {});
+          constant.set(0, value);
+          c.inputs.push_back(constant);
+          c.constInputs.push_back(2);
+        }
+        check(c);
+      }
+  printf("pad: %d cases\n", checked_);
+}
+
 TEST_F(Conformance, CastEveryPair) {
   const aclDataType types[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE, ACL_INT8,
                                ACL_UINT8, ACL_INT16,   ACL_INT32, ACL_INT64,  ACL_BOOL};

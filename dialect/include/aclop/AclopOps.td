@@ -344,6 +344,22 @@ def Aclop_ConcatOp : Aclop_InferredOp<"concat"> {
   let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
 }
 
+def Aclop_PadOp : Aclop_InferredOp<"pad"> {
+  let summary = "The input with `low` and `high` elements of `value` around each dim (CANN Pad / PadV3)";
+  let description = [{
+    `low` and `high` hold one count (>= 0) per dim; `value` is converted to the element type as
+    Cast converts. The input's dims are static.
+
+    ```mlir
+    %r = aclop.pad %x {low = array<i64: 1, 0>, high = array<i64: 0, 2>} : (tensor<3x4xf32>) -> tensor<4x6xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$low, DenseI64ArrayAttr:$high,
+                   DefaultValuedAttr<F32Attr, "0.0f">:$value);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
 def Aclop_GatherOp : Aclop_InferredOp<"gather"> {
   let summary = "Slices of `params` along `axis` picked by `indices` (CANN GatherV2 / Gather)";
   let description = [{

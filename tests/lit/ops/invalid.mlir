@@ -551,3 +551,21 @@ func.func @arg_min_axis(%a: tensor<4x5xf32>) {
   %r = aclop.arg_min %a {axis = 2} : (tensor<4x5xf32>) -> tensor<4xi64>
   return
 }
+
+// -----
+
+func.func @pad_dynamic(%a: tensor<?x5xf32>) {
+  // expected-error @below {{the input's dims must be static}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.pad %a {low = array<i64: 0, 1>, high = array<i64: 0, 0>} : (tensor<?x5xf32>) -> tensor<?x6xf32>
+  return
+}
+
+// -----
+
+func.func @pad_negative(%a: tensor<4x5xf32>) {
+  // expected-error @below {{pads must be >= 0}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.pad %a {low = array<i64: 0, -1>, high = array<i64: 0, 0>} : (tensor<4x5xf32>) -> tensor<4x4xf32>
+  return
+}

@@ -415,3 +415,25 @@ func.func @arg_max(%a: tensor<4x9xf16>) -> tensor<4xi32> {
   %r = aclop.arg_max %a {axis = 1, result_type = i32} : (tensor<4x9xf16>) -> tensor<4xi32>
   return %r : tensor<4xi32>
 }
+
+// -----
+
+// Pad reads the input only inside it (the index clamped to 0 elsewhere), else yields the value
+// cast to the element type; an empty input is all padding and read nowhere.
+// CHECK-LABEL: func @pad
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<4x6xi32>)
+// CHECK:   %[[I:.*]] = linalg.index 0
+// CHECK:   %[[S:.*]] = arith.subi %[[I]], %c1
+// CHECK:   arith.cmpi sge, %[[S]]
+// CHECK:   arith.cmpi slt, %[[S]], %c3
+// CHECK:   arith.fptosi
+// CHECK:   %[[SAFE:.*]] = arith.select %{{.*}}, %[[S]], %c0
+// CHECK:   tensor.extract %arg0[%[[SAFE]], %{{.*}}] : tensor<3x4xi32>
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x3xf32>)
+// CHECK-NOT: tensor.extract
+// CHECK:   linalg.yield
+func.func @pad(%a: tensor<3x4xi32>, %e: tensor<0x3xf32>) -> (tensor<4x6xi32>, tensor<2x3xf32>) {
+  %r = aclop.pad %a {low = array<i64: 1, 0>, high = array<i64: 0, 2>, value = 7.0 : f32} : (tensor<3x4xi32>) -> tensor<4x6xi32>
+  %s = aclop.pad %e {low = array<i64: 1, 0>, high = array<i64: 1, 0>} : (tensor<0x3xf32>) -> tensor<2x3xf32>
+  return %r, %s : tensor<4x6xi32>, tensor<2x3xf32>
+}

@@ -528,6 +528,51 @@ struct BroadcastToPattern : OpConversionPattern<BroadcastToOp> {
   }
 };
 
+// Each result element reads the input at its index less `low` where that lies inside the input
+// (clamped to 0 otherwise, so that nothing is read outside), else takes the value.
+struct PadPattern : OpConversionPattern<PadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(PadOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
+    Type element = op.getType().getElementType();
+    ArrayRef<int64_t> low = op.getLow();
+    int64_t rank = resultType.getRank();
+    auto inputType = tensorType(input);  // static (inference)
+    Value init = emptyTensor(rewriter, loc, resultType, [&](int64_t) -> Value { llvm_unreachable("static"); });
+    bool empty = inputType.getNumElements() == 0;  // nothing to read: all padding
+    float fillValue = op.getValue().convertToFloat();
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, resultType, ValueRange{}, init, SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
+        iterators(rank, 0), [&](OpBuilder &b, Location l, ValueRange) {
+          Value zero = arith::ConstantIndexOp::create(b, l, 0);
+          Value inside = arith::ConstantIntOp::create(b, l, b.getI1Type(), 1);
+          SmallVector<Value> source;
+          for (int64_t i = 0; i < rank; ++i) {
+            Value index = linalg::IndexOp::create(b, l, i);
+            Value shifted = arith::SubIOp::create(b, l, index, arith::ConstantIndexOp::create(b, l, low[i]));
+            Value above = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, shifted, zero);
+            Value size = arith::ConstantIndexOp::create(b, l, inputType.getDimSize(i));
+            Value below = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, shifted, size);
+            inside = arith::AndIOp::create(b, l, inside, arith::AndIOp::create(b, l, above, below));
+            source.push_back(shifted);
+          }
+          Value constant = arith::ConstantOp::create(b, l, b.getF32FloatAttr(fillValue));
+          Value fill = toStorage(b, l, castScalar(b, l, constant, b.getF32Type(), element, true), element);
+          if (empty) {
+            linalg::YieldOp::create(b, l, fill);
+            return;
+          }
+          for (Value &index : source) index = arith::SelectOp::create(b, l, inside, index, zero);
+          Value read = tensor::ExtractOp::create(b, l, input, source);
+          linalg::YieldOp::create(b, l, Value(arith::SelectOp::create(b, l, inside, read, fill)));
+        });
+    rewriter.replaceOp(op, generic.getResults());
+    return success();
+  }
+};
+
 // Each input copied into its slice of the result, in order along the axis.
 struct ConcatPattern : OpConversionPattern<ConcatOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -646,7 +691,7 @@ struct ConvertAclopToLinalgPass : aclop::impl::ConvertAclopToLinalgBase<ConvertA
                  ElementwisePattern<LogicalOrOp>, ElementwisePattern<SelectOp>, CastPattern, GemmPattern,
                  ProductPattern<MatMulOp>, ProductPattern<BatchMatMulOp>, ReducePattern<ReduceSumOp>,
                  ReducePattern<ReduceMaxOp>, ReducePattern<ReduceMeanOp>, ReducePattern<ReduceMinOp>,
-                 ReducePattern<ReduceProdOp>, ArgReducePattern<ArgMaxOp>, ArgReducePattern<ArgMinOp>, SourceIndexPattern<SliceOp>, BroadcastToPattern, SourceIndexPattern<TileOp>, ConcatPattern, GatherPattern, SoftmaxPattern, TransposePattern>(
+                 ReducePattern<ReduceProdOp>, ArgReducePattern<ArgMaxOp>, ArgReducePattern<ArgMinOp>, SourceIndexPattern<SliceOp>, BroadcastToPattern, SourceIndexPattern<TileOp>, ConcatPattern, GatherPattern, PadPattern, SoftmaxPattern, TransposePattern>(
         converter, context);
     populateConv2DToLinalgPatterns(converter, patterns);
     patterns.add<RetypeOtherOps>(converter, context);

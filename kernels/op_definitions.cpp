@@ -271,6 +271,12 @@ std::vector<OpDefinition> buildTable() {
                    }});
   table.push_back({"BroadcastTo", {"BroadcastToD"}, "broadcast_to", 1, 2, {},
                    [](ResolvedRequest &r) { return translateLists(r, {{"shape", 1, "shape"}}); }});
+  // Fill(dims, value): the 0-d value broadcast to the const dims.
+  table.push_back({"Fill", {}, "broadcast_to", 2, 2, {}, [](ResolvedRequest &r) {
+                     std::string error = translateLists(r, {{"dims", 0, "shape"}});
+                     r.kernelInputs = {1};
+                     return error;
+                   }});
   table.push_back({"Tile", {"TileD"}, "tile", 1, 2, {},
                    [](ResolvedRequest &r) { return translateLists(r, {{"multiples", 1, "multiples"}}); }});
   table.push_back({"ConcatD", {"ConcatV2D"}, "concat", 1, kMaxConcatInputs, {{"concat_dim", std::nullopt}},

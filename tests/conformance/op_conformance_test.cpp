@@ -448,6 +448,14 @@ TEST_F(Conformance, SliceBroadcastToTile) {
         }
         check(c);
       }
+  // Fill: a 0-d value broadcast to const dims.
+  for (aclDataType type : {ACL_FLOAT, ACL_INT8, ACL_BOOL})
+    for (const std::vector<int64_t> &dims : {std::vector<int64_t>{5}, {3, 40}, {0, 2}}) {
+      Case c{"Fill", {int64Tensor(dims), randomTensor(type, {}, 44)}, nullptr, HostTensor(type, dims),
+             [](const std::vector<HostTensor> &in, const std::vector<int64_t> &) { return in[1].at(0); }};
+      c.constInputs = {0};
+      check(c);
+    }
   const ShapeCase tiles[] = {{{3}, {4}}, {{1}, {100}}, {{3, 5}, {2, 7}}, {{2, 3, 4}, {1, 3, 2}}, {{4, 4}, {0, 2}}, {{}, {}}};
   for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_BOOL})
     for (const ShapeCase &tc : tiles)

@@ -8,7 +8,7 @@ import pytest
 import acl
 from device import from_device, to_device
 
-ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_BF16 = 0, 1, 3, 27
+ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_BOOL, ACL_BF16 = 0, 1, 3, 12, 27
 ACL_FORMAT_ND = 2
 ACL_ERROR_INVALID_PARAM = 100000
 
@@ -52,6 +52,24 @@ def test_compile_execute_v2_and_handles(stream):
     assert acl.op.execute_v2("Add", [a.desc, 999], [a.buffer, b.buffer], [out.desc], [out.buffer], 0, stream) == \
         ACL_ERROR_INVALID_PARAM
     for t in (a, b, out):
+        t.release()
+
+
+def test_bools_and_selection_round_trip_through_numpy(stream):
+    # Comparisons give NumPy bools (a byte each), which Select and Gather then take.
+    rng = np.random.default_rng(5)
+    x, y = rng.integers(-3, 4, (33, 17)).astype(np.float32), rng.integers(-3, 4, 17).astype(np.float32)
+    a, b = Tensor(x, ACL_FLOAT), Tensor(y, ACL_FLOAT)
+    mask = Tensor(np.zeros((33, 17), np.bool_), ACL_BOOL)
+    picked = Tensor(np.zeros((33, 17), np.float32), ACL_FLOAT)
+    for op, inputs, output in (("Greater", [a, b], mask), ("SelectV2", [mask, a, b], picked)):
+        descs, buffers = [t.desc for t in inputs], [t.buffer for t in inputs]
+        assert acl.op.compile(op, descs, [output.desc], 0, 0, 0, None) == 0, acl.get_recent_err_msg()
+        assert acl.op.execute_v2(op, descs, buffers, [output.desc], [output.buffer], 0, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    np.testing.assert_array_equal(mask.read(), x > y)
+    np.testing.assert_array_equal(picked.read(), np.where(x > y, x, y))
+    for t in (a, b, mask, picked):
         t.release()
 
 

@@ -98,14 +98,15 @@ class HandleContender : public Contender {
     output_ = output;
     if (handle_ == nullptr) fail(aclGetRecentErrMsg());
   }
-  // Compiles `opType` (no attributes) over the descriptions and binds a handle of it.
+  // Compiles `opType` over the descriptions (and attributes, if any) and binds a handle of it.
   void compileAndBind(const char *opType, std::vector<const aclTensorDesc *> inDescs, const aclTensorDesc *outDesc,
-                      std::vector<const aclDataBuffer *> inputs, aclDataBuffer *output) {
+                      std::vector<const aclDataBuffer *> inputs, aclDataBuffer *output,
+                      const aclopAttr *attr = nullptr) {
     const int count = static_cast<int>(inDescs.size());
     aclopHandle *handle = nullptr;
-    if (aclopCompile(opType, count, inDescs.data(), 1, &outDesc, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr) !=
+    if (aclopCompile(opType, count, inDescs.data(), 1, &outDesc, attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr) !=
             ACL_SUCCESS ||
-        aclopCreateHandle(opType, count, inDescs.data(), 1, &outDesc, nullptr, &handle) != ACL_SUCCESS)
+        aclopCreateHandle(opType, count, inDescs.data(), 1, &outDesc, attr, &handle) != ACL_SUCCESS)
       handle = nullptr;
     bind(handle, std::move(inputs), output);
   }

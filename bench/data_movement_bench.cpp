@@ -1,0 +1,145 @@
+// Comparisons, selection and data movement on one core, 16M-element f32 tensors (64 MiB),
+// through handles, side by side (paired_runs.h) with memcpy moving the same bytes. Every figure
+// is GB/s of traffic: the bytes an operator must read plus those it writes.
+#include "bench_support.h"
+
+#include "acl/acl_op.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace {
+
+using aclcpu_bench::Contender;
+using aclcpu_bench::HandleContender;
+using aclcpu_bench::Runtime;
+using aclcpu_bench::Tensor;
+
+constexpr int64_t kRows = 4096, kColumns = 4096;  // 16M elements
+constexpr int kPairedRounds = 15;
+
+struct Shape {
+  aclDataType type;
+  std::vector<int64_t> dims;
+  size_t elementSize;
+  double bytes() const {
+    double n = double(elementSize);
+    for (int64_t d : dims) n *= double(d);
+    return n;
+  }
+};
+
+// One operator case: its inputs (const ones hold `constValues`), output and attributes.
+struct MovementCase {
+  const char *name, *op;
+  std::vector<Shape> inputs;
+  Shape output;
+  std::function<void(aclopAttr *)> attributes;
+  std::vector<std::vector<int64_t>> constValues;  // per input; empty: a data input
+  double traffic() const {  // data inputs read whole (a slice reads what it keeps) plus the output
+    double read = 0;
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (i >= constValues.size() || constValues[i].empty()) read += inputs[i].bytes();
+    return (std::string(op) == "SliceD" ? output.bytes() : read) + output.bytes();
+  }
+};
+
+// Built at first use (GCC 12 mistakes a static array of these for uninitialized).
+const std::vector<MovementCase> &movementCases() {
+  static const std::vector<MovementCase> cases = {
+    {"Greater f32 -> bool", "Greater", {{ACL_FLOAT, {kRows, kColumns}, 4}, {ACL_FLOAT, {kRows, kColumns}, 4}},
+     {ACL_BOOL, {kRows, kColumns}, 1}, nullptr, {}},
+    {"SelectV2 f32", "SelectV2",
+     {{ACL_BOOL, {kRows, kColumns}, 1}, {ACL_FLOAT, {kRows, kColumns}, 4}, {ACL_FLOAT, {kRows, kColumns}, 4}},
+     {ACL_FLOAT, {kRows, kColumns}, 4}, nullptr, {}},
+    {"ConcatV2D f32, last axis", "ConcatV2D", {{ACL_FLOAT, {kRows, kColumns / 2}, 4}, {ACL_FLOAT, {kRows, kColumns / 2}, 4}},
+     {ACL_FLOAT, {kRows, kColumns}, 4},
+     [](aclopAttr *attr) {
+       aclopSetAttrInt(attr, "concat_dim", -1);
+       aclopSetAttrInt(attr, "N", 2);
+     },
+     {}},
+    {"SliceD f32, half of each row", "SliceD", {{ACL_FLOAT, {kRows, 2 * kColumns}, 4}}, {ACL_FLOAT, {kRows, kColumns}, 4},
+     [](aclopAttr *attr) {
+       const int64_t offsets[] = {0, kColumns / 2}, size[] = {kRows, kColumns};
+       aclopSetAttrListInt(attr, "offsets", 2, offsets);
+       aclopSetAttrListInt(attr, "size", 2, size);
+     },
+     {}},
+    {"GatherV2D f32 rows", "GatherV2D", {{ACL_FLOAT, {kRows, kColumns}, 4}, {ACL_INT32, {kRows}, 4}},
+     {ACL_FLOAT, {kRows, kColumns}, 4}, [](aclopAttr *attr) { aclopSetAttrInt(attr, "axis", 0); }, {}},
+    {"Pad f32, 8 each side", "Pad", {{ACL_FLOAT, {kRows - 16, kColumns - 16}, 4}, {ACL_INT64, {2, 2}, 8}},
+     {ACL_FLOAT, {kRows, kColumns}, 4}, nullptr, {{}, {8, 8, 8, 8}}},
+  };
+  return cases;
+}
+constexpr int kCaseCount = 6;
+
+class MovementRun : public HandleContender {
+ public:
+  MovementRun(const Runtime &runtime, const MovementCase &c)
+      : HandleContender(runtime), out_(c.output.type, c.output.dims, c.output.elementSize) {
+    std::vector<const aclTensorDesc *> descs;
+    std::vector<const aclDataBuffer *> buffers;
+    for (size_t i = 0; i < c.inputs.size(); ++i) {
+      const Shape &shape = c.inputs[i];
+      inputs_.push_back(std::make_unique<Tensor>(shape.type, shape.dims, shape.elementSize));
+      if (i < c.constValues.size() && !c.constValues[i].empty())
+        aclSetTensorConst(inputs_.back()->desc, const_cast<int64_t *>(c.constValues[i].data()), c.constValues[i].size() * 8);
+      descs.push_back(inputs_.back()->desc);
+      buffers.push_back(inputs_.back()->buffer);
+    }
+    if (std::string(c.op) == "GatherV2D") {  // rows in reverse: every index in range
+      std::vector<int32_t> rows(kRows);
+      for (int64_t i = 0; i < kRows; ++i) rows[i] = int32_t(kRows - 1 - i);
+      aclrtMemcpy(inputs_[1]->device, rows.size() * 4, rows.data(), rows.size() * 4, ACL_MEMCPY_HOST_TO_DEVICE);
+    }
+    aclopAttr *attr = aclopCreateAttr();
+    if (c.attributes) c.attributes(attr);
+    compileAndBind(c.op, descs, out_.desc, buffers, out_.buffer, attr);
+    aclopDestroyAttr(attr);
+    label = c.name;
+  }
+
+ private:
+  std::vector<std::unique_ptr<Tensor>> inputs_;
+  Tensor out_;
+};
+
+// memcpy of `bytes` between device buffers (traffic: twice that).
+class MemcpyRun : public Contender {
+ public:
+  explicit MemcpyRun(size_t bytes)
+      : Contender("memcpy"), bytes_(bytes), from_(ACL_UINT8, {int64_t(bytes)}, 1), to_(ACL_UINT8, {int64_t(bytes)}, 1) {}
+  bool call() override {
+    memcpy(to_.device, from_.device, bytes_);
+    benchmark::ClobberMemory();
+    return true;
+  }
+
+ private:
+  size_t bytes_;
+  Tensor from_, to_;
+};
+
+void BM_PairedMovement(benchmark::State &state) {
+  const MovementCase &c = movementCases()[state.range(0)];
+  Runtime runtime;
+  std::vector<std::unique_ptr<Contender>> contenders;
+  contenders.push_back(std::make_unique<MovementRun>(runtime, c));
+  contenders.push_back(std::make_unique<MemcpyRun>(size_t(c.traffic()) / 2));
+  aclcpu_bench::runPaired(state, contenders, c.traffic(), "GB/s");
+}
+BENCHMARK(BM_PairedMovement)
+    ->DenseRange(0, kCaseCount - 1)
+    ->Iterations(kPairedRounds)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();

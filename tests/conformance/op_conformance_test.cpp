@@ -551,7 +551,8 @@ TEST_F(Conformance, Gather) {
   };
   const GatherCase cases[] = {{{7}, {5}, 0},          {{7}, {}, 0},           {{6, 5}, {2, 3}, 0},
                               {{6, 5}, {4}, 1},       {{3, 4, 5}, {7}, -2},   {{3, 4, 5}, {2, 2}, -1},
-                              {{6, 5}, {0}, 0},       {{1000, 64}, {300}, 0}, {{64, 1000}, {3, 50}, 1}};
+                              {{6, 5}, {0}, 0},       {{1000, 64}, {300}, 0}, {{64, 1000}, {3, 50}, 1},
+                              {{0, 5}, {3}, 0}};  // nothing to gather from: zeros
   int variant = 0;
   for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT64, ACL_BOOL})
     for (const GatherCase &gc : cases) {

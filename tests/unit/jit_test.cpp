@@ -164,6 +164,25 @@ TEST_F(JitTest, DynamicShapesTakeTheirSizesAtLaunch) {
               "dynamic add");
 }
 
+// Params of a dynamic size along the axis may be empty: the gather then reads nothing (an
+// out-of-range index gives zero without a read; ASan sees any read past the 0-row buffer).
+TEST_F(JitTest, GatherReadsDynamicParamsOnlyInRange) {
+  Tensor indices(ElementType::I32, {3});
+  const double picks[] = {1, -1, 4};
+  for (int i = 0; i < 3; ++i) indices.set(i, picks[i]);
+  for (int64_t rows : {0, 5}) {
+    Tensor params = randomTensor(ElementType::F32, {rows, 4}, 7);
+    auto out = run("gather", {params, indices}, {Tensor(ElementType::F32, {3, 4})}, {{"axis", int64_t(0)}},
+                   {{-1, 4}, {3}});
+    for (int64_t i = 0; i < 3; ++i)
+      for (int64_t j = 0; j < 4; ++j) {
+        int64_t row = int64_t(picks[i]);
+        double want = row >= 0 && row < rows ? params.at(row * 4 + j) : 0.0;
+        EXPECT_EQ(out[0].at(i * 4 + j), want) << rows << " rows, element " << i << ", " << j;
+      }
+  }
+}
+
 TEST_F(JitTest, IntegerDivisionNeverTraps) {
   Tensor a(ElementType::I32, {4}), b(ElementType::I32, {4});
   const double as[] = {7, -7, -2147483648.0, 5}, bs[] = {2, 2, -1, 0};

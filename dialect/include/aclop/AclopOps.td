@@ -365,7 +365,8 @@ def Aclop_GatherOp : Aclop_InferredOp<"gather"> {
   let description = [{
     The result is params' dims before `axis`, then indices' dims, then params' dims after it:
     `result[o..., i..., n...] = params[o..., indices[i...], n...]`. Indices are i32 or i64; an
-    index outside [0, params' size along `axis`) gives zeros (it reads nothing).
+    index outside [0, params' size along `axis`) gives zeros (it reads nothing, also where params
+    are empty along `axis`).
 
     ```mlir
     %r = aclop.gather %table, %ids {axis = 0} : (tensor<1000x64xf32>, tensor<8x5xi32>) -> tensor<8x5x64xf32>

@@ -22,7 +22,7 @@ def ConvertAclopToLinalg : Pass<"convert-aclop-to-linalg", "ModuleOp"> {
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect",
-                           "::mlir::func::FuncDialect"];
+                           "::mlir::func::FuncDialect", "::mlir::scf::SCFDialect"];
 }
 
 def AclopSelectStrategy : Pass<"aclop-select-strategy", "ModuleOp"> {

@@ -437,3 +437,21 @@ func.func @pad(%a: tensor<3x4xi32>, %e: tensor<0x3xf32>) -> (tensor<4x6xi32>, te
   %s = aclop.pad %e {low = array<i64: 1, 0>, high = array<i64: 1, 0>} : (tensor<0x3xf32>) -> tensor<2x3xf32>
   return %r, %s : tensor<4x6xi32>, tensor<2x3xf32>
 }
+
+// -----
+
+// Params that may be empty along the axis are read only for an index in range (scf.if); params
+// that are empty there are not read at all.
+// CHECK-LABEL: func @gather_maybe_empty
+// CHECK: linalg.generic
+// CHECK:   scf.if %{{.*}} -> (f32) {
+// CHECK:     tensor.extract %arg0
+// CHECK:   } else {
+// CHECK: linalg.generic
+// CHECK-NOT: tensor.extract
+// CHECK:   linalg.yield
+func.func @gather_maybe_empty(%p: tensor<?x4xf32>, %e: tensor<0x4xf32>, %i: tensor<3xi32>) -> (tensor<3x4xf32>, tensor<3x4xf32>) {
+  %r = aclop.gather %p, %i {axis = 0} : (tensor<?x4xf32>, tensor<3xi32>) -> tensor<3x4xf32>
+  %s = aclop.gather %e, %i {axis = 0} : (tensor<0x4xf32>, tensor<3xi32>) -> tensor<3x4xf32>
+  return %r, %s : tensor<3x4xf32>, tensor<3x4xf32>
+}

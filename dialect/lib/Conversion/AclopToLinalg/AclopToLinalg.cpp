@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/Transforms/FuncConversions.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -640,8 +641,23 @@ struct GatherPattern : OpConversionPattern<GatherOp> {
           for (int64_t i = 0; i < axis; ++i) source.push_back(linalg::IndexOp::create(b, l, i));
           source.push_back(arith::SelectOp::create(b, l, inRange, index, zeroIndex));
           for (int64_t i = axis + 1; i < rank; ++i) source.push_back(linalg::IndexOp::create(b, l, i + indexRank - 1));
-          Value value = tensor::ExtractOp::create(b, l, params, source);
           Value zero = arith::ConstantOp::create(b, l, b.getZeroAttr(element));
+          int64_t staticSize = paramsType.getDimSize(axis);
+          if (staticSize == 0) {  // nothing to read
+            linalg::YieldOp::create(b, l, zero);
+            return;
+          }
+          if (ShapedType::isDynamic(staticSize)) {  // maybe empty: read only in range
+            auto read = scf::IfOp::create(
+                b, l, inRange,
+                [&](OpBuilder &nb, Location nl) {
+                  scf::YieldOp::create(nb, nl, ValueRange{tensor::ExtractOp::create(nb, nl, params, source)});
+                },
+                [&](OpBuilder &nb, Location nl) { scf::YieldOp::create(nb, nl, zero); });
+            linalg::YieldOp::create(b, l, read.getResult(0));
+            return;
+          }
+          Value value = tensor::ExtractOp::create(b, l, params, source);
           linalg::YieldOp::create(b, l, Value(arith::SelectOp::create(b, l, inRange, value, zero)));
         });
     rewriter.replaceOp(op, generic.getResults());

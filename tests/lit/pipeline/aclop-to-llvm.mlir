@@ -292,3 +292,18 @@ func.func @arg_reduce(%a: tensor<?x33xbf16>, %u: tensor<7x?xui8>) -> (tensor<?xi
   %1 = aclop.arg_min %u {axis = 0, result_type = i32} : (tensor<7x?xui8>) -> tensor<?xi32>
   return %0, %1 : tensor<?xi64>, tensor<?xi32>
 }
+
+// -----
+
+// As the JIT builds a kernel (outputs materialized into memref arguments), a concatenation
+// along a dim after the divided one writes every part in place: no temporary.
+// CHECK-LABEL: llvm.func @concat_in_place(
+// CHECK-NOT: llvm.call @malloc
+// CHECK: llvm.return
+func.func @concat_in_place(%a: memref<2x3xf32>, %b: memref<2x40xf32>, %out: memref<2x43xf32>) {
+  %ta = bufferization.to_tensor %a restrict : memref<2x3xf32> to tensor<2x3xf32>
+  %tb = bufferization.to_tensor %b restrict : memref<2x40xf32> to tensor<2x40xf32>
+  %r = aclop.concat %ta, %tb {axis = -1} : (tensor<2x3xf32>, tensor<2x40xf32>) -> tensor<2x43xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<2x43xf32>, memref<2x43xf32>) -> ()
+  return
+}

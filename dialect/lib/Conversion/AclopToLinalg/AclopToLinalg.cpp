@@ -585,6 +585,14 @@ struct ConcatPattern : OpConversionPattern<ConcatOp> {
     if (axis < 0) axis += rank;
     Value result = emptyTensor(rewriter, loc, resultType,
                                [&](int64_t i) { return dim(rewriter, loc, inputs.front(), i); });
+    // eliminate-empty-tensors places an empty output in the function's output only along the
+    // insertions, after it has given the first part a slice of it: that part would be computed
+    // in a temporary the size of the whole output and copied. A fill's init is placed with the
+    // rest, so everything is written in place, for one more write of the output. Blocks then
+    // fill the rows they write the parts of only when a dim before the axis is what they divide
+    // (the first one not 1): along the axis, the parts' rows are not the fill's.
+    bool rowsBeforeAxis = llvm::any_of(resultType.getShape().take_front(axis), [](int64_t d) { return d != 1; });
+    if (rowsBeforeAxis) result = fill(rewriter, loc, result, rewriter.getZeroAttr(resultType.getElementType()));
     int64_t offset = 0;
     for (Value input : inputs) {
       auto inputType = tensorType(input);

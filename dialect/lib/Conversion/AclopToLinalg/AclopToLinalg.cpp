@@ -632,15 +632,17 @@ struct GatherPattern : OpConversionPattern<GatherOp> {
       return dim(rewriter, loc, params, i - indexRank + 1);
     });
     Value size = dim(rewriter, loc, params, axis);
-    SmallVector<AffineExpr> indexDims;
-    for (int64_t i = 0; i < indexRank; ++i) indexDims.push_back(rewriter.getAffineDimExpr(axis + i));
-    SmallVector<AffineMap> maps{AffineMap::get(resultType.getRank(), 0, indexDims, op.getContext()),
-                                rewriter.getMultiDimIdentityMap(resultType.getRank())};
     Type element = resultType.getElementType();
+    // The index is read with tensor.extract too, not as an operand: the vectorizer then sees it
+    // is the same along the innermost dims, and reads params' rows with vector loads, not gathers.
     auto generic = linalg::GenericOp::create(
-        rewriter, loc, resultType, indices, init, maps, iterators(resultType.getRank(), 0),
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value index = arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
+        rewriter, loc, resultType, ValueRange{}, init,
+        SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(resultType.getRank())},
+        iterators(resultType.getRank(), 0), [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> at;
+          for (int64_t i = 0; i < indexRank; ++i) at.push_back(linalg::IndexOp::create(b, l, axis + i));
+          Value raw = tensor::ExtractOp::create(b, l, indices, at);
+          Value index = arith::IndexCastOp::create(b, l, b.getIndexType(), raw);
           Value zeroIndex = arith::ConstantIndexOp::create(b, l, 0);
           Value aboveZero = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, index, zeroIndex);
           Value belowSize = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, index, size);

@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -116,6 +117,22 @@ class HandleContender : public Contender {
   aclopHandle *handle_ = nullptr;
   std::vector<const aclDataBuffer *> inputs_;
   aclDataBuffer *output_ = nullptr;
+};
+
+// memcpy of `bytes` between device buffers (traffic: twice that).
+class MemcpyRun : public Contender {
+ public:
+  explicit MemcpyRun(size_t bytes)
+      : Contender("memcpy"), bytes_(bytes), from_(ACL_UINT8, {int64_t(bytes)}, 1), to_(ACL_UINT8, {int64_t(bytes)}, 1) {}
+  bool call() override {
+    memcpy(to_.device, from_.device, bytes_);
+    benchmark::ClobberMemory();
+    return true;
+  }
+
+ private:
+  size_t bytes_;
+  Tensor from_, to_;
 };
 
 // Each benchmark iteration calls `enqueue` (returning an aclError) and synchronizes `stream`:

@@ -19,6 +19,7 @@ namespace {
 
 using aclcpu_bench::Contender;
 using aclcpu_bench::HandleContender;
+using aclcpu_bench::MemcpyRun;
 using aclcpu_bench::Runtime;
 using aclcpu_bench::Tensor;
 
@@ -63,22 +64,6 @@ class AddRun : public HandleContender {
 
  private:
   Tensor a_, b_, out_;
-};
-
-// memcpy of `bytes` between device buffers (traffic: twice that).
-class MemcpyRun : public Contender {
- public:
-  explicit MemcpyRun(size_t bytes)
-      : Contender("memcpy"), bytes_(bytes), from_(ACL_UINT8, {int64_t(bytes)}, 1), to_(ACL_UINT8, {int64_t(bytes)}, 1) {}
-  bool call() override {
-    memcpy(to_.device, from_.device, bytes_);
-    benchmark::ClobberMemory();
-    return true;
-  }
-
- private:
-  size_t bytes_;
-  Tensor from_, to_;
 };
 
 #if defined(__x86_64__)

@@ -95,6 +95,12 @@ public:
     return success();
   }
 
+  // A list attribute with one entry per dim.
+  LogicalResult onePerDim(ArrayRef<int64_t> values, StringRef name, int64_t rank) const {
+    if (static_cast<int64_t>(values.size()) == rank) return success();
+    return fail(Twine(name) + " has " + Twine(values.size()) + " entries for rank " + Twine(rank));
+  }
+
   // Axes in [-rank, rank), distinct, normalized to [0, rank). Empty means every dimension
   // when `emptyMeansAll`.
   LogicalResult axes(ArrayRef<int64_t> axes, int64_t rank, bool emptyMeansAll, SmallVectorImpl<int64_t> &out) const {
@@ -469,8 +475,7 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Locatio
   auto type = inference.tensor(adaptor.getInput(), "input", kAnyType);
   if (failed(type)) return failure();
   ArrayRef<int64_t> perm = adaptor.getPerm();
-  if (static_cast<int64_t>(perm.size()) != type->getRank())
-    return inference.fail("perm has " + Twine(perm.size()) + " entries for rank " + Twine(type->getRank()));
+  if (failed(inference.onePerDim(perm, "perm", type->getRank()))) return failure();
   SmallVector<bool> used(perm.size(), false);
   SmallVector<int64_t> shape;
   for (int64_t index : perm) {
@@ -537,8 +542,7 @@ LogicalResult TileOp::inferReturnTypes(MLIRContext *, std::optional<Location> lo
   auto type = inference.tensor(adaptor.getInput(), "input", kAnyType);
   if (failed(type)) return failure();
   ArrayRef<int64_t> multiples = adaptor.getMultiples();
-  if (static_cast<int64_t>(multiples.size()) != type->getRank())
-    return inference.fail("multiples has " + Twine(multiples.size()) + " entries for rank " + Twine(type->getRank()));
+  if (failed(inference.onePerDim(multiples, "multiples", type->getRank()))) return failure();
   SmallVector<int64_t> shape;
   for (auto [dim, multiple] : llvm::zip(type->getShape(), multiples)) {
     if (multiple < 0) return inference.fail("multiples must be >= 0, not " + Twine(multiple));

@@ -393,6 +393,13 @@ TEST_F(Conformance, LeakyRelu) {
   printf("leaky relu: %d cases\n", checked_);
 }
 
+// One int as a tensor of `type` and `shape` (0-d or [1]): an axis given as a const input.
+HostTensor intScalar(aclDataType type, int64_t value, std::vector<int64_t> shape = {}) {
+  HostTensor t(type, std::move(shape));
+  t.set(0, double(value));
+  return t;
+}
+
 // An int64 vector as a tensor (a const input's values).
 HostTensor int64Tensor(const std::vector<int64_t> &values) {
   HostTensor t(ACL_INT64, {static_cast<int64_t>(values.size())});
@@ -523,8 +530,7 @@ TEST_F(Conformance, Concat) {
                  }
                  return std::nan("");
                }};
-        HostTensor axisTensor(ACL_INT32, {});
-        axisTensor.set(0, double(cc.axis));
+        HostTensor axisTensor = intScalar(ACL_INT32, cc.axis);
         if (name == "ConcatV2") {
           c.inputs.push_back(axisTensor);
           c.constInputs = {c.inputs.size() - 1};
@@ -580,9 +586,7 @@ TEST_F(Conformance, Gather) {
                return in[0].at(ravel(source, gc.params));
              }};
       if (std::string(op) == "GatherV2") {
-        HostTensor axisTensor(ACL_INT32, {1});
-        axisTensor.set(0, double(gc.axis));
-        c.inputs.push_back(axisTensor);
+        c.inputs.push_back(intScalar(ACL_INT32, gc.axis, {1}));
         c.constInputs = {2};
       }
       check(c);
@@ -635,9 +639,7 @@ TEST_F(Conformance, ArgMaxArgMin) {
                  return double(picked);
                }};
         if (asInput) {
-          HostTensor dimension(variant % 4 ? ACL_INT32 : ACL_INT64, {});
-          dimension.set(0, double(ac.axis));
-          c.inputs.push_back(dimension);
+          c.inputs.push_back(intScalar(variant % 4 ? ACL_INT32 : ACL_INT64, ac.axis));
           c.constInputs = {1};
         }
         check(c);

@@ -143,15 +143,16 @@ std::string translateLeakyRelu(ResolvedRequest &request) {
 }
 
 // One int list per aclop attribute, each CANN's attribute or const input (SliceD's attributes,
-// Slice's inputs 1 and 2, and the like); the kernel takes input 0.
+// Slice's inputs 1 and 2, and the like); the kernel takes input `dataInput` alone.
 std::string translateLists(ResolvedRequest &request,
-                           std::initializer_list<std::tuple<const char *, int, const char *>> lists) {
+                           std::initializer_list<std::tuple<const char *, int, const char *>> lists,
+                           int dataInput = 0) {
   for (auto [cannName, inputIndex, aclopName] : lists) {
     std::vector<int64_t> values;
     if (std::string error = intList(request, cannName, inputIndex, values); !error.empty()) return error;
     request.spec.attributes.push_back({aclopName, values});
   }
-  request.kernelInputs = {0};
+  request.kernelInputs = {dataInput};
   return "";
 }
 
@@ -223,7 +224,7 @@ std::string translatePad(ResolvedRequest &request) {
     auto *text = std::get_if<std::string>(&mode->second);
     if (text == nullptr || *text != "constant") return "only mode \"constant\" is supported";
   }
-  if (boolAttr(request, "paddings_contiguous") == false && request.attributes.count("paddings_contiguous"))
+  if (request.attributes.count("paddings_contiguous") && !boolAttr(request, "paddings_contiguous"))
     return "paddings_contiguous = false is not supported";
   std::vector<int64_t> low, high;
   for (size_t i = 0; i < rank; ++i) {
@@ -272,11 +273,8 @@ std::vector<OpDefinition> buildTable() {
   table.push_back({"BroadcastTo", {"BroadcastToD"}, "broadcast_to", 1, 2, {},
                    [](ResolvedRequest &r) { return translateLists(r, {{"shape", 1, "shape"}}); }});
   // Fill(dims, value): the 0-d value broadcast to the const dims.
-  table.push_back({"Fill", {}, "broadcast_to", 2, 2, {}, [](ResolvedRequest &r) {
-                     std::string error = translateLists(r, {{"dims", 0, "shape"}});
-                     r.kernelInputs = {1};
-                     return error;
-                   }});
+  table.push_back({"Fill", {}, "broadcast_to", 2, 2, {},
+                   [](ResolvedRequest &r) { return translateLists(r, {{"dims", 0, "shape"}}, /*dataInput=*/1); }});
   table.push_back({"Tile", {"TileD"}, "tile", 1, 2, {},
                    [](ResolvedRequest &r) { return translateLists(r, {{"multiples", 1, "multiples"}}); }});
   table.push_back({"ConcatD", {"ConcatV2D"}, "concat", 1, kMaxConcatInputs, {{"concat_dim", std::nullopt}},

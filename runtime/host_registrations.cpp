@@ -26,11 +26,12 @@ aclError HostRegistrations::add(const void *ptr, size_t size, bool mapped, const
     return reportError(ACL_ERROR_INVALID_PARAM, function, "ptr %p + %zu bytes overlaps device memory (aclrtMalloc)",
                        ptr, size);
   std::lock_guard<std::mutex> lock(mutex_);
-  auto next = ranges_.lower_bound(start);
-  bool overlapsNext = next != ranges_.end() && next->first - start < size;
-  bool overlapsPrevious = next != ranges_.begin() && start - std::prev(next)->first < std::prev(next)->second.size;
-  if (overlapsNext || overlapsPrevious) {
-    auto other = overlapsNext ? next : std::prev(next);
+  auto other = holding(start);  // one holding the start, else the first one starting inside
+  if (other == ranges_.end()) {
+    other = ranges_.lower_bound(start);
+    if (other != ranges_.end() && other->first - start >= size) other = ranges_.end();
+  }
+  if (other != ranges_.end()) {
     return reportError(ACL_ERROR_INVALID_PARAM, function,
                        "ptr %p + %zu bytes overlaps the registration of %p (%zu bytes): unregister it first", ptr,
                        size, reinterpret_cast<void *>(other->first), other->second.size);

@@ -561,10 +561,12 @@ LogicalResult ConcatOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   if (inputs.empty()) return inference.fail("needs at least one input");
   auto first = inference.tensor(inputs.front(), "input 0", kAnyType);
   if (failed(first)) return failure();
-  int64_t rank = first->getRank(), axis = static_cast<int64_t>(adaptor.getAxis());
+  int64_t rank = first->getRank();
   if (rank == 0) return inference.fail("inputs must have rank >= 1");
-  if (axis < -rank || axis >= rank) return inference.fail("axis " + Twine(axis) + " is out of range for rank " + Twine(rank));
-  if (axis < 0) axis += rank;
+  SmallVector<int64_t> normalized;
+  if (failed(inference.axes({static_cast<int64_t>(adaptor.getAxis())}, rank, /*emptyMeansAll=*/false, normalized)))
+    return failure();
+  int64_t axis = normalized.front();
   SmallVector<int64_t> shape(first->getShape());
   shape[axis] = 0;
   for (auto [index, value] : llvm::enumerate(inputs)) {
@@ -616,10 +618,12 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   if (failed(params) || failed(indices)) return failure();
   Type index = indices->getElementType();
   if (!index.isInteger(32) && !index.isInteger(64)) return inference.fail("indices must be i32 or i64");
-  int64_t rank = params->getRank(), axis = static_cast<int64_t>(adaptor.getAxis());
+  int64_t rank = params->getRank();
   if (rank == 0) return inference.fail("params must have rank >= 1");
-  if (axis < -rank || axis >= rank) return inference.fail("axis " + Twine(axis) + " is out of range for rank " + Twine(rank));
-  if (axis < 0) axis += rank;
+  SmallVector<int64_t> normalized;
+  if (failed(inference.axes({static_cast<int64_t>(adaptor.getAxis())}, rank, /*emptyMeansAll=*/false, normalized)))
+    return failure();
+  int64_t axis = normalized.front();
   SmallVector<int64_t> shape(params->getShape().take_front(axis));
   llvm::append_range(shape, indices->getShape());
   llvm::append_range(shape, params->getShape().drop_front(axis + 1));

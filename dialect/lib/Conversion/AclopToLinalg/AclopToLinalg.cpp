@@ -396,8 +396,7 @@ struct ArgReducePattern : OpConversionPattern<Op> {
     auto inputType = tensorType(input);
     Type element = op.getInput().getType().getElementType(), accType = computeType(element);
     bool isUnsigned = element.isUnsignedInteger();
-    int64_t rank = inputType.getRank(), axis = static_cast<int64_t>(op.getAxis());
-    ReductionDims dims(rank, {axis < 0 ? axis + rank : axis});
+    ReductionDims dims(inputType.getRank(), {static_cast<int64_t>(op.getAxis())});  // counts negative axes too
     Type indexType = op.getType().getElementType();
     Value best = fill(rewriter, loc, dims.keptEmpty(rewriter, loc, input, accType),
                       identityOf(rewriter, isMax ? Combine::Max : Combine::Min, accType, isUnsigned));
@@ -553,10 +552,8 @@ struct PadPattern : OpConversionPattern<PadOp> {
           for (int64_t i = 0; i < rank; ++i) {
             Value index = linalg::IndexOp::create(b, l, i);
             Value shifted = arith::SubIOp::create(b, l, index, arith::ConstantIndexOp::create(b, l, low[i]));
-            Value above = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, shifted, zero);
             Value size = arith::ConstantIndexOp::create(b, l, inputType.getDimSize(i));
-            Value below = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, shifted, size);
-            inside = arith::AndIOp::create(b, l, inside, arith::AndIOp::create(b, l, above, below));
+            inside = arith::AndIOp::create(b, l, inside, isInRange(b, l, shifted, size));
             source.push_back(shifted);
           }
           Value constant = arith::ConstantOp::create(b, l, b.getF32FloatAttr(fillValue));
@@ -596,11 +593,9 @@ struct ConcatPattern : OpConversionPattern<ConcatOp> {
     int64_t offset = 0;
     for (Value input : inputs) {
       auto inputType = tensorType(input);
-      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)), sizes, strides(rank, rewriter.getIndexAttr(1));
+      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)), strides(rank, rewriter.getIndexAttr(1));
       offsets[axis] = rewriter.getIndexAttr(offset);
-      for (int64_t i = 0; i < rank; ++i)
-        sizes.push_back(inputType.isDynamicDim(i) ? OpFoldResult(dim(rewriter, loc, input, i))
-                                                  : OpFoldResult(rewriter.getIndexAttr(inputType.getDimSize(i))));
+      SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, input);
       // A part of its own, which eliminate-empty-tensors then places in the result's slice (an
       // extract_slice of the result would leave the first part out of place).
       Value part = emptyTensor(rewriter, loc, inputType.clone(resultType.getElementType()),
@@ -644,9 +639,7 @@ struct GatherPattern : OpConversionPattern<GatherOp> {
           Value raw = tensor::ExtractOp::create(b, l, indices, at);
           Value index = arith::IndexCastOp::create(b, l, b.getIndexType(), raw);
           Value zeroIndex = arith::ConstantIndexOp::create(b, l, 0);
-          Value aboveZero = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, index, zeroIndex);
-          Value belowSize = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, index, size);
-          Value inRange = arith::AndIOp::create(b, l, aboveZero, belowSize);
+          Value inRange = isInRange(b, l, index, size);
           SmallVector<Value> source;
           for (int64_t i = 0; i < axis; ++i) source.push_back(linalg::IndexOp::create(b, l, i));
           source.push_back(arith::SelectOp::create(b, l, inRange, index, zeroIndex));

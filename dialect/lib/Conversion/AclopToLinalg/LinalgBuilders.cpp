@@ -63,6 +63,13 @@ Value gatherInto(OpBuilder &b, Location loc, Value source, Value init,
       .getResult(0);
 }
 
+Value isInRange(OpBuilder &b, Location loc, Value index, Value size) {
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value notBelow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero);
+  Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, size);
+  return arith::AndIOp::create(b, loc, notBelow, below);
+}
+
 Type accumulatorType(Type input) {
   if (input.isInteger(8)) return IntegerType::get(input.getContext(), 32);
   return computeType(input);

@@ -34,6 +34,9 @@ Value castTensor(OpBuilder &b, Location loc, Value value, RankedTensorType resul
 Value gatherInto(OpBuilder &b, Location loc, Value source, Value init,
                  function_ref<Value(OpBuilder &, Location, int64_t dim, Value index)> sourceIndex);
 
+// Whether `index` (index type) lies in [0, size): where a read by index may go.
+Value isInRange(OpBuilder &b, Location loc, Value index, Value size);
+
 // The accumulator type of a product of `input` elements.
 Type accumulatorType(Type input);
 // Float adds and multiplies may fuse into FMAs (`contract`); sums over a reduction may be

@@ -2,6 +2,8 @@
 // the baseline CPU: nothing here may use the ukernels' instruction sets.
 #include "ukernels.h"
 
+#include "float_builtins.h"
+
 #include <unistd.h>
 
 #include <cstdlib>
@@ -12,8 +14,10 @@
 namespace aclcpu {
 
 const UkernelSymbol *ukernelSymbols(int &count) {
-#if defined(__x86_64__)
   static const UkernelSymbol symbols[] = {
+      {"__truncsfbf2", reinterpret_cast<void *>(&aclcpu_truncsfbf2)},
+      {"__truncdfbf2", reinterpret_cast<void *>(&aclcpu_truncdfbf2)},
+#if defined(__x86_64__)
       {"aclcpu_ukernel_gemm_s8s8s32_vnni", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_s8s8s32_vnni)},
       {"aclcpu_ukernel_gemm_f32f32f32", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f32f32f32)},
       {"aclcpu_ukernel_gemm_f16f16f32", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f16f16f32)},
@@ -21,13 +25,10 @@ const UkernelSymbol *ukernelSymbols(int &count) {
       {"aclcpu_ukernel_gemm_bf16bf16f32_dpbf16", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_bf16bf16f32_dpbf16)},
       {"aclcpu_ukernel_gemm_f16f16f32_dpbf16", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f16f16f32_dpbf16)},
       {"aclcpu_ukernel_gemm_f32f32f32_dpbf16", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f32f32f32_dpbf16)},
+#endif
   };
   count = static_cast<int>(sizeof(symbols) / sizeof(symbols[0]));
   return symbols;
-#else
-  count = 0;
-  return nullptr;
-#endif
 }
 
 namespace {

@@ -48,8 +48,8 @@ struct UkernelSymbol {
   void *address;
 };
 
-// The ukernels this build contains (none on a non-x86 build); the JIT resolves generated
-// code's calls against this table.
+// The ukernels this build contains (on x86) and the float builtins generated code may call
+// (float_builtins.h); the JIT resolves generated code's calls against this table.
 const UkernelSymbol *ukernelSymbols(int &count);
 
 // Scratch for packed panels (slots 0, 1) and slot 2 (the f32 few-rows path's sums, the s8 panels'

@@ -66,6 +66,9 @@ std::string difference(const ResolvedRequest &model, const ResolvedRequest &requ
 }  // namespace
 
 std::string outputMismatch(const ResolvedRequest &request, const std::vector<TensorSpec> &outputs) {
+  if (outputs.size() != request.outputs.size())
+    return request.opType + " is given " + std::to_string(request.outputs.size()) + " outputs, but the operator produces " +
+           std::to_string(outputs.size());
   for (size_t i = 0; i < outputs.size() && i < request.outputs.size(); ++i) {
     const ResolvedTensor &want = request.outputs[i];
     bool sameType = toAclDataType(outputs[i].type) == want.dataType;
@@ -119,7 +122,11 @@ void saveToDisk(const std::string &path, const std::string &signature, const Com
 // a request that would is refused, or the kernel would read past the smaller operand.
 aclError checkNoDynamicBroadcast(const ResolvedRequest &request, const std::vector<std::vector<int64_t>> &inputDims,
                                  const std::vector<int64_t> &outputDims, const char *caller) {
-  static const char *const broadcasting[] = {"add", "sub", "mul", "div", "maximum", "minimum", "pow", "batch_matmul"};
+  static const char *const broadcasting[] = {"add",        "sub",         "mul",        "div",
+                                             "maximum",    "minimum",     "pow",        "equal",
+                                             "not_equal",  "greater",     "greater_equal", "less",
+                                             "less_equal", "logical_and", "logical_or", "select",
+                                             "batch_matmul"};
   if (std::find_if(std::begin(broadcasting), std::end(broadcasting),
                    [&](const char *op) { return request.spec.op == op; }) == std::end(broadcasting))
     return ACL_SUCCESS;
@@ -412,7 +419,10 @@ std::shared_ptr<Model> makeModel(ResolvedRequest request, std::shared_ptr<Compil
   }
   for (size_t i = 0; i < compiled.outputs.size() && isStatic; ++i)
     isStatic = add(compiled.outputs[i], resolved.outputs[i].dataType, static_cast<int32_t>(i));
-  if (!compiled.outputs.empty() && isStatic) plan.outputs = compiled.outputs[0].elementCount();
+  if (isStatic) {
+    plan.outputs = 0;  // the launch's work: every output's elements (a split's pieces together)
+    for (const TensorSpec &output : compiled.outputs) plan.outputs += output.elementCount();
+  }
   if (isStatic) model->staticLaunch = plan;
   return model;
 }
@@ -420,7 +430,7 @@ std::shared_ptr<Model> makeModel(ResolvedRequest request, std::shared_ptr<Compil
 namespace {
 
 // launchModel for a model with dynamic dims. Out of line: its argument block (dynamic sizes
-// included) takes a 5 KiB frame, which the static path need not touch.
+// included) takes an 8 KiB frame, which the static path need not touch.
 __attribute__((noinline)) aclError launchDynamic(const Model &model, const std::vector<std::vector<int64_t>> &inputDims,
                                                  const std::vector<std::vector<int64_t>> &outputDims,
                                                  const aclDataBuffer *const inputs[], aclDataBuffer *const outputs[],
@@ -431,7 +441,7 @@ __attribute__((noinline)) aclError launchDynamic(const Model &model, const std::
     if (aclError error = checkNoDynamicBroadcast(request, inputDims, outputDims[0], caller)) return error;
   // The argument block: pointers, then dynamic sizes, built on the stack (the block and the
   // task come from recyclers).
-  constexpr size_t kMaxPointers = 16, kMaxDynamicSizes = 256;
+  constexpr size_t kMaxPointers = kMaxListTensors + 8, kMaxDynamicSizes = 256;  // a list and the rest
   uint64_t raw[kMaxPointers + kMaxDynamicSizes];
   DeviceRange ranges[kMaxPointers];  // each buffer's bytes, checked against its allocation
   int64_t dynamicSizes[kMaxDynamicSizes];
@@ -469,7 +479,8 @@ __attribute__((noinline)) aclError launchDynamic(const Model &model, const std::
   // A buffer inside a device allocation must fit it (checked mode: must lie inside one).
   if (aclError error = checkDeviceRanges(ranges, numRanges, caller)) return error;
   memcpy(raw + numPointers, dynamicSizes, 8 * numDynamicSizes);
-  int64_t outputElements = outputDims.empty() ? 1 : knownElementCount(outputDims[0]);
+  int64_t outputElements = outputDims.empty() ? 1 : 0;
+  for (const std::vector<int64_t> &dims : outputDims) outputElements += knownElementCount(dims);
   int64_t depth = 0;  // a product's dynamic depth, where the recipe says which input dim holds it
   if (const LaunchRecipe &recipe = kernel.launch; recipe.depthInput >= 0) {
     size_t input = static_cast<size_t>(recipe.depthInput);

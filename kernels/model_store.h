@@ -35,7 +35,7 @@ struct StaticLaunch {
   LaunchRecipe launch;                       // the kernel's
   uint32_t numInputs = 0, numBuffers = 0;    // the kernel's inputs, then its outputs
   int64_t touched = 0;                       // elements of every buffer
-  int64_t outputs = 1;                       // elements of the first output (1 if none)
+  int64_t outputs = 1;                       // elements of all the outputs together
   int32_t index[kMaxBuffers] = {};           // the request's input index, or the output's
   size_t bytes[kMaxBuffers] = {};            // each buffer's size
   const void *constData[kMaxBuffers] = {};   // a constant input's values (Model::constInputs)

@@ -134,12 +134,23 @@ std::string translateSelect(ResolvedRequest &request) {
   return "";
 }
 
-std::string translateLeakyRelu(ResolvedRequest &request) {
-  const OpAttrValue &slope = request.attributes.at("negative_slope");
-  if (auto *value = std::get_if<float>(&slope)) request.spec.attributes.push_back({"negative_slope", double(*value)});
-  else if (auto *integer = std::get_if<int64_t>(&slope)) request.spec.attributes.push_back({"negative_slope", double(*integer)});
-  else return "attribute 'negative_slope' must be a float";
+// A float attribute (an int one is taken as its value) passed on under the same name.
+std::string passFloat(ResolvedRequest &request, const std::string &name) {
+  const OpAttrValue &value = request.attributes.at(name);
+  if (auto *real = std::get_if<float>(&value)) request.spec.attributes.push_back({name, double(*real)});
+  else if (auto *integer = std::get_if<int64_t>(&value)) request.spec.attributes.push_back({name, double(*integer)});
+  else return "attribute '" + name + "' must be a float";
   return "";
+}
+
+// LayerNorm: x, gamma, beta -> y, mean, variance.
+std::string translateLayerNorm(ResolvedRequest &request) {
+  for (const char *name : {"begin_norm_axis", "begin_params_axis"}) {
+    int64_t axis = 0;
+    if (std::string error = intScalar(request, name, 99, axis); !error.empty()) return error;
+    request.spec.attributes.push_back({name, axis});
+  }
+  return passFloat(request, "epsilon");
 }
 
 // One int list per aclop attribute, each CANN's attribute or const input (SliceD's attributes,
@@ -155,8 +166,6 @@ std::string translateLists(ResolvedRequest &request,
   request.kernelInputs = {dataInput};
   return "";
 }
-
-constexpr int kMaxConcatInputs = 64;
 
 // Concatenation: the axis is an attribute (ConcatD, ConcatV2D) or a const input, first (Concat)
 // or last (ConcatV2); the other inputs are the tensors, as many as N says when it is given.
@@ -208,6 +217,40 @@ std::string translateArgReduce(ResolvedRequest &request) {
   request.kernelInputs = {0};
   request.spec.attributes.push_back({"axis", axis});
   request.spec.attributes.push_back({"result_type", TypeValue{indexType == ACL_INT32 ? ElementType::I32 : ElementType::I64}});
+  return "";
+}
+
+// Split (split_dim a first const input), SplitD (attributes): num_split equal pieces.
+// SplitV (size_splits and split_dim const inputs 1 and 2) and SplitVD (attributes): pieces of
+// size_splits, one of which may be -1 (the rest). num_split, when given, is the output count.
+std::string translateSplit(ResolvedRequest &request, int dataInput, int splitDimInput, bool equal) {
+  int64_t axis = 0;
+  if (std::string error = intScalar(request, "split_dim", splitDimInput, axis); !error.empty()) return error;
+  int64_t pieces = static_cast<int64_t>(request.outputs.size());
+  auto numSplit = request.attributes.find("num_split");
+  if (numSplit != request.attributes.end()) {
+    auto *value = std::get_if<int64_t>(&numSplit->second);
+    if (value == nullptr || *value != pieces)
+      return "attribute num_split must be the number of outputs (" + std::to_string(pieces) + ")";
+  }
+  std::vector<int64_t> sizes;
+  if (equal) {
+    const std::vector<int64_t> &dims = request.inputs[dataInput].dims;
+    int64_t rank = static_cast<int64_t>(dims.size());
+    if (axis < -rank || axis >= rank) return "split_dim " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank);
+    int64_t size = dims[axis < 0 ? axis + rank : axis];
+    if (size < 0) return "an equal split needs a static size along split_dim";
+    if (size % pieces != 0)
+      return "split_dim's size " + std::to_string(size) + " does not divide into " + std::to_string(pieces) + " pieces";
+    sizes.assign(pieces, size / pieces);
+  } else {
+    if (std::string error = intList(request, "size_splits", 1, sizes); !error.empty()) return error;
+    if (static_cast<int64_t>(sizes.size()) != pieces)
+      return "size_splits holds " + std::to_string(sizes.size()) + " sizes for " + std::to_string(pieces) + " outputs";
+  }
+  request.kernelInputs = {dataInput};
+  request.spec.attributes.push_back({"axis", axis});
+  request.spec.attributes.push_back({"sizes", sizes});
   return "";
 }
 
@@ -277,11 +320,11 @@ std::vector<OpDefinition> buildTable() {
                    [](ResolvedRequest &r) { return translateLists(r, {{"dims", 0, "shape"}}, /*dataInput=*/1); }});
   table.push_back({"Tile", {"TileD"}, "tile", 1, 2, {},
                    [](ResolvedRequest &r) { return translateLists(r, {{"multiples", 1, "multiples"}}); }});
-  table.push_back({"ConcatD", {"ConcatV2D"}, "concat", 1, kMaxConcatInputs, {{"concat_dim", std::nullopt}},
+  table.push_back({"ConcatD", {"ConcatV2D"}, "concat", 1, kMaxListTensors, {{"concat_dim", std::nullopt}},
                    [](ResolvedRequest &r) { return translateConcat(r, -1); }});
-  table.push_back({"ConcatV2", {}, "concat", 2, kMaxConcatInputs + 1, {},
+  table.push_back({"ConcatV2", {}, "concat", 2, kMaxListTensors + 1, {},
                    [](ResolvedRequest &r) { return translateConcat(r, static_cast<int>(r.inputs.size()) - 1); }});
-  table.push_back({"Concat", {}, "concat", 2, kMaxConcatInputs + 1, {},
+  table.push_back({"Concat", {}, "concat", 2, kMaxListTensors + 1, {},
                    [](ResolvedRequest &r) { return translateConcat(r, 0); }});
   table.push_back({"GatherV2", {"GatherV2D"}, "gather", 2, 3, {},
                    [](ResolvedRequest &r) { return translateGather(r, false); }});
@@ -290,7 +333,19 @@ std::vector<OpDefinition> buildTable() {
   table.push_back({"PadV3", {}, "pad", 2, 3, {}, translatePad});
   table.push_back({"ArgMaxV2", {"ArgMaxD"}, "arg_max", 1, 2, {}, translateArgReduce});
   table.push_back({"ArgMin", {"ArgMinD"}, "arg_min", 1, 2, {}, translateArgReduce});
-  table.push_back({"LeakyRelu", {}, "leaky_relu", 1, 1, {{"negative_slope", OpAttrValue(0.0f)}}, translateLeakyRelu});
+  table.push_back({"LeakyRelu", {}, "leaky_relu", 1, 1, {{"negative_slope", OpAttrValue(0.0f)}},
+                   [](ResolvedRequest &r) { return passFloat(r, "negative_slope"); }});
+  table.push_back({"Split", {}, "split", 2, 2, {}, [](ResolvedRequest &r) { return translateSplit(r, 1, 0, true); }});
+  table.push_back({"SplitD", {}, "split", 1, 1, {{"split_dim", std::nullopt}},
+                   [](ResolvedRequest &r) { return translateSplit(r, 0, 99, true); }});
+  table.push_back({"SplitV", {"SplitVD"}, "split", 1, 3, {},
+                   [](ResolvedRequest &r) { return translateSplit(r, 0, 2, false); }});
+  for (size_t i = table.size() - 3; i < table.size(); ++i) table[i].maxOutputs = kMaxListTensors;
+  table.push_back({"LayerNorm", {}, "layer_norm", 3, 3,
+                   {{"begin_norm_axis", OpAttrValue(int64_t{0})}, {"begin_params_axis", OpAttrValue(int64_t{0})},
+                    {"epsilon", OpAttrValue(1e-7f)}},
+                   translateLayerNorm});
+  table.back().minOutputs = table.back().maxOutputs = 3;
   table.push_back({"Cast", {}, "cast", 1, 1, {{"dst_type", std::nullopt}, {"truncate", OpAttrValue(false)}},
                    translateCast});
   table.push_back({"GEMM", {}, "gemm", 5, 5,

@@ -13,6 +13,9 @@
 
 namespace aclcpu {
 
+// The most tensors a list takes: Concat's inputs, the Split family's outputs.
+constexpr int kMaxListTensors = 64;
+
 struct AttrSchema {
   std::string name;
   std::optional<OpAttrValue> defaultValue;  // nullopt: required
@@ -27,6 +30,8 @@ struct OpDefinition {
   // Fills request.spec from the resolved request (attributes already defaulted); returns an
   // error message, or "" on success. Null: inputs and attributes pass through unchanged.
   std::function<std::string(ResolvedRequest &)> translate;
+  // How many outputs the operator may have (LayerNorm 3; the Split family as many as it cuts).
+  int minOutputs = 1, maxOutputs = 1;
   // A matrix product: its launches obey the cube-core resource limit, others the vector-core
   // one (core_limits.h).
   bool onCubeCores = false;

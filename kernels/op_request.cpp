@@ -145,8 +145,13 @@ aclError resolveRequest(const char *opType, int numInputs, const aclTensorDesc *
   if (numInputs < definition->minInputs || numInputs > definition->maxInputs)
     return reportError(ACL_ERROR_OP_INPUT_NOT_MATCH, caller, "%s takes %d to %d inputs, not %d", opType,
                        definition->minInputs, definition->maxInputs, numInputs);
-  if (numOutputs != 1)
-    return reportError(ACL_ERROR_OP_OUTPUT_NOT_MATCH, caller, "%s has 1 output, not %d", opType, numOutputs);
+  if (numOutputs < definition->minOutputs || numOutputs > definition->maxOutputs) {
+    if (definition->minOutputs == definition->maxOutputs)
+      return reportError(ACL_ERROR_OP_OUTPUT_NOT_MATCH, caller, "%s has %d output%s, not %d", opType,
+                         definition->minOutputs, definition->minOutputs == 1 ? "" : "s", numOutputs);
+    return reportError(ACL_ERROR_OP_OUTPUT_NOT_MATCH, caller, "%s has %d to %d outputs, not %d", opType,
+                       definition->minOutputs, definition->maxOutputs, numOutputs);
+  }
   if ((numInputs > 0 && inputDesc == nullptr) || outputDesc == nullptr)
     return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s is NULL", outputDesc ? "inputDesc" : "outputDesc");
   out = ResolvedRequest{};

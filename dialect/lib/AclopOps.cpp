@@ -469,6 +469,38 @@ LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location>
   return success();
 }
 
+LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                            SmallVectorImpl<Type> &results) {
+  Inference inference(loc, getOperationName());
+  auto type = inference.tensor(adaptor.getInput(), "input", Float);
+  if (failed(type)) return failure();
+  int64_t rank = type->getRank();
+  if (rank == 0) return inference.fail("input must have rank >= 1");
+  SmallVector<int64_t> normAxis, paramsAxis;
+  if (failed(inference.axes({static_cast<int64_t>(adaptor.getBeginNormAxis())}, rank, false, normAxis)) ||
+      failed(inference.axes({static_cast<int64_t>(adaptor.getBeginParamsAxis())}, rank, false, paramsAxis)))
+    return failure();
+  ArrayRef<int64_t> paramsShape = type->getShape().drop_front(paramsAxis.front());
+  for (auto [value, name] : {std::pair{adaptor.getGamma(), "gamma"}, std::pair{adaptor.getBeta(), "beta"}}) {
+    auto param = inference.tensorOfRank(value, name, Float, static_cast<int64_t>(paramsShape.size()));
+    if (failed(param)) return failure();
+    if (param->getElementType() != type->getElementType() && !param->getElementType().isF32())
+      return inference.fail(Twine(name) + " must have the input's element type or f32");
+    for (auto [i, sizes] : llvm::enumerate(llvm::zip(param->getShape(), paramsShape)))
+      if (failed(inference.merge(std::get<0>(sizes), std::get<1>(sizes),
+                                 Twine(name) + " dim " + Twine(i) + " and the input's dims from begin_params_axis")))
+        return failure();
+  }
+  if (cast<RankedTensorType>(adaptor.getGamma().getType()).getElementType() !=
+      cast<RankedTensorType>(adaptor.getBeta().getType()).getElementType())
+    return inference.fail("gamma and beta must have one element type");
+  SmallVector<int64_t> statistics(type->getShape());
+  for (int64_t i = normAxis.front(); i < rank; ++i) statistics[i] = 1;
+  auto statisticsType = RankedTensorType::get(statistics, type->getElementType());
+  results.append({*type, statisticsType, statisticsType});
+  return success();
+}
+
 LogicalResult TransposeOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
                                             SmallVectorImpl<Type> &results) {
   Inference inference(loc, getOperationName());
@@ -631,6 +663,37 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   return success();
 }
 
+LogicalResult SplitOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                        SmallVectorImpl<Type> &results) {
+  Inference inference(loc, getOperationName());
+  auto type = inference.tensor(adaptor.getInput(), "input", kAnyType);
+  if (failed(type)) return failure();
+  int64_t rank = type->getRank();
+  if (rank == 0) return inference.fail("input must have rank >= 1");
+  SmallVector<int64_t> normalized;
+  if (failed(inference.axes({static_cast<int64_t>(adaptor.getAxis())}, rank, /*emptyMeansAll=*/false, normalized)))
+    return failure();
+  int64_t axis = normalized.front(), dim = type->getDimSize(axis);
+  ArrayRef<int64_t> sizes = adaptor.getSizes();
+  if (sizes.empty()) return inference.fail("sizes must not be empty");
+  int64_t known = 0, rest = 0;
+  for (int64_t size : sizes) {
+    if (size < -1) return inference.fail("sizes must be >= 0 or -1, not " + Twine(size));
+    if (size == -1 && ++rest > 1) return inference.fail("only one size may be -1");
+    if (size > 0) known += size;
+  }
+  if (ShapedType::isDynamic(dim) && rest == 0)
+    return inference.fail("the split dim is dynamic: one size must be -1 (the rest)");
+  if (!ShapedType::isDynamic(dim) && (rest ? known > dim : known != dim))
+    return inference.fail("sizes sum to " + Twine(known) + ", not the split dim's " + Twine(dim));
+  for (int64_t size : sizes) {
+    SmallVector<int64_t> shape(type->getShape());
+    shape[axis] = size >= 0 ? size : ShapedType::isDynamic(dim) ? dim : dim - known;
+    results.push_back(RankedTensorType::get(shape, type->getElementType()));
+  }
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Creation with inferred result types
 //===----------------------------------------------------------------------===//
@@ -671,12 +734,14 @@ FailureOr<Operation *> mlir::aclop::createInferredOp(OpBuilder &builder, Locatio
   std::optional<RegisteredOperationName> registered = RegisteredOperationName::lookup(name, context);
   if (!registered || registered->getDialectNamespace() != AclopDialect::getDialectNamespace())
     return emitError(loc, "'") << name << "' is not an aclop operation";
-  // Create with a placeholder result type (it satisfies the result constraint), check arity and
-  // the ODS invariants, infer from the op's own properties, then set the real type.
+  // Create with placeholder result types (they satisfy the result constraints; one for a
+  // variadic result list), check arity and the ODS invariants, infer from the op's own
+  // properties, then create the op with the real types.
   OperationState state(loc, *registered);
   state.addOperands(operands);
   state.addAttributes(attributes);
-  state.addTypes(RankedTensorType::get({}, builder.getF32Type()));
+  unsigned placeholders = registered->hasTrait<OpTrait::NResults<3>::Impl>() ? 3 : 1;
+  state.addTypes(SmallVector<Type>(placeholders, RankedTensorType::get({}, builder.getF32Type())));
   Operation *op = builder.create(state);
   auto discard = [&]() -> FailureOr<Operation *> {
     op->erase();
@@ -699,8 +764,13 @@ FailureOr<Operation *> mlir::aclop::createInferredOp(OpBuilder &builder, Locatio
   if (failed(inferred.inferReturnTypes(context, loc, op->getOperands(), op->getAttrDictionary(),
                                        op->getPropertiesStorage(), op->getRegions(), types)))
     return discard();
-  op->getResult(0).setType(types.front());
-  return op;
+  if (types.size() == op->getNumResults()) {
+    for (auto [result, type] : llvm::zip(op->getResults(), types)) result.setType(type);
+    return op;
+  }
+  state.types.assign(types.begin(), types.end());  // a variadic result list of another length
+  op->erase();
+  return builder.create(state);
 }
 
 #define GET_OP_CLASSES

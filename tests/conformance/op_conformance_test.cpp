@@ -29,6 +29,7 @@ struct Case {
   std::vector<aclFormat> inputFormats = {};  // per input; ND when empty
   aclFormat outputFormat = ACL_FORMAT_ND;
   std::vector<size_t> constInputs = {};  // inputs whose descriptions carry their values (aclSetTensorConst)
+  std::vector<std::pair<HostTensor, Reference>> moreOutputs = {};  // outputs after the first
 };
 
 std::string describe(const Case &c) {
@@ -70,57 +71,69 @@ class Conformance : public TwoStreamTest {
       device.push_back(memory);
       inBuffers.push_back(aclCreateDataBuffer(memory, input.byteSize()));
     }
-    const HostTensor &shape = c.expectedShape;
-    aclTensorDesc *outDesc =
-        aclCreateTensorDesc(shape.type, int(shape.shape.size()), shape.shape.data(), c.outputFormat);
+    std::vector<std::pair<HostTensor, Reference>> expected{{c.expectedShape, c.reference}};
+    expected.insert(expected.end(), c.moreOutputs.begin(), c.moreOutputs.end());
+    const int numOutputs = int(expected.size());
+    std::vector<aclTensorDesc *> outDescs;
+    std::vector<void *> outMemory[2];  // ExecuteV2's outputs, the handle's
+    std::vector<aclDataBuffer *> outBuffers[2];
+    for (const auto &[shape, reference] : expected) {
+      outDescs.push_back(aclCreateTensorDesc(shape.type, int(shape.shape.size()), shape.shape.data(), c.outputFormat));
+      for (int run = 0; run < 2; ++run) {
+        void *memory = nullptr;
+        ASSERT_EQ(aclrtMalloc(&memory, std::max<size_t>(shape.byteSize(), 1), ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+        outMemory[run].push_back(memory);
+        outBuffers[run].push_back(aclCreateDataBuffer(memory, shape.byteSize()));
+      }
+    }
     aclopAttr *attr = aclopCreateAttr();
     if (c.setAttributes) c.setAttributes(attr);
     std::vector<const aclTensorDesc *> constIn(inDescs.begin(), inDescs.end());
-    const aclTensorDesc *constOut[] = {outDesc};
-    ASSERT_EQ(aclopCompile(c.opType.c_str(), int(inDescs.size()), constIn.data(), 1, constOut, attr, ACL_ENGINE_SYS,
-                           ACL_COMPILE_SYS, nullptr),
+    std::vector<const aclTensorDesc *> constOut(outDescs.begin(), outDescs.end());
+    ASSERT_EQ(aclopCompile(c.opType.c_str(), int(inDescs.size()), constIn.data(), numOutputs, constOut.data(), attr,
+                           ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
               ACL_SUCCESS) << recentError();
-    void *out1 = nullptr, *out2 = nullptr;
-    size_t outBytes = std::max<size_t>(shape.byteSize(), 1);
-    ASSERT_EQ(aclrtMalloc(&out1, outBytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    ASSERT_EQ(aclrtMalloc(&out2, outBytes, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
-    aclDataBuffer *outBuffer1 = aclCreateDataBuffer(out1, shape.byteSize());
-    aclDataBuffer *outBuffer2 = aclCreateDataBuffer(out2, shape.byteSize());
-    aclTensorDesc *outDescs[] = {outDesc};
-    aclDataBuffer *outs1[] = {outBuffer1};
-    ASSERT_EQ(aclopExecuteV2(c.opType.c_str(), int(inDescs.size()), inDescs.data(), inBuffers.data(), 1, outDescs,
-                             outs1, attr, first_),
+    ASSERT_EQ(aclopExecuteV2(c.opType.c_str(), int(inDescs.size()), inDescs.data(), inBuffers.data(), numOutputs,
+                             outDescs.data(), outBuffers[0].data(), attr, first_),
               ACL_SUCCESS) << recentError();
     aclopHandle *handle = nullptr;
-    ASSERT_EQ(aclopCreateHandle(c.opType.c_str(), int(inDescs.size()), constIn.data(), 1, constOut, attr, &handle),
+    ASSERT_EQ(aclopCreateHandle(c.opType.c_str(), int(inDescs.size()), constIn.data(), numOutputs, constOut.data(),
+                                attr, &handle),
               ACL_SUCCESS) << recentError();
     std::vector<const aclDataBuffer *> constBuffers(inBuffers.begin(), inBuffers.end());
-    aclDataBuffer *outs2[] = {outBuffer2};
-    ASSERT_EQ(aclopExecWithHandle(handle, int(inDescs.size()), constBuffers.data(), 1, outs2, second_), ACL_SUCCESS)
+    ASSERT_EQ(aclopExecWithHandle(handle, int(inDescs.size()), constBuffers.data(), numOutputs, outBuffers[1].data(),
+                                  second_),
+              ACL_SUCCESS)
         << recentError();
     ASSERT_EQ(aclrtSynchronizeStream(first_), ACL_SUCCESS) << recentError();
     ASSERT_EQ(aclrtSynchronizeStream(second_), ACL_SUCCESS) << recentError();
-    for (void *out : {out1, out2}) {
-      HostTensor actual(shape.type, shape.shape);
-      if (shape.byteSize()) aclrtMemcpy(actual.bytes.data(), shape.byteSize(), out, shape.byteSize(), ACL_MEMCPY_DEVICE_TO_HOST);
-      double tolerance = relativeTolerance(shape.type);
-      for (int64_t i = 0; i < actual.count(); ++i) {
-        double want = roundTo(shape.type, c.reference(c.inputs, unravel(i, shape.shape))), got = actual.at(i);
-        if (std::isnan(want)) {
-          ASSERT_TRUE(std::isnan(got)) << "element " << i;
-        } else {
-          ASSERT_NEAR(got, want, tolerance * std::max(1.0, std::fabs(want))) << "element " << i << (out == out1 ? " (ExecuteV2)" : " (handle)");
+    for (int run = 0; run < 2; ++run)
+      for (int o = 0; o < numOutputs; ++o) {
+        const auto &[shape, reference] = expected[o];
+        HostTensor actual(shape.type, shape.shape);
+        if (shape.byteSize())
+          aclrtMemcpy(actual.bytes.data(), shape.byteSize(), outMemory[run][o], shape.byteSize(), ACL_MEMCPY_DEVICE_TO_HOST);
+        double tolerance = relativeTolerance(shape.type);
+        for (int64_t i = 0; i < actual.count(); ++i) {
+          double want = roundTo(shape.type, reference(c.inputs, unravel(i, shape.shape))), got = actual.at(i);
+          if (std::isnan(want)) {
+            ASSERT_TRUE(std::isnan(got)) << "output " << o << " element " << i;
+          } else {
+            ASSERT_NEAR(got, want, tolerance * std::max(1.0, std::fabs(want)))
+                << "output " << o << " element " << i << (run == 0 ? " (ExecuteV2)" : " (handle)");
+          }
         }
       }
-    }
     ++checked_;
     aclopDestroyHandle(handle);
     aclopDestroyAttr(attr);
-    aclDestroyTensorDesc(outDesc);
-    aclDestroyDataBuffer(outBuffer1);
-    aclDestroyDataBuffer(outBuffer2);
-    aclrtFree(out1);
-    aclrtFree(out2);
+    for (int o = 0; o < numOutputs; ++o) {
+      aclDestroyTensorDesc(outDescs[o]);
+      for (int run = 0; run < 2; ++run) {
+        aclDestroyDataBuffer(outBuffers[run][o]);
+        aclrtFree(outMemory[run][o]);
+      }
+    }
     for (size_t i = 0; i < inDescs.size(); ++i) {
       aclDestroyTensorDesc(inDescs[i]);
       aclDestroyDataBuffer(inBuffers[i]);
@@ -499,7 +512,9 @@ TEST_F(Conformance, Concat) {
                               {{{1, 300}, {2, 300}, {3, 300}, {1, 300}}, 0},
                               // Large enough for several blocks: each divides every part's rows.
                               {{{200, 3}, {200, 500}}, 1},
-                              {{{64, 300}, {100, 300}}, 0}};
+                              {{{64, 300}, {100, 300}}, 0},
+                              // More tensors than a launch's fixed argument slots.
+                              {std::vector<std::vector<int64_t>>(20, {2, 3}), 1}};
   for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_BOOL})
     for (const ConcatCase &cc : cases)
       for (const char *op : {"ConcatD", "ConcatV2D", "ConcatV2", "Concat"}) {
@@ -690,6 +705,141 @@ TEST_F(Conformance, Pad) {
         check(c);
       }
   printf("pad: %d cases\n", checked_);
+}
+
+// The Split family, each piece an output: equal pieces (Split, SplitD) and pieces of size_splits
+// (SplitV, SplitVD), with an empty piece, a -1 (the rest), a negative axis, pieces large enough
+// for several blocks along either dim, and 20 outputs (more tensors than a launch's fixed slots).
+TEST_F(Conformance, Split) {
+  struct SplitCase {
+    std::vector<int64_t> shape;
+    int64_t axis;
+    std::vector<int64_t> sizes;
+  };
+  const SplitCase cases[] = {{{7}, 0, {3, 4}},
+                             {{6, 4}, 0, {2, 2, 2}},
+                             {{4, 37}, -1, {10, -1, 0, 7}},
+                             {{2, 3, 4}, 1, {1, 2}},
+                             {{2, 3, 4}, 2, {2, 2}},
+                             {{300, 200}, 1, {100, 100}},
+                             {{512, 64}, 0, {100, -1, 12}},
+                             {{4, 40}, 1, std::vector<int64_t>(20, 2)}};
+  for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT8, ACL_INT64, ACL_BOOL})
+    for (const SplitCase &sc : cases) {
+      int64_t rank = int64_t(sc.shape.size()), axis = sc.axis < 0 ? sc.axis + rank : sc.axis;
+      int64_t known = 0;
+      for (int64_t size : sc.sizes) known += std::max<int64_t>(size, 0);
+      bool equal = std::all_of(sc.sizes.begin(), sc.sizes.end(), [&](int64_t size) { return size == sc.sizes[0]; });
+      int64_t n = int64_t(sc.sizes.size());
+      for (const char *op : {"Split", "SplitD", "SplitV", "SplitVD"}) {
+        std::string name = op;
+        bool equalOnly = name == "Split" || name == "SplitD";
+        if (equalOnly && !equal) continue;
+        int data = name == "Split" ? 1 : 0;
+        std::vector<std::pair<HostTensor, Reference>> outputs;
+        int64_t offset = 0;
+        for (int64_t size : sc.sizes) {
+          std::vector<int64_t> shape = sc.shape;
+          shape[axis] = size >= 0 ? size : sc.shape[axis] - known;
+          outputs.push_back({HostTensor(type, shape),
+                             [=](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                               std::vector<int64_t> source = index;
+                               source[axis] += offset;
+                               return in[data].at(ravel(source, sc.shape));
+                             }});
+          offset += shape[axis];
+        }
+        std::function<void(aclopAttr *)> attributes = [=](aclopAttr *attr) {
+          aclopSetAttrInt(attr, "num_split", n);
+          if (name == "SplitD" || name == "SplitVD") aclopSetAttrInt(attr, "split_dim", sc.axis);
+          if (name == "SplitVD") aclopSetAttrListInt(attr, "size_splits", int(n), sc.sizes.data());
+        };
+        Case c{op, {randomTensor(type, sc.shape, 45)}, attributes, outputs[0].first, outputs[0].second};
+        c.moreOutputs.assign(outputs.begin() + 1, outputs.end());
+        if (name == "Split") {
+          c.inputs.insert(c.inputs.begin(), intScalar(ACL_INT32, sc.axis));
+          c.constInputs = {0};
+        } else if (name == "SplitV") {
+          c.inputs.push_back(int64Tensor(sc.sizes));
+          c.inputs.push_back(intScalar(ACL_INT32, sc.axis, {1}));
+          c.constInputs = {1, 2};
+        }
+        check(c);
+      }
+    }
+  printf("split: %d cases\n", checked_);
+}
+
+// LayerNorm against a double-precision two-pass reference: y, mean and variance (population),
+// normalizing from begin_norm_axis and scaling from begin_params_axis (which may start before
+// it), an f32 gamma and beta with f16 x, rows enough for several blocks, an empty batch, and x
+// far from 0 for its spread (32 +- 2: a one-pass E[x^2] - E[x]^2 in f32 loses the variance there).
+TEST_F(Conformance, LayerNorm) {
+  struct NormCase {
+    std::vector<int64_t> shape;
+    int64_t normAxis, paramsAxis;
+    double offset;
+  };
+  const NormCase cases[] = {{{5}, 0, 0, 0},        {{4, 37}, 1, 1, 0},   {{4, 37}, -1, -1, 0},
+                            {{3, 4, 5}, 1, 1, 0},  {{3, 4, 5}, 1, 2, 0}, {{3, 4, 5}, 0, 0, 0},
+                            {{2, 3, 4}, 2, 1, 0},  {{300, 512}, 1, 1, 0}, {{0, 8}, 1, 1, 0},
+                            {{4, 37}, 1, 1, 32}};
+  const float epsilon = 1e-5f;
+  for (aclDataType type : kFloats)
+    for (int variant = 0; variant < (type == ACL_FLOAT16 ? 2 : 1); ++variant) {
+      aclDataType paramType = variant ? ACL_FLOAT : type;  // f32 parameters: one x type is enough
+      for (const NormCase &nc : cases) {
+        if (nc.offset != 0 && type != ACL_FLOAT) continue;
+        int64_t rank = int64_t(nc.shape.size());
+        int64_t normAxis = nc.normAxis < 0 ? nc.normAxis + rank : nc.normAxis;
+        int64_t paramsAxis = nc.paramsAxis < 0 ? nc.paramsAxis + rank : nc.paramsAxis;
+        std::vector<int64_t> params(nc.shape.begin() + paramsAxis, nc.shape.end()), statistics = nc.shape;
+        for (int64_t d = normAxis; d < rank; ++d) statistics[d] = 1;
+        // Mean and variance of the row holding `index` (the dims from normAxis varied).
+        auto moments = [=](const HostTensor &x, std::vector<int64_t> index) {
+          int64_t count = 1;
+          for (int64_t d = normAxis; d < rank; ++d) count *= nc.shape[d];
+          std::vector<double> values;
+          for (int64_t k = 0; k < count; ++k) {
+            int64_t rest = k;
+            for (int64_t d = rank - 1; d >= normAxis; --d) {
+              index[d] = rest % nc.shape[d];
+              rest /= nc.shape[d];
+            }
+            values.push_back(x.at(ravel(index, nc.shape)));
+          }
+          double mean = 0, variance = 0;
+          for (double v : values) mean += v / double(count);
+          for (double v : values) variance += (v - mean) * (v - mean) / double(count);
+          return std::pair{mean, variance};
+        };
+        auto y = [=](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+          auto [mean, variance] = moments(in[0], index);
+          std::vector<int64_t> p(index.begin() + paramsAxis, index.end());
+          return (in[0].at(ravel(index, nc.shape)) - mean) / std::sqrt(variance + epsilon) * in[1].at(ravel(p, params)) +
+                 in[2].at(ravel(p, params));
+        };
+        Case c{"LayerNorm",
+               {randomTensor(type, nc.shape, 46, nc.offset - 2, nc.offset + 2), randomTensor(paramType, params, 47),
+                randomTensor(paramType, params, 48)},
+               [=](aclopAttr *attr) {
+                 aclopSetAttrInt(attr, "begin_norm_axis", nc.normAxis);
+                 aclopSetAttrInt(attr, "begin_params_axis", nc.paramsAxis);
+                 aclopSetAttrFloat(attr, "epsilon", epsilon);
+               },
+               HostTensor(type, nc.shape), y};
+        c.moreOutputs = {{HostTensor(type, statistics),
+                          [=](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                            return moments(in[0], index).first;
+                          }},
+                         {HostTensor(type, statistics),
+                          [=](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                            return moments(in[0], index).second;
+                          }}};
+        check(c);
+      }
+    }
+  printf("layer norm: %d cases\n", checked_);
 }
 
 TEST_F(Conformance, CastEveryPair) {

@@ -365,6 +365,32 @@ TEST_F(OpApiTest, DynamicDimsNeverBroadcast) {
   EXPECT_EQ(executeV2("Mul", {small.get(), big.get()}, {ds.buffer, db.buffer}, {out.get()}, {dout.buffer}),
             ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(recentError().find("never broadcasts"), std::string::npos) << recentError();
+  // The comparisons, logical ops and SelectV2 broadcast the same way (a bool is a byte: the
+  // [3, 1] operand reads ds, the [3, 5] ones db).
+  Desc anyBool = desc(ACL_BOOL, {-1, -1}), smallBool = desc(ACL_BOOL, {3, 1}), bigBool = desc(ACL_BOOL, {3, 5});
+  struct Broadcasting {
+    const char *op;
+    std::vector<aclTensorDesc *> compiled, refused;
+    std::vector<aclDataBuffer *> buffers;
+    aclTensorDesc *output, *refusedOutput;
+  };
+  const Broadcasting ops[] = {
+      {"Greater", {any.get(), any.get()}, {small.get(), big.get()}, {ds.buffer, db.buffer}, anyBool.get(), bigBool.get()},
+      {"LogicalAnd", {anyBool.get(), anyBool.get()}, {bigBool.get(), smallBool.get()}, {db.buffer, ds.buffer},
+       anyBool.get(), bigBool.get()},
+      {"SelectV2", {anyBool.get(), any.get(), any.get()}, {smallBool.get(), big.get(), big.get()},
+       {ds.buffer, db.buffer, db.buffer}, any.get(), out.get()}};
+  for (const Broadcasting &op : ops) {
+    SCOPED_TRACE(op.op);
+    std::vector<const aclTensorDesc *> compiled(op.compiled.begin(), op.compiled.end());
+    const aclTensorDesc *output = op.output;
+    ASSERT_EQ(aclopCompile(op.op, int(compiled.size()), compiled.data(), 1, &output, nullptr, ACL_ENGINE_SYS,
+                           ACL_COMPILE_SYS, nullptr),
+              ACL_SUCCESS)
+        << recentError();
+    EXPECT_EQ(executeV2(op.op, op.refused, op.buffers, {op.refusedOutput}, {dout.buffer}), ACL_ERROR_INVALID_PARAM);
+    EXPECT_NE(recentError().find("never broadcasts"), std::string::npos) << recentError();
+  }
   ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
 }
 
@@ -508,6 +534,64 @@ TEST_F(OpApiTest, CompileErrors) {
   EXPECT_EQ(aclSetCompileopt(ACL_PRECISION_MODE, "allow_fp32_to_fp16"), ACL_SUCCESS);
   EXPECT_EQ(aclSetCompileopt(ACL_PRECISION_MODE, nullptr), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclopSetCompileFlag(static_cast<aclOpCompileFlag>(5)), ACL_ERROR_INVALID_PARAM);
+}
+
+// Operators with several outputs: their counts are checked, and aclopInferShape writes each.
+TEST_F(OpApiTest, MultiOutputOperators) {
+  Desc x = desc(ACL_FLOAT, {2, 3, 8}), params = desc(ACL_FLOAT, {8}), y = desc(ACL_FLOAT, {2, 3, 8}),
+       statistics = desc(ACL_FLOAT, {2, 3, 1});
+  const aclTensorDesc *normInputs[] = {x.get(), params.get(), params.get()};
+  const aclTensorDesc *normOutputs[] = {y.get(), statistics.get(), statistics.get()};
+  aclopAttr *attr = aclopCreateAttr();
+  aclopSetAttrInt(attr, "begin_norm_axis", -1);
+  aclopSetAttrInt(attr, "begin_params_axis", -1);
+  EXPECT_EQ(aclopCompile("LayerNorm", 3, normInputs, 1, normOutputs, attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_ERROR_OP_OUTPUT_NOT_MATCH);
+  EXPECT_NE(recentError().find("LayerNorm has 3 outputs, not 1"), std::string::npos) << recentError();
+  Desc wrongStatistics = desc(ACL_FLOAT, {2, 1, 1});
+  const aclTensorDesc *wrongOutputs[] = {y.get(), wrongStatistics.get(), statistics.get()};
+  EXPECT_EQ(aclopCompile("LayerNorm", 3, normInputs, 3, wrongOutputs, attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_ERROR_OP_OUTPUT_NOT_MATCH);
+  EXPECT_NE(recentError().find("output 1 is described as"), std::string::npos) << recentError();
+  // Inference writes every output: here from a dynamic batch.
+  Desc dynamicX = desc(ACL_FLOAT, {-1, 3, 8}), open[] = {desc(ACL_FLOAT, {-2}), desc(ACL_FLOAT, {-2}), desc(ACL_FLOAT, {-2})};
+  aclTensorDesc *inferInputs[] = {dynamicX.get(), params.get(), params.get()};
+  aclTensorDesc *inferOutputs[] = {open[0].get(), open[1].get(), open[2].get()};
+  ASSERT_EQ(aclopInferShape("LayerNorm", 3, inferInputs, nullptr, 3, inferOutputs, attr), ACL_SUCCESS) << recentError();
+  for (int o = 0; o < 3; ++o) {
+    ASSERT_EQ(aclGetTensorDescNumDims(open[o].get()), 3u);
+    int64_t dims[3] = {};
+    for (int d = 0; d < 3; ++d) aclGetTensorDescDimV2(open[o].get(), d, &dims[d]);
+    EXPECT_EQ(dims[0], -1);
+    EXPECT_EQ(dims[1], 3);
+    EXPECT_EQ(dims[2], o == 0 ? 8 : 1) << "output " << o;
+  }
+  aclopDestroyAttr(attr);
+
+  // The Split family: as many outputs as num_split says, at most 64.
+  Desc whole = desc(ACL_INT32, {4, 6}), piece = desc(ACL_INT32, {4, 2});
+  const aclTensorDesc *splitInputs[] = {whole.get()};
+  std::vector<const aclTensorDesc *> pieces(65, piece.get());
+  aclopAttr *split = aclopCreateAttr();
+  aclopSetAttrInt(split, "split_dim", 1);
+  aclopSetAttrInt(split, "num_split", 2);
+  EXPECT_EQ(aclopCompile("SplitD", 1, splitInputs, 3, pieces.data(), split, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_ERROR_OP_ATTR_NOT_MATCH);
+  EXPECT_NE(recentError().find("num_split must be the number of outputs (3)"), std::string::npos) << recentError();
+  EXPECT_EQ(aclopCompile("SplitD", 1, splitInputs, 65, pieces.data(), split, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_ERROR_OP_OUTPUT_NOT_MATCH);
+  EXPECT_NE(recentError().find("SplitD has 1 to 64 outputs, not 65"), std::string::npos) << recentError();
+  aclopSetAttrInt(split, "num_split", 4);
+  EXPECT_EQ(aclopCompile("SplitD", 1, splitInputs, 4, pieces.data(), split, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_ERROR_OP_ATTR_NOT_MATCH);
+  EXPECT_NE(recentError().find("does not divide into 4 pieces"), std::string::npos) << recentError();
+  int64_t sizes[] = {1, 2, 4};
+  aclopSetAttrListInt(split, "size_splits", 3, sizes);
+  aclopSetAttrInt(split, "num_split", 3);
+  EXPECT_EQ(aclopCompile("SplitVD", 1, splitInputs, 3, pieces.data(), split, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(recentError().find("sizes sum to 7, not the split dim's 6"), std::string::npos) << recentError();
+  aclopDestroyAttr(split);
 }
 
 TEST_F(OpApiTest, ConcurrentCompilesOfOneSignature) {

@@ -239,7 +239,7 @@ def Aclop_LeakyReluOp : Aclop_InferredOp<"leaky_relu"> {
 }
 
 //===----------------------------------------------------------------------===//
-// Reductions, softmax, transpose
+// Reductions, softmax, layer_norm, transpose
 //===----------------------------------------------------------------------===//
 
 class Aclop_ReduceOp<string mnemonic, string cannName> : Aclop_InferredOp<mnemonic> {
@@ -282,6 +282,29 @@ def Aclop_SoftmaxOp : Aclop_InferredOp<"softmax"> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+def Aclop_LayerNormOp : Aclop_InferredOp<"layer_norm"> {
+  let summary = "Layer normalization over the dims from `begin_norm_axis` (CANN LayerNorm)";
+  let description = [{
+    `mean` and `variance` (the population variance) of `input` over its dims from
+    `begin_norm_axis` on, kept as 1s; `y = (input - mean) / sqrt(variance + epsilon) * gamma +
+    beta`, where `gamma` and `beta` have the input's dims from `begin_params_axis` on. Float
+    inputs; `gamma` and `beta` have the input's element type or f32. Computed in f32 (f64 for
+    f64), with the variance taken about the mean (two passes), so that large offsets do not
+    cancel.
+
+    ```mlir
+    %y, %mean, %var = aclop.layer_norm %x, %g, %b {begin_norm_axis = 1, begin_params_axis = 1}
+        : (tensor<8x64xf32>, tensor<64xf32>, tensor<64xf32>) -> (tensor<8x64xf32>, tensor<8x1xf32>, tensor<8x1xf32>)
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, AnyRankedTensor:$gamma, AnyRankedTensor:$beta,
+                   DefaultValuedAttr<I64Attr, "0">:$begin_norm_axis,
+                   DefaultValuedAttr<I64Attr, "0">:$begin_params_axis,
+                   DefaultValuedAttr<F32Attr, "1e-7f">:$epsilon);
+  let results = (outs AnyRankedTensor:$y, AnyRankedTensor:$mean, AnyRankedTensor:$variance);
+  let assemblyFormat = "$input `,` $gamma `,` $beta attr-dict `:` functional-type(operands, results)";
+}
+
 def Aclop_TransposeOp : Aclop_InferredOp<"transpose"> {
   let summary = "Permutes dimensions: result dim i is input dim perm[i] (CANN Transpose)";
   let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$perm);
@@ -290,7 +313,7 @@ def Aclop_TransposeOp : Aclop_InferredOp<"transpose"> {
 }
 
 //===----------------------------------------------------------------------===//
-// Data movement: slice, broadcast_to, tile, concat
+// Data movement: slice, broadcast_to, tile, concat, pad, gather, split
 //===----------------------------------------------------------------------===//
 
 def Aclop_SliceOp : Aclop_InferredOp<"slice"> {
@@ -375,6 +398,22 @@ def Aclop_GatherOp : Aclop_InferredOp<"gather"> {
   let arguments = (ins AnyRankedTensor:$params, AnyRankedTensor:$indices, I64Attr:$axis);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$params `,` $indices attr-dict `:` functional-type(operands, results)";
+}
+
+def Aclop_SplitOp : Aclop_InferredOp<"split"> {
+  let summary = "The input cut along `axis` into pieces of `sizes` (CANN Split / SplitD / SplitV / SplitVD)";
+  let description = [{
+    One result per entry of `sizes`, in order along `axis` (negative counts from the end). Each
+    size is >= 0 but one may be -1: the rest of the dim. The sizes sum to the dim; along a
+    dynamic dim only the -1 piece may be dynamic.
+
+    ```mlir
+    %a, %b = aclop.split %x {axis = 1, sizes = array<i64: 2, -1>} : (tensor<4x5xf32>) -> (tensor<4x2xf32>, tensor<4x3xf32>)
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, I64Attr:$axis, DenseI64ArrayAttr:$sizes);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
 #endif // ACLOP_OPS_TD

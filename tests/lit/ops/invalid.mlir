@@ -569,3 +569,138 @@ func.func @pad_negative(%a: tensor<4x5xf32>) {
   %r = aclop.pad %a {low = array<i64: 0, -1>, high = array<i64: 0, 0>} : (tensor<4x5xf32>) -> tensor<4x4xf32>
   return
 }
+
+// -----
+
+func.func @split_sum(%a: tensor<4x5xf32>) {
+  // expected-error @below {{sizes sum to 4, not the split dim's 5}}
+  // expected-error @below {{failed to infer returned types}}
+  %r:2 = aclop.split %a {axis = 1, sizes = array<i64: 2, 2>} : (tensor<4x5xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>)
+  return
+}
+
+// -----
+
+func.func @split_rest_too_small(%a: tensor<4x5xf32>) {
+  // expected-error @below {{sizes sum to 6, not the split dim's 5}}
+  // expected-error @below {{failed to infer returned types}}
+  %r:2 = aclop.split %a {axis = 1, sizes = array<i64: 6, -1>} : (tensor<4x5xf32>) -> (tensor<4x6xf32>, tensor<4x0xf32>)
+  return
+}
+
+// -----
+
+func.func @split_two_rests(%a: tensor<4x5xf32>) {
+  // expected-error @below {{only one size may be -1}}
+  // expected-error @below {{failed to infer returned types}}
+  %r:2 = aclop.split %a {axis = 1, sizes = array<i64: -1, -1>} : (tensor<4x5xf32>) -> (tensor<4x5xf32>, tensor<4x5xf32>)
+  return
+}
+
+// -----
+
+func.func @split_negative(%a: tensor<4x5xf32>) {
+  // expected-error @below {{sizes must be >= 0 or -1, not -2}}
+  // expected-error @below {{failed to infer returned types}}
+  %r:2 = aclop.split %a {axis = 1, sizes = array<i64: 7, -2>} : (tensor<4x5xf32>) -> (tensor<4x7xf32>, tensor<4x2xf32>)
+  return
+}
+
+// -----
+
+func.func @split_dynamic(%a: tensor<4x?xf32>) {
+  // expected-error @below {{the split dim is dynamic: one size must be -1 (the rest)}}
+  // expected-error @below {{failed to infer returned types}}
+  %r:2 = aclop.split %a {axis = 1, sizes = array<i64: 2, 3>} : (tensor<4x?xf32>) -> (tensor<4x2xf32>, tensor<4x3xf32>)
+  return
+}
+
+// -----
+
+func.func @split_axis(%a: tensor<4x5xf32>) {
+  // expected-error @below {{axis 2 is out of range for rank 2}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.split %a {axis = 2, sizes = array<i64: 5>} : (tensor<4x5xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @split_empty(%a: tensor<4x5xf32>) {
+  // expected-error @below {{sizes must not be empty}}
+  // expected-error @below {{failed to infer returned types}}
+  aclop.split %a {axis = 0, sizes = array<i64>} : (tensor<4x5xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @split_scalar(%a: tensor<f32>) {
+  // expected-error @below {{input must have rank >= 1}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.split %a {axis = 0, sizes = array<i64: 1>} : (tensor<f32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @split_result_count(%a: tensor<4x5xf32>) {
+  // expected-error @below {{'aclop.split' op inferred type(s) 'tensor<4x2xf32>', 'tensor<4x3xf32>' are incompatible with return type(s) of operation 'tensor<4x2xf32>'}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.split %a {axis = 1, sizes = array<i64: 2, 3>} : (tensor<4x5xf32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_gamma_shape(%x: tensor<4x8xf32>, %g: tensor<7xf32>) {
+  // expected-error @below {{gamma dim 0 and the input's dims from begin_params_axis disagree: 7 vs 8}}
+  // expected-error @below {{failed to infer returned types}}
+  %r:3 = aclop.layer_norm %x, %g, %g {begin_norm_axis = 1, begin_params_axis = 1} : (tensor<4x8xf32>, tensor<7xf32>, tensor<7xf32>) -> (tensor<4x8xf32>, tensor<4x1xf32>, tensor<4x1xf32>)
+  return
+}
+
+// -----
+
+func.func @layer_norm_gamma_rank(%x: tensor<4x8xf32>, %g: tensor<8xf32>) {
+  // expected-error @below {{gamma must have rank 2, not 1}}
+  // expected-error @below {{failed to infer returned types}}
+  %r:3 = aclop.layer_norm %x, %g, %g : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<1x1xf32>, tensor<1x1xf32>)
+  return
+}
+
+// -----
+
+func.func @layer_norm_gamma_type(%x: tensor<4x8xf32>, %g: tensor<8xf16>) {
+  // expected-error @below {{gamma must have the input's element type or f32}}
+  // expected-error @below {{failed to infer returned types}}
+  %r:3 = aclop.layer_norm %x, %g, %g {begin_norm_axis = 1, begin_params_axis = 1} : (tensor<4x8xf32>, tensor<8xf16>, tensor<8xf16>) -> (tensor<4x8xf32>, tensor<4x1xf32>, tensor<4x1xf32>)
+  return
+}
+
+// -----
+
+func.func @layer_norm_mixed_params(%x: tensor<4x8xf16>, %g: tensor<8xf16>, %b: tensor<8xf32>) {
+  // expected-error @below {{gamma and beta must have one element type}}
+  // expected-error @below {{failed to infer returned types}}
+  %r:3 = aclop.layer_norm %x, %g, %b {begin_norm_axis = 1, begin_params_axis = 1} : (tensor<4x8xf16>, tensor<8xf16>, tensor<8xf32>) -> (tensor<4x8xf16>, tensor<4x1xf16>, tensor<4x1xf16>)
+  return
+}
+
+// -----
+
+func.func @layer_norm_axis(%x: tensor<4x8xf32>, %g: tensor<8xf32>) {
+  // expected-error @below {{axis 2 is out of range for rank 2}}
+  // expected-error @below {{failed to infer returned types}}
+  %r:3 = aclop.layer_norm %x, %g, %g {begin_norm_axis = 2, begin_params_axis = 1} : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<4x1xf32>, tensor<4x1xf32>)
+  return
+}
+
+// -----
+
+func.func @layer_norm_int(%x: tensor<4x8xi32>, %g: tensor<8xi32>) {
+  // expected-error @below {{input has element type i32; allowed: f16, bf16, f32, f64}}
+  // expected-error @below {{failed to infer returned types}}
+  %r:3 = aclop.layer_norm %x, %g, %g {begin_norm_axis = 1, begin_params_axis = 1} : (tensor<4x8xi32>, tensor<8xi32>, tensor<8xi32>) -> (tensor<4x8xi32>, tensor<4x1xi32>, tensor<4x1xi32>)
+  return
+}

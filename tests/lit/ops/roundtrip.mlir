@@ -185,5 +185,20 @@ func.func @data_movement(%a: tensor<4x?xf32>, %b: tensor<3x1xi1>, %c: tensor<2x5
   %6 = aclop.pad %c {low = array<i64: 1, 0>, high = array<i64: 0, 2>, value = 2.5 : f32} : (tensor<2x5xf16>) -> tensor<3x7xf16>
   // CHECK: aclop.gather %{{.*}}, %{{.*}} {axis = -1 : i64} : (tensor<2x5xf16>, tensor<3x?xi64>) -> tensor<2x3x?xf16>
   %5 = aclop.gather %c, %i {axis = -1} : (tensor<2x5xf16>, tensor<3x?xi64>) -> tensor<2x3x?xf16>
+  // CHECK: %{{.*}}:2 = aclop.split %{{.*}} {axis = 1 : i64, sizes = array<i64: 2, -1>} : (tensor<2x5xf16>) -> (tensor<2x2xf16>, tensor<2x3xf16>)
+  %7:2 = aclop.split %c {axis = 1, sizes = array<i64: 2, -1>} : (tensor<2x5xf16>) -> (tensor<2x2xf16>, tensor<2x3xf16>)
+  // CHECK: aclop.split %{{.*}} {axis = -1 : i64, sizes = array<i64: -1, 4>} : (tensor<4x?xf32>) -> (tensor<4x?xf32>, tensor<4x4xf32>)
+  %8:2 = aclop.split %a {axis = -1, sizes = array<i64: -1, 4>} : (tensor<4x?xf32>) -> (tensor<4x?xf32>, tensor<4x4xf32>)
+  // CHECK: aclop.split %{{.*}} {axis = 0 : i64, sizes = array<i64: 2>} : (tensor<2x5xf16>) -> tensor<2x5xf16>
+  %9 = aclop.split %c {axis = 0, sizes = array<i64: 2>} : (tensor<2x5xf16>) -> tensor<2x5xf16>
+  return
+}
+
+// CHECK-LABEL: func @layer_norm
+func.func @layer_norm(%x: tensor<?x8x64xf16>, %g: tensor<64xf32>, %h: tensor<8x64xf16>) {
+  // CHECK: %y, %mean, %variance = aclop.layer_norm %{{.*}}, %{{.*}}, %{{.*}} {begin_norm_axis = 2 : i64, begin_params_axis = -1 : i64, epsilon = 9.99999974E-6 : f32} : (tensor<?x8x64xf16>, tensor<64xf32>, tensor<64xf32>) -> (tensor<?x8x64xf16>, tensor<?x8x1xf16>, tensor<?x8x1xf16>)
+  %0:3 = aclop.layer_norm %x, %g, %g {begin_norm_axis = 2, begin_params_axis = -1, epsilon = 1.0e-5 : f32} : (tensor<?x8x64xf16>, tensor<64xf32>, tensor<64xf32>) -> (tensor<?x8x64xf16>, tensor<?x8x1xf16>, tensor<?x8x1xf16>)
+  // CHECK: aclop.layer_norm %{{.*}}, %{{.*}}, %{{.*}} {begin_norm_axis = 1 : i64, begin_params_axis = 1 : i64} : (tensor<?x8x64xf16>, tensor<8x64xf16>, tensor<8x64xf16>) -> (tensor<?x8x64xf16>, tensor<?x1x1xf16>, tensor<?x1x1xf16>)
+  %1:3 = aclop.layer_norm %x, %h, %h {begin_norm_axis = 1, begin_params_axis = 1} : (tensor<?x8x64xf16>, tensor<8x64xf16>, tensor<8x64xf16>) -> (tensor<?x8x64xf16>, tensor<?x1x1xf16>, tensor<?x1x1xf16>)
   return
 }

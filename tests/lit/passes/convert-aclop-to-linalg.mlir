@@ -459,3 +459,44 @@ func.func @gather_maybe_empty(%p: tensor<?x4xf32>, %e: tensor<0x4xf32>, %i: tens
   %s = aclop.gather %e, %i {axis = 0} : (tensor<0x4xf32>, tensor<3xi32>) -> tensor<3x4xf32>
   return %r, %s : tensor<3x4xf32>, tensor<3x4xf32>
 }
+
+// -----
+
+// Each piece a generic of its own reading the input at its offset along the axis: 0, 2, and
+// after the rest of a dynamic dim (the dim less 5), that rest plus 2.
+// CHECK-LABEL: func @split
+// CHECK: %[[DIM:.*]] = tensor.dim %arg0, %c1
+// CHECK: %[[REST:.*]] = arith.subi %[[DIM]], %c5
+// CHECK: tensor.empty(%[[REST]]) : tensor<4x?xf32>
+// CHECK: %[[LAST:.*]] = arith.addi %[[REST]], %c2
+// CHECK: linalg.generic
+// CHECK:   arith.addi %{{.*}}, %[[LAST]]
+// CHECK:   tensor.extract %arg0
+// CHECK: return %{{.*}}, %{{.*}}, %{{.*}} : tensor<4x2xf32>, tensor<4x?xf32>, tensor<4x3xf32>
+func.func @split(%x: tensor<4x?xf32>) -> (tensor<4x2xf32>, tensor<4x?xf32>, tensor<4x3xf32>) {
+  %r:3 = aclop.split %x {axis = 1, sizes = array<i64: 2, -1, 3>} : (tensor<4x?xf32>) -> (tensor<4x2xf32>, tensor<4x?xf32>, tensor<4x3xf32>)
+  return %r#0, %r#1, %r#2 : tensor<4x2xf32>, tensor<4x?xf32>, tensor<4x3xf32>
+}
+
+// -----
+
+// The mean, then the squares about it (two passes), rsqrt(variance + epsilon), y in f32 with
+// gamma and beta read along the normalized dims, then the statistics narrowed and given their
+// unit dims back.
+// CHECK-LABEL: func @layer_norm
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK:   arith.extf %{{.*}} : bf16 to f32
+// CHECK: %[[MEAN:.*]] = linalg.generic {{.*}} iterator_types = ["parallel"]
+// CHECK:   arith.divf
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]{{.*}} ins(%arg0, %[[MEAN]]
+// CHECK:   arith.subf
+// CHECK:   arith.mulf
+// CHECK: math.rsqrt
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]{{.*}} ins(%arg0, %[[MEAN]], %{{.*}}, %arg1, %arg1
+// CHECK:   arith.truncf %{{.*}} : f32 to bf16
+// CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [4, 1] : tensor<4xbf16> into tensor<4x1xbf16>
+// CHECK: tensor.expand_shape
+func.func @layer_norm(%x: tensor<4x8xbf16>, %g: tensor<8xf32>) -> (tensor<4x8xbf16>, tensor<4x1xbf16>, tensor<4x1xbf16>) {
+  %r:3 = aclop.layer_norm %x, %g, %g {begin_norm_axis = 1, begin_params_axis = 1, epsilon = 1.0e-5 : f32} : (tensor<4x8xbf16>, tensor<8xf32>, tensor<8xf32>) -> (tensor<4x8xbf16>, tensor<4x1xbf16>, tensor<4x1xbf16>)
+  return %r#0, %r#1, %r#2 : tensor<4x8xbf16>, tensor<4x1xbf16>, tensor<4x1xbf16>
+}

@@ -307,3 +307,27 @@ func.func @concat_in_place(%a: memref<2x3xf32>, %b: memref<2x40xf32>, %out: memr
   bufferization.materialize_in_destination %r in restrict writable %out : (tensor<2x43xf32>, memref<2x43xf32>) -> ()
   return
 }
+
+// -----
+
+// Each piece of a split is written in place into its own output: no temporary.
+// CHECK-LABEL: llvm.func @split_in_place(
+// CHECK-NOT: llvm.call @malloc
+// CHECK: llvm.return
+func.func @split_in_place(%x: memref<6x40xf32>, %a: memref<6x10xf32>, %b: memref<6x30xf32>) {
+  %t = bufferization.to_tensor %x restrict : memref<6x40xf32> to tensor<6x40xf32>
+  %r:2 = aclop.split %t {axis = 1, sizes = array<i64: 10, -1>} : (tensor<6x40xf32>) -> (tensor<6x10xf32>, tensor<6x30xf32>)
+  bufferization.materialize_in_destination %r#0 in restrict writable %a : (tensor<6x10xf32>, memref<6x10xf32>) -> ()
+  bufferization.materialize_in_destination %r#1 in restrict writable %b : (tensor<6x30xf32>, memref<6x30xf32>) -> ()
+  return
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @split_and_layer_norm(
+func.func @split_and_layer_norm(%x: tensor<?x7xi1>, %y: tensor<3x?x64xbf16>, %g: tensor<64xf32>)
+    -> (tensor<?x2xi1>, tensor<?x5xi1>, tensor<3x?x64xbf16>, tensor<3x?x1xbf16>, tensor<3x?x1xbf16>) {
+  %s:2 = aclop.split %x {axis = 1, sizes = array<i64: 2, 5>} : (tensor<?x7xi1>) -> (tensor<?x2xi1>, tensor<?x5xi1>)
+  %n:3 = aclop.layer_norm %y, %g, %g {begin_norm_axis = -1, begin_params_axis = -1} : (tensor<3x?x64xbf16>, tensor<64xf32>, tensor<64xf32>) -> (tensor<3x?x64xbf16>, tensor<3x?x1xbf16>, tensor<3x?x1xbf16>)
+  return %s#0, %s#1, %n#0, %n#1, %n#2 : tensor<?x2xi1>, tensor<?x5xi1>, tensor<3x?x64xbf16>, tensor<3x?x1xbf16>, tensor<3x?x1xbf16>
+}

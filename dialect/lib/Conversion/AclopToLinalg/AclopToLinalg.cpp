@@ -324,6 +324,47 @@ Value reduce(OpBuilder &b, Location loc, Value input, const ReductionDims &dims,
       .getResult(0);
 }
 
+// The number of elements a reduction over `dims` combines into each result, as `type` (known at
+// run time for dynamic dims).
+Value reducedCount(OpBuilder &b, Location loc, Value input, const ReductionDims &dims, Type type) {
+  Value elements = arith::ConstantIndexOp::create(b, loc, 1);
+  for (int64_t i : dims.reduced) elements = arith::MulIOp::create(b, loc, elements, dim(b, loc, input, i));
+  Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), elements);
+  return arith::UIToFPOp::create(b, loc, type, asInt);
+}
+
+// A tensor of the kept dims as `resultType`, the reduced dims reinserted as 1s (a view, no copy
+// loop of its own). Each kept dim's group takes the unit dims after it; leading unit dims join
+// the first group.
+Value keepReducedDims(OpBuilder &b, Location loc, Value kept, RankedTensorType resultType, const ReductionDims &dims) {
+  auto keptType = tensorType(kept);
+  if (resultType.getRank() == keptType.getRank()) return kept;
+  SmallVector<ReassociationIndices> groups(keptType.getRank());
+  SmallVector<int64_t> leading;
+  int64_t group = -1;
+  for (int64_t i = 0; i < resultType.getRank(); ++i) {
+    if (llvm::is_contained(dims.kept, i)) ++group;
+    if (group < 0) leading.push_back(i);
+    else groups[group].push_back(i);
+  }
+  if (!groups.empty()) groups.front().insert(groups.front().begin(), leading.begin(), leading.end());
+  return tensor::ExpandShapeOp::create(b, loc, resultType, kept, groups);
+}
+
+// A generic over the kept dims of `dims` reading `inputs` (tensors of those dims) into a new
+// tensor of `element`, each element `body(inputs' elements)`.
+Value mapKept(OpBuilder &b, Location loc, ValueRange inputs, Value like, const ReductionDims &dims, Type element,
+              function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  Value init = dims.keptEmpty(b, loc, like, element);
+  auto type = tensorType(init);
+  SmallVector<AffineMap> maps(inputs.size() + 1, b.getMultiDimIdentityMap(type.getRank()));
+  return linalg::GenericOp::create(b, loc, type, inputs, init, maps, iterators(type.getRank(), 0),
+                                   [&](OpBuilder &nb, Location l, ValueRange args) {
+                                     linalg::YieldOp::create(nb, l, body(nb, l, args.drop_back()));
+                                   })
+      .getResult(0);
+}
+
 template <typename Op>
 struct ReducePattern : OpConversionPattern<Op> {
   using OpConversionPattern<Op>::OpConversionPattern;
@@ -343,42 +384,16 @@ struct ReducePattern : OpConversionPattern<Op> {
     Value sum = reduce(rewriter, loc, input, dims, combine, accType, isUnsigned, {}, {},
                        [&](OpBuilder &b, Location l, ValueRange args) { return castScalar(b, l, args[0], element, accType, true); });
     Type resultElement = this->getTypeConverter()->convertType(element);
-    auto keptType = dims.keptType(inputType, resultElement);
     Value result = sum;
     if (isMean || accType != resultElement) {
-      Value count;
-      if (isMean) {  // the number of reduced elements, known at run time for dynamic dims
-        Value elements = arith::ConstantIndexOp::create(rewriter, loc, 1);
-        for (int64_t i : dims.reduced) elements = arith::MulIOp::create(rewriter, loc, elements, dim(rewriter, loc, input, i));
-        Value asInt = arith::IndexCastOp::create(rewriter, loc, rewriter.getI64Type(), elements);
-        count = arith::UIToFPOp::create(rewriter, loc, accType, asInt);
-      }
-      Value init = dims.keptEmpty(rewriter, loc, input, resultElement);
-      AffineMap identity = rewriter.getMultiDimIdentityMap(keptType.getRank());
-      result = linalg::GenericOp::create(rewriter, loc, keptType, sum, init, SmallVector<AffineMap>{identity, identity},
-                                         iterators(keptType.getRank(), 0),
-                                         [&](OpBuilder &b, Location l, ValueRange args) {
-                                           Value x = isMean ? Value(arith::DivFOp::create(b, l, args[0], count)) : args[0];
-                                           linalg::YieldOp::create(b, l, castScalar(b, l, x, accType, element, true));
-                                         })
-                   .getResult(0);
+      Value count = isMean ? reducedCount(rewriter, loc, input, dims, accType) : Value();
+      result = mapKept(rewriter, loc, sum, input, dims, resultElement, [&](OpBuilder &b, Location l, ValueRange args) {
+        Value x = isMean ? Value(arith::DivFOp::create(b, l, args[0], count)) : args[0];
+        return castScalar(b, l, x, accType, element, true);
+      });
     }
     auto resultType = cast<RankedTensorType>(this->getTypeConverter()->convertType(op.getType()));
-    if (resultType.getRank() != keptType.getRank()) {
-      // keep_dims: reinsert the reduced dims as 1s (a view, no copy loop of its own). Each
-      // kept dim's group takes the unit dims after it; leading unit dims join the first group.
-      SmallVector<ReassociationIndices> groups(keptType.getRank());
-      SmallVector<int64_t> leading;
-      int64_t group = -1;
-      for (int64_t i = 0; i < resultType.getRank(); ++i) {
-        if (llvm::is_contained(dims.kept, i)) ++group;
-        if (group < 0) leading.push_back(i);
-        else groups[group].push_back(i);
-      }
-      if (!groups.empty()) groups.front().insert(groups.front().begin(), leading.begin(), leading.end());
-      result = tensor::ExpandShapeOp::create(rewriter, loc, resultType, result, groups);
-    }
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(op, keepReducedDims(rewriter, loc, result, resultType, dims));  // keep_dims
     return success();
   }
 };
@@ -456,6 +471,69 @@ struct SoftmaxPattern : OpConversionPattern<SoftmaxOp> {
           linalg::YieldOp::create(b, l, castScalar(b, l, value, accType, element, true));
         });
     rewriter.replaceOp(op, normalized.getResults());
+    return success();
+  }
+};
+
+// Mean, then the variance about it (two passes, so that a large offset does not cancel), over
+// the dims from begin_norm_axis; then y = (x - mean) * rstd * gamma + beta. Every nest iterates
+// the kept (leading) dims first, as the reductions do.
+struct LayerNormPattern : OpConversionPattern<LayerNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(LayerNormOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inputType = tensorType(input);
+    int64_t rank = inputType.getRank();
+    int64_t normAxis = op.getBeginNormAxis(), paramsAxis = op.getBeginParamsAxis();
+    if (normAxis < 0) normAxis += rank;
+    if (paramsAxis < 0) paramsAxis += rank;
+    Type element = inputType.getElementType(), accType = computeType(element);
+    Type paramElement = tensorType(adaptor.getGamma()).getElementType();
+    MLIRContext *context = op.getContext();
+    ReductionDims dims(rank, llvm::to_vector(llvm::seq<int64_t>(normAxis, rank)));
+    auto widen = [&](OpBuilder &b, Location l, Value x) { return castScalar(b, l, x, element, accType, true); };
+    Value count = reducedCount(rewriter, loc, input, dims, accType);
+    Value sum = reduce(rewriter, loc, input, dims, Combine::Sum, accType, false, {}, {},
+                       [&](OpBuilder &b, Location l, ValueRange args) { return widen(b, l, args[0]); });
+    auto divideByCount = [&](OpBuilder &b, Location l, ValueRange args) {
+      return Value(arith::DivFOp::create(b, l, args[0], count));
+    };
+    Value mean = mapKept(rewriter, loc, sum, input, dims, accType, divideByCount);
+    AffineMap keptMap = dims.keptMap(context);
+    Value squares = reduce(rewriter, loc, input, dims, Combine::Sum, accType, false, mean, keptMap,
+                           [&](OpBuilder &b, Location l, ValueRange args) {
+                             Value deviation = arith::SubFOp::create(b, l, widen(b, l, args[0]), args[1]);
+                             return Value(arith::MulFOp::create(b, l, deviation, deviation));
+                           });
+    Value variance = mapKept(rewriter, loc, squares, input, dims, accType, divideByCount);
+    Value epsilon = arith::ConstantOp::create(rewriter, loc, rewriter.getFloatAttr(accType, op.getEpsilon().convertToFloat()));
+    Value rstd = mapKept(rewriter, loc, variance, input, dims, accType, [&](OpBuilder &b, Location l, ValueRange args) {
+      return Value(math::RsqrtOp::create(b, l, arith::AddFOp::create(b, l, args[0], epsilon)));
+    });
+    // y over the input's dims (kept first already: the norm dims are the trailing ones).
+    SmallVector<AffineExpr> paramDims;
+    for (int64_t i = paramsAxis; i < rank; ++i) paramDims.push_back(getAffineDimExpr(i, context));
+    AffineMap paramsMap = AffineMap::get(rank, 0, paramDims, context), identity = dims.inputMap(context);
+    Value init = emptyTensor(rewriter, loc, inputType, [&](int64_t i) { return dim(rewriter, loc, input, i); });
+    auto y = linalg::GenericOp::create(
+        rewriter, loc, inputType, ValueRange{input, mean, rstd, adaptor.getGamma(), adaptor.getBeta()}, init,
+        SmallVector<AffineMap>{identity, keptMap, keptMap, paramsMap, paramsMap, identity}, iterators(rank, 0),
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value normalized = arith::MulFOp::create(b, l, arith::SubFOp::create(b, l, widen(b, l, args[0]), args[1]), args[2]);
+          Value gamma = castScalar(b, l, args[3], paramElement, accType, true);
+          Value beta = castScalar(b, l, args[4], paramElement, accType, true);
+          Value value = addOf(b, l, arith::MulFOp::create(b, l, normalized, gamma), beta);
+          linalg::YieldOp::create(b, l, castScalar(b, l, value, accType, element, true));
+        });
+    SmallVector<Value> results{y.getResult(0)};
+    SmallVector<Value> statistics{mean, variance};
+    for (auto [statistic, result] : llvm::zip(statistics, op->getResults().drop_front())) {
+      auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(result.getType()));
+      Value narrowed = castTensor(rewriter, loc, statistic, dims.keptType(inputType, element), accType, element, true);
+      results.push_back(keepReducedDims(rewriter, loc, narrowed, resultType, dims));
+    }
+    rewriter.replaceOp(op, results);
     return success();
   }
 };
@@ -668,6 +746,46 @@ struct GatherPattern : OpConversionPattern<GatherOp> {
   }
 };
 
+// Each result a copy of its piece of the input: read at its index plus the piece's offset along
+// the axis. Offsets are constants but after a dynamic piece (the rest of a dynamic dim).
+struct SplitPattern : OpConversionPattern<SplitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(SplitOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value input = adaptor.getInput();
+    auto inputType = tensorType(input);
+    int64_t rank = inputType.getRank(), axis = static_cast<int64_t>(op.getAxis());
+    if (axis < 0) axis += rank;
+    int64_t known = 0;
+    for (int64_t size : op.getSizes()) known += std::max<int64_t>(size, 0);
+    Value dynamicBase;  // the sum of the dynamic pieces before, when there is one
+    int64_t constantOffset = 0;
+    SmallVector<Value> results;
+    for (auto [size, result] : llvm::zip(op.getSizes(), op.getResults())) {
+      auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(result.getType()));
+      Value offset = dynamicBase;
+      if (constantOffset != 0 || !offset) {
+        Value constant = arith::ConstantIndexOp::create(rewriter, loc, constantOffset);
+        offset = offset ? Value(arith::AddIOp::create(rewriter, loc, offset, constant)) : constant;
+      }
+      Value pieceSize;  // of a dynamic piece
+      Value init = emptyTensor(rewriter, loc, resultType, [&](int64_t i) -> Value {
+        if (i != axis) return dim(rewriter, loc, input, i);
+        Value knownSizes = arith::ConstantIndexOp::create(rewriter, loc, known);
+        return pieceSize = arith::SubIOp::create(rewriter, loc, dim(rewriter, loc, input, axis), knownSizes);
+      });
+      results.push_back(gatherInto(rewriter, loc, input, init, [&](OpBuilder &b, Location l, int64_t d, Value index) {
+        if (d != axis) return index;
+        return Value(arith::AddIOp::create(b, l, index, offset));
+      }));
+      if (pieceSize) dynamicBase = pieceSize;
+      else constantOffset += resultType.getDimSize(axis);
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 // Re-types any other op whose operand or result types mention ui8 (to_tensor, dims, ...).
 struct RetypeOtherOps : ConversionPattern {
   RetypeOtherOps(TypeConverter &converter, MLIRContext *context)
@@ -710,7 +828,8 @@ struct ConvertAclopToLinalgPass : aclop::impl::ConvertAclopToLinalgBase<ConvertA
                  ElementwisePattern<LogicalOrOp>, ElementwisePattern<SelectOp>, CastPattern, GemmPattern,
                  ProductPattern<MatMulOp>, ProductPattern<BatchMatMulOp>, ReducePattern<ReduceSumOp>,
                  ReducePattern<ReduceMaxOp>, ReducePattern<ReduceMeanOp>, ReducePattern<ReduceMinOp>,
-                 ReducePattern<ReduceProdOp>, ArgReducePattern<ArgMaxOp>, ArgReducePattern<ArgMinOp>, SourceIndexPattern<SliceOp>, BroadcastToPattern, SourceIndexPattern<TileOp>, ConcatPattern, GatherPattern, PadPattern, SoftmaxPattern, TransposePattern>(
+                 ReducePattern<ReduceProdOp>, ArgReducePattern<ArgMaxOp>, ArgReducePattern<ArgMinOp>, SourceIndexPattern<SliceOp>, BroadcastToPattern, SourceIndexPattern<TileOp>, ConcatPattern, GatherPattern, PadPattern, SplitPattern, SoftmaxPattern,
+                 LayerNormPattern, TransposePattern>(
         converter, context);
     populateConv2DToLinalgPatterns(converter, patterns);
     patterns.add<RetypeOtherOps>(converter, context);

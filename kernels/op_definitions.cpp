@@ -57,6 +57,16 @@ bool boolAttr(const ResolvedRequest &request, const std::string &name) {
   return it != request.attributes.end() && std::get_if<bool>(&it->second) && std::get<bool>(it->second);
 }
 
+// An int attribute that, when set, must say how many tensors the op has (Concat's and AddN's N,
+// the Split family's num_split).
+std::string checkCount(const ResolvedRequest &request, const char *name, size_t count, const char *what) {
+  auto it = request.attributes.find(name);
+  if (it == request.attributes.end()) return "";
+  auto *value = std::get_if<int64_t>(&it->second);
+  if (value != nullptr && *value == static_cast<int64_t>(count)) return "";
+  return std::string("attribute ") + name + " must be the number of " + what + " (" + std::to_string(count) + ")";
+}
+
 // Element-wise ops, Gelu..Neg: inputs and no attributes pass straight through.
 OpDefinition elementwise(const char *type, const char *aclop, int inputs, std::vector<std::string> aliases = {}) {
   return OpDefinition{type, std::move(aliases), aclop, inputs, inputs, {}, nullptr};
@@ -176,12 +186,8 @@ std::string translateConcat(ResolvedRequest &request, int axisInput) {
   request.kernelInputs.clear();
   for (int i = 0; i < count; ++i)
     if (i != axisInput) request.kernelInputs.push_back(i);
-  auto n = request.attributes.find("N");
-  if (n != request.attributes.end()) {
-    auto *value = std::get_if<int64_t>(&n->second);
-    if (value == nullptr || *value != static_cast<int64_t>(request.kernelInputs.size()))
-      return "attribute N must be the number of tensors concatenated (" + std::to_string(request.kernelInputs.size()) + ")";
-  }
+  if (std::string error = checkCount(request, "N", request.kernelInputs.size(), "tensors concatenated"); !error.empty())
+    return error;
   request.spec.attributes.push_back({"axis", axis});
   return "";
 }
@@ -227,12 +233,7 @@ std::string translateSplit(ResolvedRequest &request, int dataInput, int splitDim
   int64_t axis = 0;
   if (std::string error = intScalar(request, "split_dim", splitDimInput, axis); !error.empty()) return error;
   int64_t pieces = static_cast<int64_t>(request.outputs.size());
-  auto numSplit = request.attributes.find("num_split");
-  if (numSplit != request.attributes.end()) {
-    auto *value = std::get_if<int64_t>(&numSplit->second);
-    if (value == nullptr || *value != pieces)
-      return "attribute num_split must be the number of outputs (" + std::to_string(pieces) + ")";
-  }
+  if (std::string error = checkCount(request, "num_split", request.outputs.size(), "outputs"); !error.empty()) return error;
   std::vector<int64_t> sizes;
   if (equal) {
     const std::vector<int64_t> &dims = request.inputs[dataInput].dims;
@@ -251,6 +252,25 @@ std::string translateSplit(ResolvedRequest &request, int dataInput, int splitDim
   request.kernelInputs = {dataInput};
   request.spec.attributes.push_back({"axis", axis});
   request.spec.attributes.push_back({"sizes", sizes});
+  return "";
+}
+
+// BiasAdd: x plus a 1-d bias along the channel dim, which data_format places last (NHWC,
+// NDHWC) or second (NCHW, NCDHW); there the bias is read as [C, 1, ...] and broadcasts as Add's
+// operands do.
+std::string translateBiasAdd(ResolvedRequest &request) {
+  auto *format = std::get_if<std::string>(&request.attributes.at("data_format"));
+  if (format == nullptr) return "attribute 'data_format' must be a string";
+  ResolvedTensor &bias = request.inputs[1];
+  if (bias.dims.size() != 1) return "bias must be 1-d, not of rank " + std::to_string(bias.dims.size());
+  size_t rank = request.inputs[0].dims.size();
+  if (*format == "NCHW" || *format == "NCDHW") {
+    if (rank < 2) return "x must have a channel dim (rank >= 2) for data_format " + *format;
+    bias.dims.resize(rank - 1, 1);
+    bias.ranges.resize(rank - 1, {1, 1});
+  } else if (*format != "NHWC" && *format != "NDHWC" && *format != "ND") {
+    return "data_format must be NHWC, NCHW, NDHWC, NCDHW or ND, not " + *format;
+  }
   return "";
 }
 
@@ -308,7 +328,15 @@ std::vector<OpDefinition> buildTable() {
       elementwise("Less", "less", 2), elementwise("LessEqual", "less_equal", 2),
       elementwise("LogicalAnd", "logical_and", 2), elementwise("LogicalOr", "logical_or", 2),
       elementwise("LogicalNot", "logical_not", 1), elementwise("SelectV2", "select", 3),
+      elementwise("SquaredDifference", "squared_difference", 2), elementwise("FloorDiv", "floor_div", 2),
+      elementwise("FloorMod", "floor_mod", 2), elementwise("ClipByValue", "clip_by_value", 3),
+      elementwise("Log1p", "log1p", 1), elementwise("Expm1", "expm1", 1), elementwise("ZerosLike", "zeros_like", 1),
+      elementwise("OnesLike", "ones_like", 1),
   };
+  table.push_back({"AddN", {}, "add_n", 1, kMaxListTensors, {}, [](ResolvedRequest &r) {
+                     return checkCount(r, "N", r.inputs.size(), "inputs");
+                   }});
+  table.push_back({"BiasAdd", {}, "add", 2, 2, {{"data_format", OpAttrValue(std::string("NHWC"))}}, translateBiasAdd});
   table.push_back({"Select", {}, "select", 3, 3, {}, translateSelect});
   table.push_back({"Slice", {"SliceD"}, "slice", 1, 3, {}, [](ResolvedRequest &r) {
                      return translateLists(r, {{"offsets", 1, "offsets"}, {"size", 2, "sizes"}});
@@ -364,6 +392,8 @@ std::vector<OpDefinition> buildTable() {
     table.push_back({type, {std::string(type) + "D"}, aclop, 1, 2, {{"keep_dims", OpAttrValue(false)}},
                      translateReduce});
   table.push_back({"SoftmaxV2", {"Softmax"}, "softmax", 1, 1, {{"axes", OpAttrValue(std::vector<int64_t>{-1})}},
+                   translateSoftmax});
+  table.push_back({"LogSoftmaxV2", {}, "log_softmax", 1, 1, {{"axes", OpAttrValue(std::vector<int64_t>{-1})}},
                    translateSoftmax});
   table.push_back({"Transpose", {"TransposeD"}, "transpose", 1, 2, {}, translateTranspose});
   table.push_back(conv2dDefinition());

@@ -363,6 +363,9 @@ ACLOP_BINARY_INFERENCE(DivOp, kNumeric, false)
 ACLOP_BINARY_INFERENCE(MaximumOp, kNumeric, false)
 ACLOP_BINARY_INFERENCE(MinimumOp, kNumeric, false)
 ACLOP_BINARY_INFERENCE(PowOp, kNumeric, false)
+ACLOP_BINARY_INFERENCE(SquaredDifferenceOp, kNumeric, false)
+ACLOP_BINARY_INFERENCE(FloorDivOp, kNumeric, false)
+ACLOP_BINARY_INFERENCE(FloorModOp, kNumeric, false)
 ACLOP_BINARY_INFERENCE(EqualOp, kAnyType, true)
 ACLOP_BINARY_INFERENCE(NotEqualOp, kAnyType, true)
 ACLOP_BINARY_INFERENCE(GreaterOp, kNumeric, true)
@@ -386,6 +389,47 @@ LogicalResult SelectOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
       failed(inference.broadcast(condition->getShape(), values, shape)))
     return failure();
   results.push_back(RankedTensorType::get(shape, x->getElementType()));
+  return success();
+}
+
+LogicalResult ClipByValueOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                              SmallVectorImpl<Type> &results) {
+  Inference inference(loc, getOperationName());
+  auto x = inference.tensor(adaptor.getX(), "x", kNumeric);
+  auto low = inference.tensor(adaptor.getLow(), "low", kNumeric);
+  auto high = inference.tensor(adaptor.getHigh(), "high", kNumeric);
+  if (failed(x) || failed(low) || failed(high)) return failure();
+  if (low->getElementType() != x->getElementType() || high->getElementType() != x->getElementType())
+    return inference.fail("x, low and high must have the same element type");
+  SmallVector<int64_t> bounds, shape;
+  if (failed(inference.broadcast(low->getShape(), high->getShape(), bounds)) ||
+      failed(inference.broadcast(x->getShape(), bounds, shape)))
+    return failure();
+  results.push_back(RankedTensorType::get(shape, x->getElementType()));
+  return success();
+}
+
+LogicalResult AddNOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                       SmallVectorImpl<Type> &results) {
+  Inference inference(loc, getOperationName());
+  ValueRange inputs = adaptor.getInputs();
+  if (inputs.empty()) return inference.fail("needs at least one input");
+  auto first = inference.tensor(inputs.front(), "input 0", kNumeric);
+  if (failed(first)) return failure();
+  SmallVector<int64_t> shape(first->getShape());
+  for (auto [index, value] : llvm::enumerate(inputs)) {
+    std::string name = "input " + std::to_string(index);
+    auto type = inference.tensor(value, name, kNumeric);
+    if (failed(type)) return failure();
+    if (type->getElementType() != first->getElementType() || type->getRank() != first->getRank())
+      return inference.fail(name + " must have input 0's element type and rank");
+    for (int64_t i = 0; i < type->getRank(); ++i) {
+      auto merged = inference.merge(shape[i], type->getDimSize(i), Twine("dim ") + Twine(i) + " of the inputs");
+      if (failed(merged)) return failure();
+      shape[i] = *merged;
+    }
+  }
+  results.push_back(RankedTensorType::get(shape, first->getElementType()));
   return success();
 }
 
@@ -416,6 +460,10 @@ ACLOP_UNARY_INFERENCE(ErfOp, Float)
 ACLOP_UNARY_INFERENCE(SoftplusOp, Float)
 ACLOP_UNARY_INFERENCE(LogicalNotOp, Bool)
 ACLOP_UNARY_INFERENCE(LeakyReluOp, Float)
+ACLOP_UNARY_INFERENCE(Log1pOp, Float)
+ACLOP_UNARY_INFERENCE(Expm1Op, Float)
+ACLOP_UNARY_INFERENCE(ZerosLikeOp, kAnyType)
+ACLOP_UNARY_INFERENCE(OnesLikeOp, kAnyType)
 #undef ACLOP_UNARY_INFERENCE
 
 #define ACLOP_REDUCE_INFERENCE(Op, classes)                                                               \
@@ -458,16 +506,21 @@ LogicalResult ArgMinOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
                         adaptor.getResultType(), results);
 }
 
-LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
-                                          SmallVectorImpl<Type> &results) {
-  Inference inference(loc, getOperationName());
-  auto type = inference.tensor(adaptor.getInput(), "input", Float);
-  SmallVector<int64_t> axes;
-  if (failed(type) || failed(inference.axes(adaptor.getAxes(), type->getRank(), /*emptyMeansAll=*/false, axes)))
-    return failure();
-  results.push_back(*type);
-  return success();
-}
+// Softmax and log-softmax: a float input, the result its type; axes must not be empty.
+#define ACLOP_SOFTMAX_INFERENCE(Op)                                                                            \
+  LogicalResult Op::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,              \
+                                     SmallVectorImpl<Type> &results) {                                         \
+    Inference inference(loc, getOperationName());                                                              \
+    auto type = inference.tensor(adaptor.getInput(), "input", Float);                                          \
+    SmallVector<int64_t> axes;                                                                                 \
+    if (failed(type) || failed(inference.axes(adaptor.getAxes(), type->getRank(), /*emptyMeansAll=*/false, axes))) \
+      return failure();                                                                                        \
+    results.push_back(*type);                                                                                  \
+    return success();                                                                                          \
+  }
+ACLOP_SOFTMAX_INFERENCE(SoftmaxOp)
+ACLOP_SOFTMAX_INFERENCE(LogSoftmaxOp)
+#undef ACLOP_SOFTMAX_INFERENCE
 
 LogicalResult LayerNormOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
                                             SmallVectorImpl<Type> &results) {
@@ -711,7 +764,7 @@ std::optional<unsigned> fixedArity(Operation *op) {
 
 // Ops with one optional trailing operand (a bias) take their minimum or one more; concat any.
 bool acceptsOperandCount(Operation *op, unsigned count) {
-  if (isa<ConcatOp>(op)) return count >= 1;
+  if (isa<ConcatOp, AddNOp>(op)) return count >= 1;
   if (op->hasTrait<OpTrait::AtLeastNOperands<2>::Impl>()) return count == 2 || count == 3;
   std::optional<unsigned> arity = fixedArity(op);
   return arity && count == *arity;
@@ -749,7 +802,7 @@ FailureOr<Operation *> mlir::aclop::createInferredOp(OpBuilder &builder, Locatio
   };
   if (!acceptsOperandCount(op, op->getNumOperands())) {
     std::optional<unsigned> arity = fixedArity(op);
-    const char *counts = isa<ConcatOp>(op) ? "1 or more" : "2 or 3";
+    const char *counts = isa<ConcatOp, AddNOp>(op) ? "1 or more" : "2 or 3";
     op->emitError() << "takes " << (arity ? std::to_string(*arity) : counts) << " operands, not "
                     << op->getNumOperands();
     return discard();

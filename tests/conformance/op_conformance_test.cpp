@@ -156,6 +156,14 @@ std::vector<int64_t> broadcastShape(const std::vector<int64_t> &a, const std::ve
   return out;
 }
 
+// Python's // and %, with 0 for a zero integer divisor (a float one is not drawn).
+double floorDivide(double a, double b) { return b == 0 ? 0 : std::floor(a / b); }
+double floorModulo(double a, double b) {
+  if (b == 0) return 0;
+  double r = std::fmod(a, b);
+  return r != 0 && (r < 0) != (b < 0) ? r + b : r;
+}
+
 TEST_F(Conformance, BinaryOperators) {
   struct Binary {
     const char *type;
@@ -170,7 +178,16 @@ TEST_F(Conformance, BinaryOperators) {
       {"RealDiv", [](double a, double b) { return a / b; }, -2, 2, 0.5, 3, false},
       {"Maximum", [](double a, double b) { return std::max(a, b); }, -2, 2, -2, 2, true},
       {"Minimum", [](double a, double b) { return std::min(a, b); }, -2, 2, -2, 2, true},
-      {"Pow", [](double a, double b) { return std::pow(a, b); }, 0.5, 2, -2, 2, false}};
+      {"Pow", [](double a, double b) { return std::pow(a, b); }, 0.5, 2, -2, 2, false},
+      {"SquaredDifference", [](double a, double b) { return (a - b) * (a - b); }, -2, 2, -2, 2, true},
+      // Integer divisors in [-2, 2], 0 among them (x / 0 and x % 0 are 0); float ones away from
+      // 0 on either side.
+      {"FloorDiv", floorDivide, -9, 9, -3, 3, true},
+      {"FloorDiv", floorDivide, -9, 9, 0.5, 3, false},
+      {"FloorDiv", floorDivide, -9, 9, -3, -0.5, false},
+      {"FloorMod", floorModulo, -9, 9, -3, 3, true},
+      {"FloorMod", floorModulo, -9, 9, 0.5, 3, false},
+      {"FloorMod", floorModulo, -9, 9, -3, -0.5, false}};
   const std::pair<std::vector<int64_t>, std::vector<int64_t>> shapes[] = {
       {{}, {}}, {{1}, {1}}, {{7}, {7}}, {{33, 1}, {1, 17}}, {{2, 3, 4}, {4}}, {{1000}, {1}}, {{0, 3}, {0, 3}},
       {{256, 256}, {256}}};
@@ -218,7 +235,11 @@ TEST_F(Conformance, UnaryOperators) {
                        {"Sin", [](double x) { return std::sin(x); }, -7, 7, false},
                        {"Cos", [](double x) { return std::cos(x); }, -7, 7, false},
                        {"Erf", [](double x) { return std::erf(x); }, -3, 3, false},
-                       {"Softplus", [](double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }, -30, 30, false}};
+                       {"Softplus", [](double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }, -30, 30, false},
+                       {"Log1p", [](double x) { return std::log1p(x); }, -0.9, 5, false},
+                       {"Expm1", [](double x) { return std::expm1(x); }, -5, 3, false},
+                       {"ZerosLike", [](double) { return 0.0; }, -2, 2, true},
+                       {"OnesLike", [](double) { return 1.0; }, -2, 2, true}};
   const std::vector<int64_t> shapes[] = {{}, {1}, {7}, {33, 17}, {0}, {1000}};
   for (const Unary &op : ops)
     for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32}) {
@@ -294,6 +315,69 @@ TEST_F(Conformance, UnaryEdgeValues) {
     else EXPECT_NEAR(softplus[i], want, 4e-7 * std::fabs(want)) << "Softplus(" << x << ")";
   }
   expectSame(run("Softplus", {nan}), {nan}, "Softplus");
+  // Where 1 + x or exp(x) rounds to 1, a naive log(1 + x) or exp(x) - 1 gives 0.
+  const std::vector<float> small = {1e-10f, -1e-10f, 3e-8f, -2e-30f, 1e-3f, -60.0f, 100.0f};
+  std::vector<float> log1p = run("Log1p", small), expm1 = run("Expm1", small);
+  for (size_t i = 0; i < small.size(); ++i) {
+    double x = small[i];
+    if (x > -1) {
+      EXPECT_NEAR(log1p[i], std::log1p(x), 4e-7 * std::fabs(std::log1p(x))) << "Log1p(" << x << ")";
+    }
+    double want = std::expm1(x);
+    if (std::isinf(float(want))) {
+      EXPECT_EQ(expm1[i], float(want)) << "Expm1(" << x << ")";
+    } else {
+      EXPECT_NEAR(expm1[i], want, 4e-7 * std::fabs(want)) << "Expm1(" << x << ")";
+    }
+  }
+  expectSame(run("Expm1", {-0.0f, 0.0f, -inf, inf, nan}), {-0.0f, 0.0f, -1.0f, inf, nan}, "Expm1");
+  expectSame(run("Log1p", {-0.0f, -1.0f, inf, nan}), {-0.0f, -inf, inf, nan}, "Log1p");
+}
+
+// ClipByValue: x, low and high broadcast together; AddN of one to five tensors; BiasAdd along
+// the last dim (NHWC) or the second (NCHW).
+TEST_F(Conformance, ClipAddNBiasAdd) {
+  struct ClipCase {
+    std::vector<int64_t> x, low, high;
+  };
+  const ClipCase clips[] = {{{7}, {7}, {7}}, {{33, 17}, {1, 17}, {}}, {{0, 3}, {3}, {1}}, {{4, 5}, {4, 1}, {5}}};
+  for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_UINT8})
+    for (const ClipCase &cc : clips) {
+      double lo = type == ACL_UINT8 ? 0 : -3, hi = type == ACL_UINT8 ? 200 : 3;
+      Case c{"ClipByValue",
+             {randomTensor(type, cc.x, 50, lo, hi), randomTensor(type, cc.low, 51, lo, hi / 2),
+              randomTensor(type, cc.high, 52, hi / 4, hi)},
+             nullptr, HostTensor(type, broadcastShape(cc.x, broadcastShape(cc.low, cc.high))),
+             [](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+               return std::min(std::max(broadcastAt(in[0], index), broadcastAt(in[1], index)), broadcastAt(in[2], index));
+             }};
+      check(c);
+    }
+  for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT8})
+    for (int n : {1, 2, 5})
+      for (const std::vector<int64_t> &shape : {std::vector<int64_t>{}, {7}, {33, 17}, {0, 4}}) {
+        std::vector<HostTensor> inputs;
+        for (int k = 0; k < n; ++k) inputs.push_back(randomTensor(type, shape, 53 + unsigned(k), -20, 20));
+        Case c{"AddN", inputs, [n](aclopAttr *attr) { aclopSetAttrInt(attr, "N", n); }, HostTensor(type, shape),
+               [type](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 double sum = 0;
+                 for (const HostTensor &t : in) sum += t.at(ravel(index, t.shape));
+                 return type == ACL_INT8 ? double(int8_t(int64_t(sum))) : sum;  // i8 wraps
+               }};
+        check(c);
+      }
+  for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT32})
+    for (const char *format : {"NHWC", "NCHW"}) {
+      bool channelsLast = std::string(format) == "NHWC";
+      std::vector<int64_t> shape = channelsLast ? std::vector<int64_t>{2, 5, 3, 16} : std::vector<int64_t>{2, 16, 5, 3};
+      Case c{"BiasAdd", {randomTensor(type, shape, 58), randomTensor(type, {16}, 59)},
+             [format](aclopAttr *attr) { aclopSetAttrString(attr, "data_format", format); }, HostTensor(type, shape),
+             [channelsLast](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+               return in[0].at(ravel(index, in[0].shape)) + in[1].at(channelsLast ? index[3] : index[1]);
+             }};
+      check(c);
+    }
+  printf("clip, add_n, bias_add: %d cases\n", checked_);
 }
 
 // Random values rounded to integers, so that comparisons see equal operands, with a NaN first
@@ -1304,19 +1388,23 @@ TEST_F(Conformance, ReductionsSoftmaxTranspose) {
         }
     }
   for (aclDataType type : kFloats)
-    for (int64_t axis : {-1, 0}) {
-      Case c{"SoftmaxV2", {randomTensor(type, {6, 45}, 15, -4, 4)},
-             [axis](aclopAttr *attr) { aclopSetAttrListInt(attr, "axes", 1, &axis); }, HostTensor(type, {6, 45}),
-             [axis](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
-               auto value = [&](int64_t j) { return axis == 0 ? in[0].at(j * 45 + index[1]) : in[0].at(index[0] * 45 + j); };
-               int64_t n = axis == 0 ? 6 : 45;
-               double max = -1e300, sum = 0;
-               for (int64_t j = 0; j < n; ++j) max = std::max(max, value(j));
-               for (int64_t j = 0; j < n; ++j) sum += std::exp(value(j) - max);
-               return std::exp(in[0].at(ravel(index, in[0].shape)) - max) / sum;
-             }};
-      check(c);
-    }
+    for (int64_t axis : {-1, 0})
+      for (bool log : {false, true}) {
+        // LogSoftmaxV2 on values up to 40: exp would overflow f16 without the max subtracted.
+        double range = log ? 40 : 4;
+        Case c{log ? "LogSoftmaxV2" : "SoftmaxV2", {randomTensor(type, {6, 45}, 15, -range, range)},
+               [axis](aclopAttr *attr) { aclopSetAttrListInt(attr, "axes", 1, &axis); }, HostTensor(type, {6, 45}),
+               [axis, log](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 auto value = [&](int64_t j) { return axis == 0 ? in[0].at(j * 45 + index[1]) : in[0].at(index[0] * 45 + j); };
+                 int64_t n = axis == 0 ? 6 : 45;
+                 double max = -1e300, sum = 0;
+                 for (int64_t j = 0; j < n; ++j) max = std::max(max, value(j));
+                 for (int64_t j = 0; j < n; ++j) sum += std::exp(value(j) - max);
+                 double x = in[0].at(ravel(index, in[0].shape));
+                 return log ? x - max - std::log(sum) : std::exp(x - max) / sum;
+               }};
+        check(c);
+      }
   for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_BOOL, ACL_INT8})
     for (std::vector<int64_t> perm : {std::vector<int64_t>{1, 0, 2}, std::vector<int64_t>{2, 0, 1}}) {
       std::vector<int64_t> shape = {3, 4, 5}, out;

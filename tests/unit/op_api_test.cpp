@@ -531,6 +531,29 @@ TEST_F(OpApiTest, CompileErrors) {
   EXPECT_NE(recentError().find("input has element type i32"), std::string::npos) << recentError();
   EXPECT_EQ(aclopCompile(nullptr, 1, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
             ACL_ERROR_INVALID_PARAM);
+  // AddN's N counts its inputs; BiasAdd takes a 1-d bias and a known data_format.
+  const aclTensorDesc *pair[] = {a.get(), a.get()};
+  aclopAttr *n = aclopCreateAttr();
+  aclopSetAttrInt(n, "N", 3);
+  EXPECT_EQ(aclopCompile("AddN", 2, pair, 1, outputs, n, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_ERROR_OP_ATTR_NOT_MATCH);
+  EXPECT_NE(recentError().find("attribute N must be the number of inputs (2)"), std::string::npos) << recentError();
+  aclopDestroyAttr(n);
+  Desc x = desc(ACL_FLOAT, {2, 3, 4}), matrixBias = desc(ACL_FLOAT, {3, 4});
+  const aclTensorDesc *biasInputs[] = {x.get(), a.get()}, *matrixInputs[] = {x.get(), matrixBias.get()};
+  const aclTensorDesc *biasOutputs[] = {x.get()};
+  aclopAttr *format = aclopCreateAttr();
+  aclopSetAttrString(format, "data_format", "NCWH");
+  EXPECT_EQ(aclopCompile("BiasAdd", 2, biasInputs, 1, biasOutputs, format, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_ERROR_OP_ATTR_NOT_MATCH);
+  EXPECT_NE(recentError().find("data_format must be"), std::string::npos) << recentError();
+  aclopSetAttrString(format, "data_format", "NCHW");
+  EXPECT_EQ(aclopCompile("BiasAdd", 2, biasInputs, 1, biasOutputs, format, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_SUCCESS) << recentError();  // a bias of 3 along dim 1
+  EXPECT_EQ(aclopCompile("BiasAdd", 2, matrixInputs, 1, biasOutputs, format, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_ERROR_OP_ATTR_NOT_MATCH);
+  EXPECT_NE(recentError().find("bias must be 1-d"), std::string::npos) << recentError();
+  aclopDestroyAttr(format);
   EXPECT_EQ(aclSetCompileopt(ACL_PRECISION_MODE, "allow_fp32_to_fp16"), ACL_SUCCESS);
   EXPECT_EQ(aclSetCompileopt(ACL_PRECISION_MODE, nullptr), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclopSetCompileFlag(static_cast<aclOpCompileFlag>(5)), ACL_ERROR_INVALID_PARAM);

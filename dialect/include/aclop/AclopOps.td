@@ -156,6 +156,44 @@ def Aclop_DivOp : Aclop_BinaryOp<"div", "RealDiv">;
 def Aclop_MaximumOp : Aclop_BinaryOp<"maximum", "Maximum">;
 def Aclop_MinimumOp : Aclop_BinaryOp<"minimum", "Minimum">;
 def Aclop_PowOp : Aclop_BinaryOp<"pow", "Pow">;
+def Aclop_SquaredDifferenceOp : Aclop_BinaryOp<"squared_difference", "SquaredDifference">;
+def Aclop_FloorDivOp : Aclop_BinaryOp<"floor_div", "FloorDiv"> {
+  let description = [{
+    floor(lhs / rhs): for integers the quotient rounded toward -inf (x / 0 is 0; MIN / -1 wraps).
+    Operands broadcast as in NumPy.
+  }];
+}
+def Aclop_FloorModOp : Aclop_BinaryOp<"floor_mod", "FloorMod"> {
+  let description = [{
+    lhs - floor(lhs / rhs) * rhs, the remainder with the divisor's sign (Python's %); for
+    integers x % 0 is 0. Operands broadcast as in NumPy.
+  }];
+}
+
+def Aclop_ClipByValueOp : Aclop_InferredOp<"clip_by_value"> {
+  let summary = "min(max(x, low), high), element-wise with NumPy broadcasting (CANN ClipByValue)";
+  let description = [{
+    The three operands have one element type and broadcast together; a float NaN in any of them
+    gives NaN.
+  }];
+  let arguments = (ins AnyRankedTensor:$x, AnyRankedTensor:$low, AnyRankedTensor:$high);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$x `,` $low `,` $high attr-dict `:` functional-type(operands, results)";
+}
+
+def Aclop_AddNOp : Aclop_InferredOp<"add_n"> {
+  let summary = "The element-wise sum of one or more tensors of one type and shape (CANN AddN)";
+  let description = [{
+    f16 and bf16 sums are taken in f32 and rounded once.
+
+    ```mlir
+    %r = aclop.add_n %a, %b, %c : (tensor<4x?xf16>, tensor<4x?xf16>, tensor<4x?xf16>) -> tensor<4x?xf16>
+    ```
+  }];
+  let arguments = (ins Variadic<AnyRankedTensor>:$inputs);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
+}
 
 //===----------------------------------------------------------------------===//
 // Comparisons and logical ops: i1 results, NumPy broadcasting
@@ -230,6 +268,14 @@ def Aclop_SoftplusOp : Aclop_UnaryOp<"softplus", "Softplus"> {
   let description = [{ log(1 + exp(x)), computed as max(x, 0) + log1p(exp(-|x|)) so that it neither overflows nor loses small results. }];
 }
 def Aclop_LogicalNotOp : Aclop_UnaryOp<"logical_not", "LogicalNot">;
+def Aclop_Log1pOp : Aclop_UnaryOp<"log1p", "Log1p"> {
+  let description = [{ log(1 + x), accurate where 1 + x rounds (Goldberg's method). }];
+}
+def Aclop_Expm1Op : Aclop_UnaryOp<"expm1", "Expm1"> {
+  let description = [{ exp(x) - 1, accurate near 0: (u - 1) * x / log(u) with u = exp(x) (Kahan's method). }];
+}
+def Aclop_ZerosLikeOp : Aclop_UnaryOp<"zeros_like", "ZerosLike">;
+def Aclop_OnesLikeOp : Aclop_UnaryOp<"ones_like", "OnesLike">;
 
 def Aclop_LeakyReluOp : Aclop_InferredOp<"leaky_relu"> {
   let summary = "x for x >= 0, else negative_slope * x (CANN LeakyRelu)";
@@ -239,7 +285,7 @@ def Aclop_LeakyReluOp : Aclop_InferredOp<"leaky_relu"> {
 }
 
 //===----------------------------------------------------------------------===//
-// Reductions, softmax, layer_norm, transpose
+// Reductions, softmax, log_softmax, layer_norm, transpose
 //===----------------------------------------------------------------------===//
 
 class Aclop_ReduceOp<string mnemonic, string cannName> : Aclop_InferredOp<mnemonic> {
@@ -277,6 +323,13 @@ def Aclop_ArgMinOp : Aclop_ArgReduceOp<"arg_min", "ArgMin", "smallest element">;
 
 def Aclop_SoftmaxOp : Aclop_InferredOp<"softmax"> {
   let summary = "exp(x - max) / sum(exp(x - max)) over `axes` (CANN SoftmaxV2)";
+  let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$axes);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Aclop_LogSoftmaxOp : Aclop_InferredOp<"log_softmax"> {
+  let summary = "x - max - log(sum(exp(x - max))) over `axes` (CANN LogSoftmaxV2)";
   let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$axes);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";

@@ -704,3 +704,85 @@ func.func @layer_norm_int(%x: tensor<4x8xi32>, %g: tensor<8xi32>) {
   %r:3 = aclop.layer_norm %x, %g, %g {begin_norm_axis = 1, begin_params_axis = 1} : (tensor<4x8xi32>, tensor<8xi32>, tensor<8xi32>) -> (tensor<4x8xi32>, tensor<4x1xi32>, tensor<4x1xi32>)
   return
 }
+
+// -----
+
+func.func @clip_types(%x: tensor<4xf32>, %l: tensor<4xf16>) {
+  // expected-error @below {{x, low and high must have the same element type}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.clip_by_value %x, %l, %l : (tensor<4xf32>, tensor<4xf16>, tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @clip_broadcast(%x: tensor<4xf32>, %l: tensor<3xf32>) {
+  // expected-error @below {{operand shapes do not broadcast: dimension 0 is 4 vs 3}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.clip_by_value %x, %l, %l : (tensor<4xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @add_n_shapes(%a: tensor<4x3xf32>, %b: tensor<4x2xf32>) {
+  // expected-error @below {{dim 1 of the inputs disagree: 3 vs 2}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.add_n %a, %b : (tensor<4x3xf32>, tensor<4x2xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @add_n_types(%a: tensor<4xf32>, %b: tensor<4xi32>) {
+  // expected-error @below {{input 1 must have input 0's element type and rank}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.add_n %a, %b : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @add_n_bool(%a: tensor<4xi1>) {
+  // expected-error @below {{input 0 has element type i1; allowed: f16, bf16, f32, f64, i8, i16, i32, i64, ui8}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.add_n %a : (tensor<4xi1>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @add_n_none() {
+  // expected-error @below {{needs at least one input}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.add_n : () -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @floor_mod_bool(%a: tensor<4xi1>) {
+  // expected-error @below {{lhs has element type i1; allowed: f16, bf16, f32, f64, i8, i16, i32, i64, ui8}}
+  // expected-error @below {{rhs has element type i1; allowed: f16, bf16, f32, f64, i8, i16, i32, i64, ui8}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.floor_mod %a, %a : (tensor<4xi1>, tensor<4xi1>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+func.func @expm1_int(%a: tensor<4xi32>) {
+  // expected-error @below {{input has element type i32; allowed: f16, bf16, f32, f64}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.expm1 %a : (tensor<4xi32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @log_softmax_axes(%a: tensor<4x5xf32>) {
+  // expected-error @below {{axes must not be empty}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.log_softmax %a {axes = array<i64>} : (tensor<4x5xf32>) -> tensor<4x5xf32>
+  return
+}

@@ -202,3 +202,28 @@ func.func @layer_norm(%x: tensor<?x8x64xf16>, %g: tensor<64xf32>, %h: tensor<8x6
   %1:3 = aclop.layer_norm %x, %h, %h {begin_norm_axis = 1, begin_params_axis = 1} : (tensor<?x8x64xf16>, tensor<8x64xf16>, tensor<8x64xf16>) -> (tensor<?x8x64xf16>, tensor<?x1x1xf16>, tensor<?x1x1xf16>)
   return
 }
+
+// CHECK-LABEL: func @more_elementwise
+func.func @more_elementwise(%a: tensor<4x?xf16>, %b: tensor<?xf16>, %i: tensor<3xui8>, %c: tensor<2x3xi1>) {
+  // CHECK: aclop.squared_difference %{{.*}}, %{{.*}} : (tensor<4x?xf16>, tensor<?xf16>) -> tensor<4x?xf16>
+  %0 = aclop.squared_difference %a, %b : (tensor<4x?xf16>, tensor<?xf16>) -> tensor<4x?xf16>
+  // CHECK: aclop.floor_div %{{.*}}, %{{.*}} : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
+  %1 = aclop.floor_div %i, %i : (tensor<3xui8>, tensor<3xui8>) -> tensor<3xui8>
+  // CHECK: aclop.floor_mod %{{.*}}, %{{.*}} : (tensor<4x?xf16>, tensor<?xf16>) -> tensor<4x?xf16>
+  %2 = aclop.floor_mod %a, %b : (tensor<4x?xf16>, tensor<?xf16>) -> tensor<4x?xf16>
+  // CHECK: aclop.clip_by_value %{{.*}}, %{{.*}}, %{{.*}} : (tensor<4x?xf16>, tensor<?xf16>, tensor<?xf16>) -> tensor<4x?xf16>
+  %3 = aclop.clip_by_value %a, %b, %b : (tensor<4x?xf16>, tensor<?xf16>, tensor<?xf16>) -> tensor<4x?xf16>
+  // CHECK: aclop.add_n %{{.*}}, %{{.*}}, %{{.*}} : (tensor<4x?xf16>, tensor<4x?xf16>, tensor<4x?xf16>) -> tensor<4x?xf16>
+  %4 = aclop.add_n %a, %a, %a : (tensor<4x?xf16>, tensor<4x?xf16>, tensor<4x?xf16>) -> tensor<4x?xf16>
+  // CHECK: aclop.log1p %{{.*}} : (tensor<4x?xf16>) -> tensor<4x?xf16>
+  %5 = aclop.log1p %a : (tensor<4x?xf16>) -> tensor<4x?xf16>
+  // CHECK: aclop.expm1 %{{.*}} : (tensor<4x?xf16>) -> tensor<4x?xf16>
+  %6 = aclop.expm1 %a : (tensor<4x?xf16>) -> tensor<4x?xf16>
+  // CHECK: aclop.zeros_like %{{.*}} : (tensor<2x3xi1>) -> tensor<2x3xi1>
+  %7 = aclop.zeros_like %c : (tensor<2x3xi1>) -> tensor<2x3xi1>
+  // CHECK: aclop.ones_like %{{.*}} : (tensor<3xui8>) -> tensor<3xui8>
+  %8 = aclop.ones_like %i : (tensor<3xui8>) -> tensor<3xui8>
+  // CHECK: aclop.log_softmax %{{.*}} {axes = array<i64: -1>} : (tensor<4x?xf16>) -> tensor<4x?xf16>
+  %9 = aclop.log_softmax %a {axes = array<i64: -1>} : (tensor<4x?xf16>) -> tensor<4x?xf16>
+  return
+}

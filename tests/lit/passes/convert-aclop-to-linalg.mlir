@@ -500,3 +500,38 @@ func.func @layer_norm(%x: tensor<4x8xbf16>, %g: tensor<8xf32>) -> (tensor<4x8xbf
   %r:3 = aclop.layer_norm %x, %g, %g {begin_norm_axis = 1, begin_params_axis = 1, epsilon = 1.0e-5 : f32} : (tensor<4x8xbf16>, tensor<8xf32>, tensor<8xf32>) -> (tensor<4x8xbf16>, tensor<4x1xbf16>, tensor<4x1xbf16>)
   return %r#0, %r#1, %r#2 : tensor<4x8xbf16>, tensor<4x1xbf16>, tensor<4x1xbf16>
 }
+
+// -----
+
+// Signed floor division: the truncated quotient, one less where the remainder's sign is not the
+// divisor's, and 0 for a zero divisor.
+// CHECK-LABEL: func @floor_div_i32
+// CHECK: linalg.generic
+// CHECK:   arith.divsi
+// CHECK:   arith.muli
+// CHECK:   arith.subi
+// CHECK:   arith.xori
+// CHECK:   arith.cmpi slt
+// CHECK:   arith.select
+func.func @floor_div_i32(%a: tensor<5xi32>, %b: tensor<5xi32>) -> tensor<5xi32> {
+  %r = aclop.floor_div %a, %b : (tensor<5xi32>, tensor<5xi32>) -> tensor<5xi32>
+  return %r : tensor<5xi32>
+}
+
+// -----
+
+// log_softmax: the row's max + log(sum(exp(x - max))) once a row, then x less it.
+// CHECK-LABEL: func @log_softmax
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK:   arith.maximumf
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK:   math.exp
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel"]
+// CHECK:   math.log
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
+// CHECK-NOT: math.exp
+// CHECK:   arith.subf
+func.func @log_softmax(%a: tensor<4x7xf32>) -> tensor<4x7xf32> {
+  %r = aclop.log_softmax %a {axes = array<i64: 1>} : (tensor<4x7xf32>) -> tensor<4x7xf32>
+  return %r : tensor<4x7xf32>
+}

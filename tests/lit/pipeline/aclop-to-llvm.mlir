@@ -331,3 +331,22 @@ func.func @split_and_layer_norm(%x: tensor<?x7xi1>, %y: tensor<3x?x64xbf16>, %g:
   %n:3 = aclop.layer_norm %y, %g, %g {begin_norm_axis = -1, begin_params_axis = -1} : (tensor<3x?x64xbf16>, tensor<64xf32>, tensor<64xf32>) -> (tensor<3x?x64xbf16>, tensor<3x?x1xbf16>, tensor<3x?x1xbf16>)
   return %s#0, %s#1, %n#0, %n#1, %n#2 : tensor<?x2xi1>, tensor<?x5xi1>, tensor<3x?x64xbf16>, tensor<3x?x1xbf16>, tensor<3x?x1xbf16>
 }
+
+// -----
+
+// CHECK-LABEL: llvm.func @more_elementwise(
+func.func @more_elementwise(%a: tensor<?x33xbf16>, %i: tensor<7xi32>, %u: tensor<7xui8>, %b: tensor<5xi1>)
+    -> (tensor<?x33xbf16>, tensor<?x33xbf16>, tensor<7xi32>, tensor<7xui8>, tensor<7xi32>, tensor<?x33xbf16>,
+        tensor<?x33xbf16>, tensor<5xi1>, tensor<?x33xbf16>) {
+  %0 = aclop.floor_mod %a, %a : (tensor<?x33xbf16>, tensor<?x33xbf16>) -> tensor<?x33xbf16>
+  %1 = aclop.squared_difference %a, %a : (tensor<?x33xbf16>, tensor<?x33xbf16>) -> tensor<?x33xbf16>
+  %2 = aclop.floor_div %i, %i : (tensor<7xi32>, tensor<7xi32>) -> tensor<7xi32>
+  %3 = aclop.floor_mod %u, %u : (tensor<7xui8>, tensor<7xui8>) -> tensor<7xui8>
+  %4 = aclop.clip_by_value %i, %i, %i : (tensor<7xi32>, tensor<7xi32>, tensor<7xi32>) -> tensor<7xi32>
+  %5 = aclop.add_n %a, %0, %1 : (tensor<?x33xbf16>, tensor<?x33xbf16>, tensor<?x33xbf16>) -> tensor<?x33xbf16>
+  %6 = aclop.expm1 %a : (tensor<?x33xbf16>) -> tensor<?x33xbf16>
+  %7 = aclop.ones_like %b : (tensor<5xi1>) -> tensor<5xi1>
+  %8 = aclop.log_softmax %a {axes = array<i64: 1>} : (tensor<?x33xbf16>) -> tensor<?x33xbf16>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<?x33xbf16>, tensor<?x33xbf16>, tensor<7xi32>, tensor<7xui8>,
+      tensor<7xi32>, tensor<?x33xbf16>, tensor<?x33xbf16>, tensor<5xi1>, tensor<?x33xbf16>
+}

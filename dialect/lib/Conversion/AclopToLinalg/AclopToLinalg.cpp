@@ -442,9 +442,12 @@ struct ArgReducePattern : OpConversionPattern<Op> {
   }
 };
 
-struct SoftmaxPattern : OpConversionPattern<SoftmaxOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(SoftmaxOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+// Softmax: exp(x - max) / sum; log-softmax: x - (max + log(sum)), the offset taken once a row.
+template <typename Op>
+struct SoftmaxPattern : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor, ConversionPatternRewriter &rewriter) const override {
+    constexpr bool isLog = std::is_same_v<Op, LogSoftmaxOp>;
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     auto inputType = tensorType(input);
@@ -460,14 +463,24 @@ struct SoftmaxPattern : OpConversionPattern<SoftmaxOp> {
     };
     Value sum = reduce(rewriter, loc, input, dims, Combine::Sum, accType, false, max, keptMap,
                        [&](OpBuilder &b, Location l, ValueRange args) { return shiftedExp(b, l, args[0], args[1]); });
-    // exp(x - max) / sum over the input, iterated kept dims first like the reductions.
+    SmallVector<Value> rowValues{max, sum};
+    if (isLog)
+      rowValues = {mapKept(rewriter, loc, rowValues, input, dims, accType, [](OpBuilder &b, Location l, ValueRange args) {
+        return Value(arith::AddFOp::create(b, l, args[0], math::LogOp::create(b, l, args[1])));
+      })};
+    // Over the input, iterated kept dims first like the reductions.
     Value init = emptyTensor(rewriter, loc, inputType, [&](int64_t i) { return dim(rewriter, loc, input, i); });
     AffineMap inputMap = dims.inputMap(context);
+    SmallVector<Value> inputs{input};
+    inputs.append(rowValues);
+    SmallVector<AffineMap> maps(inputs.size(), keptMap);
+    maps.front() = inputMap;
+    maps.push_back(inputMap);
     auto normalized = linalg::GenericOp::create(
-        rewriter, loc, inputType, ValueRange{input, max, sum}, init,
-        SmallVector<AffineMap>{inputMap, keptMap, keptMap, inputMap}, iterators(dims.rank(), 0),
+        rewriter, loc, inputType, inputs, init, maps, iterators(dims.rank(), 0),
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value value = arith::DivFOp::create(b, l, shiftedExp(b, l, args[0], args[1]), args[2]);
+          Value value = isLog ? Value(arith::SubFOp::create(b, l, widen(b, l, args[0]), args[1]))
+                              : Value(arith::DivFOp::create(b, l, shiftedExp(b, l, args[0], args[1]), args[2]));
           linalg::YieldOp::create(b, l, castScalar(b, l, value, accType, element, true));
         });
     rewriter.replaceOp(op, normalized.getResults());
@@ -825,11 +838,15 @@ struct ConvertAclopToLinalgPass : aclop::impl::ConvertAclopToLinalgBase<ConvertA
                  ElementwisePattern<LogicalNotOp>, ElementwisePattern<LeakyReluOp>, ElementwisePattern<EqualOp>,
                  ElementwisePattern<NotEqualOp>, ElementwisePattern<GreaterOp>, ElementwisePattern<GreaterEqualOp>,
                  ElementwisePattern<LessOp>, ElementwisePattern<LessEqualOp>, ElementwisePattern<LogicalAndOp>,
-                 ElementwisePattern<LogicalOrOp>, ElementwisePattern<SelectOp>, CastPattern, GemmPattern,
+                 ElementwisePattern<LogicalOrOp>, ElementwisePattern<SelectOp>,
+                 ElementwisePattern<SquaredDifferenceOp>, ElementwisePattern<FloorDivOp>,
+                 ElementwisePattern<FloorModOp>, ElementwisePattern<ClipByValueOp>, ElementwisePattern<AddNOp>,
+                 ElementwisePattern<Log1pOp>, ElementwisePattern<Expm1Op>, ElementwisePattern<ZerosLikeOp>,
+                 ElementwisePattern<OnesLikeOp>, CastPattern, GemmPattern,
                  ProductPattern<MatMulOp>, ProductPattern<BatchMatMulOp>, ReducePattern<ReduceSumOp>,
                  ReducePattern<ReduceMaxOp>, ReducePattern<ReduceMeanOp>, ReducePattern<ReduceMinOp>,
-                 ReducePattern<ReduceProdOp>, ArgReducePattern<ArgMaxOp>, ArgReducePattern<ArgMinOp>, SourceIndexPattern<SliceOp>, BroadcastToPattern, SourceIndexPattern<TileOp>, ConcatPattern, GatherPattern, PadPattern, SplitPattern, SoftmaxPattern,
-                 LayerNormPattern, TransposePattern>(
+                 ReducePattern<ReduceProdOp>, ArgReducePattern<ArgMaxOp>, ArgReducePattern<ArgMinOp>, SourceIndexPattern<SliceOp>, BroadcastToPattern, SourceIndexPattern<TileOp>, ConcatPattern, GatherPattern, PadPattern, SplitPattern, SoftmaxPattern<SoftmaxOp>,
+                 SoftmaxPattern<LogSoftmaxOp>, LayerNormPattern, TransposePattern>(
         converter, context);
     populateConv2DToLinalgPatterns(converter, patterns);
     patterns.add<RetypeOtherOps>(converter, context);

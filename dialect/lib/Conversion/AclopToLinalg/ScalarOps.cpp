@@ -9,6 +9,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::aclop;
@@ -96,17 +97,21 @@ Value truncateToOddF32(OpBuilder &b, Location loc, Value x) {
 }
 
 // log(1 + u), accurate for small u where 1 + u rounds: log(1 + u) * u / ((1 + u) - 1), which
-// cancels the rounding of 1 + u, and u itself where 1 + u rounds to 1 (Goldberg's method).
+// cancels the rounding of 1 + u, and u itself where 1 + u rounds to 1 (Goldberg's method); an
+// infinite 1 + u gives its log (the correction would be inf / inf).
 Value log1p(OpBuilder &b, Location loc, Value u) {
-  Value one = floatConstant(b, loc, u.getType(), 1.0);
+  Type type = u.getType();
+  Value one = floatConstant(b, loc, type, 1.0);
   Value onePlus = arith::AddFOp::create(b, loc, one, u);
   Value stored = arith::SubFOp::create(b, loc, onePlus, one);
-  Value roundedToOne = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, stored,
-                                             floatConstant(b, loc, u.getType(), 0.0));
+  Value roundedToOne = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, stored, floatConstant(b, loc, type, 0.0));
   Value logarithm = math::LogOp::create(b, loc, onePlus);
   Value correction = arith::DivFOp::create(b, loc, u, stored);
   Value corrected = arith::MulFOp::create(b, loc, logarithm, correction);
-  return arith::SelectOp::create(b, loc, roundedToOne, u, corrected);
+  Value infinite = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, onePlus,
+                                         floatConstant(b, loc, type, std::numeric_limits<double>::infinity()));
+  Value finite = arith::SelectOp::create(b, loc, infinite, logarithm, corrected);
+  return arith::SelectOp::create(b, loc, roundedToOne, u, finite);
 }
 
 // The predicates of a comparison op, for floats and for integers of the given signedness.
@@ -186,6 +191,48 @@ Value mlir::aclop::castScalar(OpBuilder &b, Location loc, Value value, Type from
 
 namespace {
 
+// Integer division that never traps: by 0 the results are 0 (orZero), and MIN / -1 wraps to
+// MIN (as -x does). The quotient rounds toward zero; the remainder has the dividend's sign.
+struct IntegerDivision {
+  OpBuilder &b;
+  Location loc;
+  Value lhs, rhs, isZero, quotient;
+  bool unsignedInts;
+
+  IntegerDivision(OpBuilder &b, Location loc, Value lhs, Value rhs, bool unsignedInts)
+      : b(b), loc(loc), lhs(lhs), rhs(rhs), unsignedInts(unsignedInts) {
+    Type type = lhs.getType();
+    unsigned width = type.getIntOrFloatBitWidth();
+    Value zero = intConstant(b, loc, type, APInt::getZero(width));
+    Value one = intConstant(b, loc, type, APInt(width, 1));
+    isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, zero);
+    Value safe = arith::SelectOp::create(b, loc, isZero, one, rhs);
+    if (unsignedInts) {
+      quotient = arith::DivUIOp::create(b, loc, lhs, safe);
+      return;
+    }
+    Value minusOne = intConstant(b, loc, type, APInt::getAllOnes(width));
+    Value isMinusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, safe, minusOne);
+    safe = arith::SelectOp::create(b, loc, isMinusOne, one, safe);
+    Value divided = arith::DivSIOp::create(b, loc, lhs, safe);
+    Value negated = arith::SubIOp::create(b, loc, zero, lhs);
+    quotient = arith::SelectOp::create(b, loc, isMinusOne, negated, divided);
+  }
+  Value zero() const { return intConstant(b, loc, lhs.getType(), APInt::getZero(lhs.getType().getIntOrFloatBitWidth())); }
+  // lhs - quotient * rhs (0 for MIN / -1, whose product wraps back to MIN).
+  Value remainder() const { return arith::SubIOp::create(b, loc, lhs, arith::MulIOp::create(b, loc, quotient, rhs)); }
+  // Signed: whether the remainder is not 0 and its sign is not the divisor's (floor division
+  // then takes one off the quotient and adds the divisor to the remainder).
+  Value remainderOpposesDivisor() const {
+    Value r = remainder();
+    Value nonZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, r, zero());
+    Value signs = arith::XOrIOp::create(b, loc, r, rhs);
+    Value opposite = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, signs, zero());
+    return arith::AndIOp::create(b, loc, nonZero, opposite);
+  }
+  Value orZero(Value result) const { return arith::SelectOp::create(b, loc, isZero, zero(), result); }
+};
+
 Value binaryScalar(OpBuilder &b, Location loc, Operation *op, Value lhs, Value rhs, Type type) {
   Type compute = computeType(type);
   bool isFloat = isa<FloatType>(compute), unsignedInts = isUnsigned(type);
@@ -207,24 +254,39 @@ Value binaryScalar(OpBuilder &b, Location loc, Operation *op, Value lhs, Value r
       })
       .Case([&](DivOp) {
         if (isFloat) return Value(arith::DivFOp::create(b, loc, lhs, rhs));
-        // Integer division never traps: x / 0 is 0, and MIN / -1 wraps to MIN (as -x does).
-        unsigned width = compute.getIntOrFloatBitWidth();
-        Value zero = intConstant(b, loc, compute, APInt::getZero(width));
-        Value one = intConstant(b, loc, compute, APInt(width, 1));
-        Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, rhs, zero);
-        Value safe = arith::SelectOp::create(b, loc, isZero, one, rhs);
-        Value quotient;
-        if (unsignedInts) {
-          quotient = arith::DivUIOp::create(b, loc, lhs, safe);
-        } else {
-          Value minusOne = intConstant(b, loc, compute, APInt::getAllOnes(width));
-          Value isMinusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, safe, minusOne);
-          safe = arith::SelectOp::create(b, loc, isMinusOne, one, safe);
-          Value divided = arith::DivSIOp::create(b, loc, lhs, safe);
-          Value negated = arith::SubIOp::create(b, loc, zero, lhs);
-          quotient = arith::SelectOp::create(b, loc, isMinusOne, negated, divided);
+        IntegerDivision division(b, loc, lhs, rhs, unsignedInts);
+        return division.orZero(division.quotient);
+      })
+      .Case([&](FloorDivOp) {
+        if (isFloat) return Value(math::FloorOp::create(b, loc, arith::DivFOp::create(b, loc, lhs, rhs)));
+        IntegerDivision division(b, loc, lhs, rhs, unsignedInts);
+        if (unsignedInts) return division.orZero(division.quotient);
+        Value one = intConstant(b, loc, compute, APInt(compute.getIntOrFloatBitWidth(), 1));
+        Value lower = arith::SubIOp::create(b, loc, division.quotient, one);
+        return division.orZero(arith::SelectOp::create(b, loc, division.remainderOpposesDivisor(), lower, division.quotient));
+      })
+      .Case([&](FloorModOp) {
+        if (isFloat) {
+          Value zero = floatConstant(b, loc, compute, 0.0);
+          Value remainder = arith::RemFOp::create(b, loc, lhs, rhs);  // fmod: the dividend's sign
+          Value nonZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, remainder, zero);
+          Value opposite = arith::XOrIOp::create(b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, remainder, zero),
+                                                 arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, rhs, zero));
+          Value adjust = arith::AndIOp::create(b, loc, nonZero, opposite);
+          return Value(arith::SelectOp::create(b, loc, adjust, arith::AddFOp::create(b, loc, remainder, rhs), remainder));
         }
-        return Value(arith::SelectOp::create(b, loc, isZero, zero, quotient));
+        IntegerDivision division(b, loc, lhs, rhs, unsignedInts);
+        if (unsignedInts) return division.orZero(division.remainder());
+        Value shifted = arith::AddIOp::create(b, loc, division.remainder(), rhs);
+        return division.orZero(arith::SelectOp::create(b, loc, division.remainderOpposesDivisor(), shifted, division.remainder()));
+      })
+      .Case([&](SquaredDifferenceOp) {
+        if (isFloat) {
+          Value difference = arith::SubFOp::create(b, loc, lhs, rhs);
+          return Value(arith::MulFOp::create(b, loc, difference, difference));
+        }
+        Value difference = arith::SubIOp::create(b, loc, lhs, rhs);
+        return Value(arith::MulIOp::create(b, loc, difference, difference));
       })
       .Case([&](LogicalAndOp) { return Value(arith::AndIOp::create(b, loc, lhs, rhs)); })
       .Case([&](LogicalOrOp) { return Value(arith::OrIOp::create(b, loc, lhs, rhs)); })
@@ -293,6 +355,25 @@ Value unaryScalar(OpBuilder &b, Location loc, Operation *op, Value input, Type t
         Value positivePart = arith::MaximumFOp::create(b, loc, x, zero);
         return Value(arith::AddFOp::create(b, loc, positivePart, log1p(b, loc, small)));
       })
+      .Case([&](Log1pOp) { return log1p(b, loc, x); })
+      .Case([&](Expm1Op) {
+        // (u - 1) * x / log(u) cancels the rounding of u = exp(x); u rounding to 1 gives x, and
+        // u - 1 = -1 (x far below 0) or u = inf give u - 1.
+        Value u = math::ExpOp::create(b, loc, x);
+        Value uMinusOne = arith::SubFOp::create(b, loc, u, one());
+        Value scaled = arith::DivFOp::create(b, loc, arith::MulFOp::create(b, loc, uMinusOne, x), math::LogOp::create(b, loc, u));
+        Value isOne = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u, one());
+        Value saturated = arith::OrIOp::create(
+            b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, uMinusOne, floatConstant(b, loc, compute, -1.0)),
+            arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u,
+                                  floatConstant(b, loc, compute, std::numeric_limits<double>::infinity())));
+        Value otherwise = arith::SelectOp::create(b, loc, saturated, uMinusOne, scaled);
+        return Value(arith::SelectOp::create(b, loc, isOne, x, otherwise));
+      })
+      .Case([&](ZerosLikeOp) { return zero; })
+      .Case([&](OnesLikeOp) {
+        return isFloat ? one() : intConstant(b, loc, compute, APInt(compute.getIntOrFloatBitWidth(), 1));
+      })
       .Case([&](LogicalNotOp) { return Value(arith::XOrIOp::create(b, loc, x, intConstant(b, loc, compute, APInt(1, 1)))); })
       .Case([&](LeakyReluOp op) {
         Value slope = floatConstant(b, loc, compute, op.getNegativeSlope().convertToFloat());
@@ -308,9 +389,33 @@ Value unaryScalar(OpBuilder &b, Location loc, Operation *op, Value input, Type t
 
 namespace {
 
+// clip_by_value and add_n, in the compute type.
+Value naryScalar(OpBuilder &b, Location loc, Operation *op, ValueRange operands, Type type) {
+  Type compute = computeType(type);
+  bool widen = compute != signless(type);  // f16 and bf16
+  SmallVector<Value> values;
+  for (Value operand : operands) values.push_back(widen ? castScalar(b, loc, operand, type, compute, true) : operand);
+  bool isFloat = isa<FloatType>(compute), unsignedInts = isUnsigned(type);
+  Value result;
+  if (isa<ClipByValueOp>(op)) {
+    Value raised = isFloat ? Value(arith::MaximumFOp::create(b, loc, values[0], values[1]))
+                   : unsignedInts ? Value(arith::MaxUIOp::create(b, loc, values[0], values[1]))
+                                  : Value(arith::MaxSIOp::create(b, loc, values[0], values[1]));
+    result = isFloat ? Value(arith::MinimumFOp::create(b, loc, raised, values[2]))
+             : unsignedInts ? Value(arith::MinUIOp::create(b, loc, raised, values[2]))
+                            : Value(arith::MinSIOp::create(b, loc, raised, values[2]));
+  } else {  // add_n
+    result = values.front();
+    for (Value value : ArrayRef<Value>(values).drop_front())
+      result = isFloat ? Value(arith::AddFOp::create(b, loc, result, value)) : Value(arith::AddIOp::create(b, loc, result, value));
+  }
+  return widen ? castScalar(b, loc, result, compute, type, true) : result;
+}
+
 Value elementwiseValue(OpBuilder &b, Location loc, Operation *op, ValueRange operands) {
   if (isa<SelectOp>(op)) return arith::SelectOp::create(b, loc, operands[0], operands[1], operands[2]);
   Type type = cast<RankedTensorType>(op->getOperand(0).getType()).getElementType();
+  if (isa<ClipByValueOp, AddNOp>(op)) return naryScalar(b, loc, op, operands, type);
   if (auto predicates = comparison(op, isUnsigned(type))) {
     Type compute = computeType(type);  // f16 and bf16 widen exactly
     Value lhs = castScalar(b, loc, operands[0], type, compute, true);

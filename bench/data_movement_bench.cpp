@@ -75,10 +75,13 @@ const std::vector<MovementCase> &movementCases() {
      {ACL_FLOAT, {kRows, kColumns}, 4}, [](aclopAttr *attr) { aclopSetAttrInt(attr, "axis", 0); }, {}},
     {"Pad f32, 8 each side", "Pad", {{ACL_FLOAT, {kRows - 16, kColumns - 16}, 4}, {ACL_INT64, {2, 2}, 8}},
      {ACL_FLOAT, {kRows, kColumns}, 4}, nullptr, {{}, {8, 8, 8, 8}}},
+    // Rows not padded: the output filled, then the input copied into it.
+    {"Pad f32, 8 each side of each row", "Pad", {{ACL_FLOAT, {kRows, kColumns - 16}, 4}, {ACL_INT64, {2, 2}, 8}},
+     {ACL_FLOAT, {kRows, kColumns}, 4}, nullptr, {{}, {0, 0, 8, 8}}},
   };
   return cases;
 }
-constexpr int kCaseCount = 6;
+constexpr int kCaseCount = 7;
 
 class MovementRun : public HandleContender {
  public:

@@ -1,6 +1,7 @@
 // The CANN operators aclcpu implements, as one table.
 #include "op_definitions.h"
 
+#include <algorithm>
 #include <cstring>
 #include <tuple>
 
@@ -255,6 +256,69 @@ std::string translateSplit(ResolvedRequest &request, int dataInput, int splitDim
   return "";
 }
 
+// StridedSlice (begin, end and strides as const inputs 1-3) and StridedSliceD (attributes), as
+// TensorFlow defines them: per dim, a negative begin or end counts from the end, both are then
+// clamped into the dim, a begin_mask or end_mask bit takes the dim from its start or to its end
+// (in the stride's direction), and a shrink_axis_mask bit takes the one element at begin and
+// drops the dim. Dims past the lists are taken whole. ellipsis_mask and new_axis_mask are not
+// supported.
+std::string translateStridedSlice(ResolvedRequest &request) {
+  std::vector<int64_t> begin, end, strides;
+  for (auto [name, index, list] : {std::tuple{"begin", 1, &begin}, std::tuple{"end", 2, &end}, std::tuple{"strides", 3, &strides}})
+    if (std::string error = intList(request, name, index, *list); !error.empty()) return error;
+  int64_t masks[5] = {};
+  const char *maskNames[5] = {"begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"};
+  for (int m = 0; m < 5; ++m)
+    if (std::string error = intScalar(request, maskNames[m], 99, masks[m]); !error.empty()) return error;
+  if (masks[2] != 0 || masks[3] != 0) return "ellipsis_mask and new_axis_mask are not supported";
+  const std::vector<int64_t> &dims = request.inputs[0].dims;
+  size_t rank = dims.size();
+  if (begin.size() != end.size() || begin.size() != strides.size() || begin.size() > rank)
+    return "begin, end and strides must have one length, at most the rank (" + std::to_string(rank) + ")";
+  std::vector<int64_t> offsets, sizes, steps, shrink;
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t n = dims[d];
+    bool listed = d < begin.size(), whole = !listed || ((masks[0] >> d & 1) && (masks[1] >> d & 1) && strides[d] == 1);
+    if (whole && !((masks[4] >> d) & 1)) {
+      offsets.push_back(0);
+      sizes.push_back(n < 0 ? -1 : n);
+      steps.push_back(1);
+      continue;
+    }
+    if (n < 0) return "dim " + std::to_string(d) + " is dynamic: it can only be taken whole";
+    int64_t stride = strides[d];
+    if (stride == 0) return "strides must not be 0";
+    auto resolve = [&](int64_t value, bool masked, bool isBegin) {
+      if (masked && isBegin) return stride > 0 ? int64_t{0} : n - 1;
+      if (masked) return stride > 0 ? n : int64_t{-1};
+      if (value < 0) value += n;
+      return stride > 0 ? std::clamp<int64_t>(value, 0, n) : std::clamp<int64_t>(value, -1, n - 1);
+    };
+    int64_t first = resolve(begin[d], masks[0] >> d & 1, true);
+    if ((masks[4] >> d) & 1) {
+      int64_t at = begin[d] < 0 ? begin[d] + n : begin[d];
+      if (at < 0 || at >= n) return "shrink_axis_mask: begin " + std::to_string(begin[d]) + " is outside dim " + std::to_string(d);
+      offsets.push_back(at);
+      sizes.push_back(1);
+      steps.push_back(1);
+      shrink.push_back(static_cast<int64_t>(d));
+      continue;
+    }
+    int64_t last = resolve(end[d], masks[1] >> d & 1, false);
+    int64_t count = stride > 0 ? (last - first + stride - 1) / stride : (first - last - stride - 1) / -stride;
+    count = std::max<int64_t>(count, 0);
+    offsets.push_back(count > 0 ? first : 0);
+    sizes.push_back(count);
+    steps.push_back(count > 0 ? stride : 1);
+  }
+  request.kernelInputs = {0};
+  request.spec.attributes.push_back({"offsets", offsets});
+  request.spec.attributes.push_back({"sizes", sizes});
+  request.spec.attributes.push_back({"strides", steps});
+  if (!shrink.empty()) request.spec.attributes.push_back({"shrink", shrink});
+  return "";
+}
+
 // BiasAdd: x plus a 1-d bias along the channel dim, which data_format places last (NHWC,
 // NDHWC) or second (NCHW, NCDHW); there the bias is read as [C, 1, ...] and broadcasts as Add's
 // operands do.
@@ -341,6 +405,11 @@ std::vector<OpDefinition> buildTable() {
   table.push_back({"Slice", {"SliceD"}, "slice", 1, 3, {}, [](ResolvedRequest &r) {
                      return translateLists(r, {{"offsets", 1, "offsets"}, {"size", 2, "sizes"}});
                    }});
+  table.push_back({"StridedSlice", {"StridedSliceD"}, "strided_slice", 1, 4,
+                   {{"begin_mask", OpAttrValue(int64_t{0})}, {"end_mask", OpAttrValue(int64_t{0})},
+                    {"ellipsis_mask", OpAttrValue(int64_t{0})}, {"new_axis_mask", OpAttrValue(int64_t{0})},
+                    {"shrink_axis_mask", OpAttrValue(int64_t{0})}},
+                   translateStridedSlice});
   table.push_back({"BroadcastTo", {"BroadcastToD"}, "broadcast_to", 1, 2, {},
                    [](ResolvedRequest &r) { return translateLists(r, {{"shape", 1, "shape"}}); }});
   // Fill(dims, value): the 0-d value broadcast to the const dims.

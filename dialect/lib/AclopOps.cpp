@@ -601,6 +601,44 @@ LogicalResult SliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> l
   return success();
 }
 
+LogicalResult StridedSliceOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                               SmallVectorImpl<Type> &results) {
+  Inference inference(loc, getOperationName());
+  auto type = inference.tensor(adaptor.getInput(), "input", kAnyType);
+  if (failed(type)) return failure();
+  ArrayRef<int64_t> offsets = adaptor.getOffsets(), sizes = adaptor.getSizes(), strides = adaptor.getStrides();
+  int64_t rank = type->getRank();
+  if (failed(inference.onePerDim(offsets, "offsets", rank)) || failed(inference.onePerDim(sizes, "sizes", rank)) ||
+      failed(inference.onePerDim(strides, "strides", rank)))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t i = 0; i < rank; ++i) {
+    int64_t dim = type->getDimSize(i), offset = offsets[i], size = sizes[i], stride = strides[i];
+    if (ShapedType::isDynamic(dim)) {
+      if (offset != 0 || size != -1 || stride != 1)
+        return inference.fail("dim " + Twine(i) + " is dynamic: only all of it (offset 0, size -1, stride 1) can be taken");
+      shape.push_back(dim);
+      continue;
+    }
+    if (stride == 0) return inference.fail("dim " + Twine(i) + ": the stride must not be 0");
+    int64_t last = offset + (size - 1) * stride;
+    if (size < 0 || (size > 0 && (offset < 0 || offset >= dim || last < 0 || last >= dim)))
+      return inference.fail("dim " + Twine(i) + ": " + Twine(size) + " elements from " + Twine(offset) + " by " +
+                            Twine(stride) + " do not fit in " + Twine(dim));
+    shape.push_back(size);
+  }
+  SmallVector<int64_t> shrink;
+  if (!adaptor.getShrink().empty() &&
+      failed(inference.axes(adaptor.getShrink(), rank, /*emptyMeansAll=*/false, shrink)))
+    return failure();
+  for (int64_t i : llvm::reverse(shrink)) {
+    if (shape[i] != 1) return inference.fail("shrink dim " + Twine(i) + " has " + Twine(shape[i]) + " elements, not 1");
+    shape.erase(shape.begin() + i);
+  }
+  results.push_back(RankedTensorType::get(shape, type->getElementType()));
+  return success();
+}
+
 LogicalResult BroadcastToOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
                                               SmallVectorImpl<Type> &results) {
   Inference inference(loc, getOperationName());

@@ -583,6 +583,69 @@ TEST_F(Conformance, SliceBroadcastToTile) {
   printf("slice, broadcast_to, tile: %d cases\n", checked_);
 }
 
+// StridedSlice and StridedSliceD against the indices each dim picks, worked out by hand from
+// TensorFlow's rules: negative begin/end from the end, clamping, begin_mask/end_mask, negative
+// strides, shrink_axis_mask (down to a 0-d result), an empty slice, dims past the lists, and
+// enough rows for several blocks.
+TEST_F(Conformance, StridedSlice) {
+  struct StridedCase {
+    std::vector<int64_t> shape, begin, end, strides;
+    int64_t beginMask, endMask, shrinkMask;
+    std::vector<std::vector<int64_t>> picks;  // per input dim
+  };
+  auto range = [](int64_t from, int64_t count, int64_t step) {
+    std::vector<int64_t> v;
+    for (int64_t i = 0; i < count; ++i) v.push_back(from + i * step);
+    return v;
+  };
+  const StridedCase cases[] = {
+      {{10}, {2}, {8}, {2}, 0, 0, 0, {{2, 4, 6}}},
+      {{10}, {8}, {1}, {-3}, 0, 0, 0, {{8, 5, 2}}},
+      {{4, 5}, {1, -1}, {3, 0}, {1, -1}, 0, 0, 0, {{1, 2}, {4, 3, 2, 1}}},
+      {{4, 5}, {0, 3}, {0, 0}, {1, 1}, 1, 3, 0, {{0, 1, 2, 3}, {3, 4}}},
+      {{3, 4, 5}, {1, 0, 2}, {2, 0, 5}, {1, 1, 1}, 2, 2, 1, {{1}, {0, 1, 2, 3}, {2, 3, 4}}},
+      {{3, 4}, {2, -1}, {3, 0}, {1, 1}, 0, 0, 3, {{2}, {3}}},
+      {{300, 200}, {0, 1}, {300, 200}, {1, 2}, 0, 0, 0, {range(0, 300, 1), range(1, 100, 2)}},
+      {{6}, {-100}, {100}, {1}, 0, 0, 0, {{0, 1, 2, 3, 4, 5}}},
+      {{5, 3}, {0, 0}, {0, 0}, {-1, 1}, 3, 3, 0, {{4, 3, 2, 1, 0}, {0, 1, 2}}},
+      {{5}, {3}, {1}, {1}, 0, 0, 0, {{}}},
+      {{2, 3, 4}, {1}, {2}, {1}, 0, 0, 0, {{1}, {0, 1, 2}, {0, 1, 2, 3}}}};
+  for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_BOOL})
+    for (const StridedCase &sc : cases)
+      for (bool asInputs : {false, true}) {
+        std::vector<int64_t> out;
+        for (size_t d = 0; d < sc.picks.size(); ++d)
+          if (!(sc.shrinkMask >> d & 1)) out.push_back(int64_t(sc.picks[d].size()));
+        Case c{asInputs ? "StridedSlice" : "StridedSliceD", {randomTensor(type, sc.shape, 49)},
+               [sc, asInputs](aclopAttr *attr) {
+                 if (!asInputs) {
+                   aclopSetAttrListInt(attr, "begin", int(sc.begin.size()), sc.begin.data());
+                   aclopSetAttrListInt(attr, "end", int(sc.end.size()), sc.end.data());
+                   aclopSetAttrListInt(attr, "strides", int(sc.strides.size()), sc.strides.data());
+                 }
+                 aclopSetAttrInt(attr, "begin_mask", sc.beginMask);
+                 aclopSetAttrInt(attr, "end_mask", sc.endMask);
+                 aclopSetAttrInt(attr, "shrink_axis_mask", sc.shrinkMask);
+               },
+               HostTensor(type, out),
+               [sc](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 std::vector<int64_t> source;
+                 size_t next = 0;
+                 for (size_t d = 0; d < sc.picks.size(); ++d)
+                   source.push_back(sc.shrinkMask >> d & 1 ? sc.picks[d][0] : sc.picks[d][index[next++]]);
+                 return in[0].at(ravel(source, sc.shape));
+               }};
+        if (asInputs) {
+          c.inputs.push_back(int64Tensor(sc.begin));
+          c.inputs.push_back(int64Tensor(sc.end));
+          c.inputs.push_back(int64Tensor(sc.strides));
+          c.constInputs = {1, 2, 3};
+        }
+        check(c);
+      }
+  printf("strided slice: %d cases\n", checked_);
+}
+
 TEST_F(Conformance, Concat) {
   struct ConcatCase {
     std::vector<std::vector<int64_t>> shapes;
@@ -751,7 +814,11 @@ TEST_F(Conformance, Pad) {
     std::vector<int64_t> shape, paddings;  // (before, after) per dim
   };
   const PadCase cases[] = {{{7}, {2, 3}},          {{3, 4}, {1, 0, 0, 2}}, {{2, 3, 4}, {0, 0, 1, 1, 2, 0}},
-                           {{0, 3}, {1, 1, 0, 0}}, {{5}, {0, 0}},          {{40, 50}, {3, 4, 5, 6}}};
+                           {{0, 3}, {1, 1, 0, 0}}, {{5}, {0, 0}},          {{40, 50}, {3, 4, 5, 6}},
+                           // Several blocks: filled, then the input copied in (the divided dim
+                           // unpadded, after leading 1s or not), and padded along the divided dim.
+                           {{300, 200}, {0, 0, 3, 5}}, {{1, 300, 100}, {0, 0, 0, 0, 2, 2}},
+                           {{1, 300, 100}, {0, 0, 1, 1, 2, 2}}};
   int variant = 0;
   for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_BOOL})
     for (const PadCase &pc : cases)

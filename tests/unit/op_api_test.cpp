@@ -554,6 +554,17 @@ TEST_F(OpApiTest, CompileErrors) {
             ACL_ERROR_OP_ATTR_NOT_MATCH);
   EXPECT_NE(recentError().find("bias must be 1-d"), std::string::npos) << recentError();
   aclopDestroyAttr(format);
+  // StridedSliceD: masks TensorFlow has that aclcpu does not take are refused by name.
+  aclopAttr *strided = aclopCreateAttr();
+  int64_t begin[] = {0}, end[] = {2}, strides[] = {1};
+  aclopSetAttrListInt(strided, "begin", 1, begin);
+  aclopSetAttrListInt(strided, "end", 1, end);
+  aclopSetAttrListInt(strided, "strides", 1, strides);
+  aclopSetAttrInt(strided, "ellipsis_mask", 1);
+  EXPECT_EQ(aclopCompile("StridedSliceD", 1, inputs, 1, outputs, strided, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_ERROR_OP_ATTR_NOT_MATCH);
+  EXPECT_NE(recentError().find("ellipsis_mask and new_axis_mask are not supported"), std::string::npos) << recentError();
+  aclopDestroyAttr(strided);
   EXPECT_EQ(aclSetCompileopt(ACL_PRECISION_MODE, "allow_fp32_to_fp16"), ACL_SUCCESS);
   EXPECT_EQ(aclSetCompileopt(ACL_PRECISION_MODE, nullptr), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclopSetCompileFlag(static_cast<aclOpCompileFlag>(5)), ACL_ERROR_INVALID_PARAM);

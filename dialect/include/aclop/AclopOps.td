@@ -384,6 +384,24 @@ def Aclop_SliceOp : Aclop_InferredOp<"slice"> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+def Aclop_StridedSliceOp : Aclop_InferredOp<"strided_slice"> {
+  let summary = "Every strides[i]-th element from offsets[i], sizes[i] of them, along each dim (CANN StridedSlice)";
+  let description = [{
+    One offset, size and stride (not 0; negative walks backward) per dim; every index read lies
+    in the dim. The `shrink` dims, each of size 1, are dropped from the result. A dynamic dim can
+    only be taken whole (offset 0, size -1, stride 1).
+
+    ```mlir
+    %r = aclop.strided_slice %x {offsets = array<i64: 3, 0>, sizes = array<i64: 2, 1>, strides = array<i64: -2, 1>, shrink = array<i64: 1>}
+        : (tensor<4x5xf32>) -> tensor<2xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$offsets, DenseI64ArrayAttr:$sizes,
+                   DenseI64ArrayAttr:$strides, DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$shrink);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
 def Aclop_BroadcastToOp : Aclop_InferredOp<"broadcast_to"> {
   let summary = "The input broadcast to `shape`, as NumPy does (CANN BroadcastTo / BroadcastToD)";
   let description = [{

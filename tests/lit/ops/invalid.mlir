@@ -786,3 +786,57 @@ func.func @log_softmax_axes(%a: tensor<4x5xf32>) {
   %r = aclop.log_softmax %a {axes = array<i64>} : (tensor<4x5xf32>) -> tensor<4x5xf32>
   return
 }
+
+// -----
+
+func.func @strided_slice_out_of_dim(%a: tensor<4x5xf32>) {
+  // expected-error @below {{dim 1: 3 elements from 4 by 1 do not fit in 5}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.strided_slice %a {offsets = array<i64: 0, 4>, sizes = array<i64: 4, 3>, strides = array<i64: 1, 1>} : (tensor<4x5xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @strided_slice_backward_past_start(%a: tensor<4x5xf32>) {
+  // expected-error @below {{dim 0: 3 elements from 2 by -2 do not fit in 4}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.strided_slice %a {offsets = array<i64: 2, 0>, sizes = array<i64: 3, 5>, strides = array<i64: -2, 1>} : (tensor<4x5xf32>) -> tensor<3x5xf32>
+  return
+}
+
+// -----
+
+func.func @strided_slice_zero_stride(%a: tensor<4x5xf32>) {
+  // expected-error @below {{dim 1: the stride must not be 0}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.strided_slice %a {offsets = array<i64: 0, 0>, sizes = array<i64: 4, 1>, strides = array<i64: 1, 0>} : (tensor<4x5xf32>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+func.func @strided_slice_shrink_size(%a: tensor<4x5xf32>) {
+  // expected-error @below {{shrink dim 0 has 2 elements, not 1}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.strided_slice %a {offsets = array<i64: 0, 0>, sizes = array<i64: 2, 5>, strides = array<i64: 1, 1>, shrink = array<i64: 0>} : (tensor<4x5xf32>) -> tensor<5xf32>
+  return
+}
+
+// -----
+
+func.func @strided_slice_dynamic(%a: tensor<?x5xf32>) {
+  // expected-error @below {{dim 0 is dynamic: only all of it (offset 0, size -1, stride 1) can be taken}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.strided_slice %a {offsets = array<i64: 0, 0>, sizes = array<i64: -1, 5>, strides = array<i64: 2, 1>} : (tensor<?x5xf32>) -> tensor<?x5xf32>
+  return
+}
+
+// -----
+
+func.func @strided_slice_lists(%a: tensor<4x5xf32>) {
+  // expected-error @below {{strides has 1 entries for rank 2}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.strided_slice %a {offsets = array<i64: 0, 0>, sizes = array<i64: 4, 5>, strides = array<i64: 1>} : (tensor<4x5xf32>) -> tensor<4x5xf32>
+  return
+}

@@ -444,6 +444,20 @@ func.func @pad(%a: tensor<3x4xi32>, %e: tensor<0x3xf32>) -> (tensor<4x6xi32>, te
 
 // -----
 
+// Padding only after the divided dim (the first not 1): the output filled with the value, and
+// the input copied into its interior.
+// CHECK-LABEL: func @pad_fill_and_copy
+// CHECK: %[[FILLED:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x6x46xf32>)
+// CHECK: %[[COPY:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x6x40xf32>)
+// CHECK:   tensor.extract %arg0
+// CHECK: tensor.insert_slice %[[COPY]] into %[[FILLED]][0, 0, 2] [1, 6, 40] [1, 1, 1]
+func.func @pad_fill_and_copy(%a: tensor<1x6x40xf32>) -> tensor<1x6x46xf32> {
+  %r = aclop.pad %a {low = array<i64: 0, 0, 2>, high = array<i64: 0, 0, 4>, value = 1.5 : f32} : (tensor<1x6x40xf32>) -> tensor<1x6x46xf32>
+  return %r : tensor<1x6x46xf32>
+}
+
+// -----
+
 // Params that may be empty along the axis are read only for an index in range (scf.if); params
 // that are empty there are not read at all.
 // CHECK-LABEL: func @gather_maybe_empty
@@ -534,4 +548,19 @@ func.func @floor_div_i32(%a: tensor<5xi32>, %b: tensor<5xi32>) -> tensor<5xi32> 
 func.func @log_softmax(%a: tensor<4x7xf32>) -> tensor<4x7xf32> {
   %r = aclop.log_softmax %a {axes = array<i64: 1>} : (tensor<4x7xf32>) -> tensor<4x7xf32>
   return %r : tensor<4x7xf32>
+}
+
+// -----
+
+// A strided slice reads at offset + index * stride, then drops its shrink dims (a view).
+// CHECK-LABEL: func @strided_slice
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2xf16>)
+// CHECK:   %[[J:.*]] = linalg.index 1
+// CHECK:   %[[SCALED:.*]] = arith.muli %[[J]], %c-3
+// CHECK:   %[[AT:.*]] = arith.addi %[[SCALED]], %c4
+// CHECK:   tensor.extract %arg0[%{{.*}}, %[[AT]]]
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0, 1]] : tensor<1x2xf16> into tensor<2xf16>
+func.func @strided_slice(%a: tensor<2x5xf16>) -> tensor<2xf16> {
+  %r = aclop.strided_slice %a {offsets = array<i64: 1, 4>, sizes = array<i64: 1, 2>, strides = array<i64: 1, -3>, shrink = array<i64: 0>} : (tensor<2x5xf16>) -> tensor<2xf16>
+  return %r : tensor<2xf16>
 }

@@ -350,3 +350,27 @@ func.func @more_elementwise(%a: tensor<?x33xbf16>, %i: tensor<7xi32>, %u: tensor
   return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<?x33xbf16>, tensor<?x33xbf16>, tensor<7xi32>, tensor<7xui8>,
       tensor<7xi32>, tensor<?x33xbf16>, tensor<?x33xbf16>, tensor<5xi1>, tensor<?x33xbf16>
 }
+
+// -----
+
+// Padding after the divided dim fills the output and copies the input into it, in place: no
+// temporary, and no gathers (each element selecting its read was a gather a vector).
+// CHECK-LABEL: llvm.func @pad_in_place(
+// CHECK-NOT: llvm.call @malloc
+// CHECK-NOT: masked.gather
+// CHECK: llvm.return
+func.func @pad_in_place(%x: memref<6x40xf32>, %out: memref<6x46xf32>) {
+  %t = bufferization.to_tensor %x restrict : memref<6x40xf32> to tensor<6x40xf32>
+  %r = aclop.pad %t {low = array<i64: 0, 2>, high = array<i64: 0, 4>} : (tensor<6x40xf32>) -> tensor<6x46xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<6x46xf32>, memref<6x46xf32>) -> ()
+  return
+}
+
+// -----
+
+// CHECK-LABEL: llvm.func @strided_slice(
+func.func @strided_slice(%a: tensor<9x?xi1>, %b: tensor<3x4xbf16>) -> (tensor<3x?xi1>, tensor<bf16>) {
+  %0 = aclop.strided_slice %a {offsets = array<i64: 8, 0>, sizes = array<i64: 3, -1>, strides = array<i64: -3, 1>} : (tensor<9x?xi1>) -> tensor<3x?xi1>
+  %1 = aclop.strided_slice %b {offsets = array<i64: 2, 3>, sizes = array<i64: 1, 1>, strides = array<i64: 1, 1>, shrink = array<i64: 0, 1>} : (tensor<3x4xbf16>) -> tensor<bf16>
+  return %0, %1 : tensor<3x?xi1>, tensor<bf16>
+}

@@ -581,8 +581,39 @@ Value sourceIndex(TileOp op, RankedTensorType input, OpBuilder &b, Location loc,
   return arith::RemUIOp::create(b, loc, index, arith::ConstantIndexOp::create(b, loc, input.getDimSize(d)));
 }
 
-// Slice and tile: each result element read from the input at its sourceIndex. A dynamic result
-// dim is the input's (taken whole, or repeated once).
+Value sourceIndex(StridedSliceOp op, RankedTensorType, OpBuilder &b, Location loc, int64_t d, Value index) {
+  int64_t offset = op.getOffsets()[d], stride = op.getStrides()[d];
+  Value scaled = stride == 1 ? index : arith::MulIOp::create(b, loc, index, arith::ConstantIndexOp::create(b, loc, stride));
+  if (offset == 0) return scaled;
+  return arith::AddIOp::create(b, loc, scaled, arith::ConstantIndexOp::create(b, loc, offset));
+}
+
+// The result a strided slice gathers before its shrink dims are dropped: one dim per input dim.
+RankedTensorType unshrunkType(StridedSliceOp op, RankedTensorType input, Type element) {
+  SmallVector<int64_t> shape;
+  for (auto [size, dim] : llvm::zip(op.getSizes(), input.getShape())) shape.push_back(size == -1 ? dim : size);
+  return RankedTensorType::get(shape, element);
+}
+
+// Drops a strided slice's shrink dims (each of size 1) from `gathered`: a view. Each shrink dim
+// joins the group of the next kept dim, trailing ones the last group.
+Value dropShrunkDims(OpBuilder &b, Location loc, StridedSliceOp op, Value gathered, RankedTensorType resultType) {
+  if (op.getShrink().empty()) return gathered;
+  SmallVector<ReassociationIndices> groups;
+  ReassociationIndices pending;
+  int64_t rank = tensorType(gathered).getRank();
+  for (int64_t i = 0; i < rank; ++i) {
+    pending.push_back(i);
+    if (llvm::is_contained(op.getShrink(), i) || llvm::is_contained(op.getShrink(), i - rank)) continue;
+    groups.push_back(pending);
+    pending.clear();
+  }
+  if (!groups.empty()) groups.back().append(pending.begin(), pending.end());
+  return tensor::CollapseShapeOp::create(b, loc, resultType, gathered, groups);
+}
+
+// Slice, strided slice and tile: each result element read from the input at its sourceIndex. A
+// dynamic result dim is the input's (taken whole, or repeated once).
 template <typename Op>
 struct SourceIndexPattern : OpConversionPattern<Op> {
   using OpConversionPattern<Op>::OpConversionPattern;
@@ -590,10 +621,15 @@ struct SourceIndexPattern : OpConversionPattern<Op> {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     auto resultType = cast<RankedTensorType>(this->getTypeConverter()->convertType(op.getType()));
-    Value init = emptyTensor(rewriter, loc, resultType, [&](int64_t i) { return dim(rewriter, loc, input, i); });
-    rewriter.replaceOp(op, gatherInto(rewriter, loc, input, init, [&](OpBuilder &b, Location l, int64_t d, Value index) {
-                         return sourceIndex(op, tensorType(input), b, l, d, index);
-                       }));
+    RankedTensorType gatheredType = resultType;
+    if constexpr (std::is_same_v<Op, StridedSliceOp>)
+      gatheredType = unshrunkType(op, tensorType(input), resultType.getElementType());
+    Value init = emptyTensor(rewriter, loc, gatheredType, [&](int64_t i) { return dim(rewriter, loc, input, i); });
+    Value gathered = gatherInto(rewriter, loc, input, init, [&](OpBuilder &b, Location l, int64_t d, Value index) {
+      return sourceIndex(op, tensorType(input), b, l, d, index);
+    });
+    if constexpr (std::is_same_v<Op, StridedSliceOp>) gathered = dropShrunkDims(rewriter, loc, op, gathered, resultType);
+    rewriter.replaceOp(op, gathered);
     return success();
   }
 };
@@ -619,8 +655,12 @@ struct BroadcastToPattern : OpConversionPattern<BroadcastToOp> {
   }
 };
 
-// Each result element reads the input at its index less `low` where that lies inside the input
-// (clamped to 0 otherwise, so that nothing is read outside), else takes the value.
+// The output filled with the value and the input copied into its interior, where the blocks'
+// rows agree: they divide the first dim the output has more than one of, and when neither it
+// nor a dim before it is padded, a block's fill rows are the rows its copy writes (both are
+// then written in place, as Concat's parts are). Otherwise each result element reads the input
+// at its index less `low` where that lies inside the input (clamped to 0 otherwise, so that
+// nothing is read outside), else takes the value: a gather a vector.
 struct PadPattern : OpConversionPattern<PadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(PadOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
@@ -628,12 +668,30 @@ struct PadPattern : OpConversionPattern<PadOp> {
     Value input = adaptor.getInput();
     auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
     Type element = op.getType().getElementType();
-    ArrayRef<int64_t> low = op.getLow();
+    ArrayRef<int64_t> low = op.getLow(), high = op.getHigh();
     int64_t rank = resultType.getRank();
     auto inputType = tensorType(input);  // static (inference)
     Value init = emptyTensor(rewriter, loc, resultType, [&](int64_t) -> Value { llvm_unreachable("static"); });
     bool empty = inputType.getNumElements() == 0;  // nothing to read: all padding
     float fillValue = op.getValue().convertToFloat();
+    auto fillScalar = [&](OpBuilder &b, Location l) {
+      Value constant = arith::ConstantOp::create(b, l, b.getF32FloatAttr(fillValue));
+      return toStorage(b, l, castScalar(b, l, constant, b.getF32Type(), element, true), element);
+    };
+    int64_t divided = 0;
+    while (divided < rank && resultType.getDimSize(divided) == 1) ++divided;
+    bool rowsAgree = true;
+    for (int64_t d = 0; d <= divided && d < rank; ++d) rowsAgree = rowsAgree && low[d] == 0 && high[d] == 0;
+    if (rowsAgree && !empty) {
+      Value filled = linalg::FillOp::create(rewriter, loc, fillScalar(rewriter, loc), init).getResult(0);
+      Value part = emptyTensor(rewriter, loc, inputType, [&](int64_t) -> Value { llvm_unreachable("static"); });
+      Value copied = gatherInto(rewriter, loc, input, part, [](OpBuilder &, Location, int64_t, Value index) { return index; });
+      SmallVector<OpFoldResult> offsets, sizes = tensor::getMixedSizes(rewriter, loc, input),
+                                         strides(rank, rewriter.getIndexAttr(1));
+      for (int64_t d = 0; d < rank; ++d) offsets.push_back(rewriter.getIndexAttr(low[d]));
+      rewriter.replaceOp(op, tensor::InsertSliceOp::create(rewriter, loc, copied, filled, offsets, sizes, strides));
+      return success();
+    }
     auto generic = linalg::GenericOp::create(
         rewriter, loc, resultType, ValueRange{}, init, SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
         iterators(rank, 0), [&](OpBuilder &b, Location l, ValueRange) {
@@ -647,8 +705,7 @@ struct PadPattern : OpConversionPattern<PadOp> {
             inside = arith::AndIOp::create(b, l, inside, isInRange(b, l, shifted, size));
             source.push_back(shifted);
           }
-          Value constant = arith::ConstantOp::create(b, l, b.getF32FloatAttr(fillValue));
-          Value fill = toStorage(b, l, castScalar(b, l, constant, b.getF32Type(), element, true), element);
+          Value fill = fillScalar(b, l);
           if (empty) {
             linalg::YieldOp::create(b, l, fill);
             return;
@@ -845,7 +902,7 @@ struct ConvertAclopToLinalgPass : aclop::impl::ConvertAclopToLinalgBase<ConvertA
                  ElementwisePattern<OnesLikeOp>, CastPattern, GemmPattern,
                  ProductPattern<MatMulOp>, ProductPattern<BatchMatMulOp>, ReducePattern<ReduceSumOp>,
                  ReducePattern<ReduceMaxOp>, ReducePattern<ReduceMeanOp>, ReducePattern<ReduceMinOp>,
-                 ReducePattern<ReduceProdOp>, ArgReducePattern<ArgMaxOp>, ArgReducePattern<ArgMinOp>, SourceIndexPattern<SliceOp>, BroadcastToPattern, SourceIndexPattern<TileOp>, ConcatPattern, GatherPattern, PadPattern, SplitPattern, SoftmaxPattern<SoftmaxOp>,
+                 ReducePattern<ReduceProdOp>, ArgReducePattern<ArgMaxOp>, ArgReducePattern<ArgMinOp>, SourceIndexPattern<SliceOp>, SourceIndexPattern<StridedSliceOp>, BroadcastToPattern, SourceIndexPattern<TileOp>, ConcatPattern, GatherPattern, PadPattern, SplitPattern, SoftmaxPattern<SoftmaxOp>,
                  SoftmaxPattern<LogSoftmaxOp>, LayerNormPattern, TransposePattern>(
         converter, context);
     populateConv2DToLinalgPatterns(converter, patterns);

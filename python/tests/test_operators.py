@@ -73,6 +73,42 @@ def test_bools_and_selection_round_trip_through_numpy(stream):
         t.release()
 
 
+def test_operators_with_several_outputs(stream):
+    # LayerNorm's y, mean and variance, and a SplitV's three pieces, as NumPy computes them.
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((6, 40)).astype(np.float32)
+    gamma, beta = rng.standard_normal(40).astype(np.float32), rng.standard_normal(40).astype(np.float32)
+    inputs = [Tensor(v, ACL_FLOAT) for v in (x, gamma, beta)]
+    outputs = [Tensor(np.zeros(shape, np.float32), ACL_FLOAT) for shape in ((6, 40), (6, 1), (6, 1))]
+    attr = acl.op.create_attr()
+    assert acl.op.set_attr_int(attr, "begin_norm_axis", 1) == 0
+    assert acl.op.set_attr_int(attr, "begin_params_axis", 1) == 0
+    assert acl.op.set_attr_float(attr, "epsilon", 1e-5) == 0
+    descs, buffers = [t.desc for t in inputs], [t.buffer for t in inputs]
+    out_descs, out_buffers = [t.desc for t in outputs], [t.buffer for t in outputs]
+    assert acl.op.compile("LayerNorm", descs, out_descs, attr, 0, 0, None) == 0, acl.get_recent_err_msg()
+    assert acl.op.execute_v2("LayerNorm", descs, buffers, out_descs, out_buffers, attr, stream) == 0
+    pieces = [Tensor(np.zeros((6, n), np.float32), ACL_FLOAT) for n in (7, 30, 3)]
+    split = acl.op.create_attr()
+    assert acl.op.set_attr_list_int(split, "size_splits", [7, -1, 3]) == 0
+    assert acl.op.set_attr_int(split, "split_dim", 1) == 0
+    assert acl.op.set_attr_int(split, "num_split", 3) == 0
+    piece_descs, piece_buffers = [t.desc for t in pieces], [t.buffer for t in pieces]
+    assert acl.op.compile("SplitVD", descs[:1], piece_descs, split, 0, 0, None) == 0, acl.get_recent_err_msg()
+    assert acl.op.execute_v2("SplitVD", descs[:1], buffers[:1], piece_descs, piece_buffers, split, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    mean, variance = x.mean(axis=1, keepdims=True), x.var(axis=1, keepdims=True)
+    np.testing.assert_allclose(outputs[0].read(), (x - mean) / np.sqrt(variance + 1e-5) * gamma + beta, rtol=2e-5, atol=2e-5)
+    np.testing.assert_allclose(outputs[1].read(), mean, rtol=2e-5, atol=2e-6)
+    np.testing.assert_allclose(outputs[2].read(), variance, rtol=2e-5, atol=2e-6)
+    for piece, want in zip(pieces, np.split(x, [7, 37], axis=1)):
+        np.testing.assert_array_equal(piece.read(), want)
+    for a in (attr, split):
+        assert acl.op.destroy_attr(a) == 0
+    for t in inputs + outputs + pieces:
+        t.release()
+
+
 def test_attributes_and_infer_shape(stream):
     attr = acl.op.create_attr()
     assert acl.op.set_attr_list_int(attr, "axes", [1]) == 0

@@ -305,8 +305,11 @@ std::string translateStridedSlice(ResolvedRequest &request) {
       continue;
     }
     int64_t last = resolve(end[d], masks[1] >> d & 1, false);
-    int64_t count = stride > 0 ? (last - first + stride - 1) / stride : (first - last - stride - 1) / -stride;
-    count = std::max<int64_t>(count, 0);
+    // Both ends lie in [-1, n], so the distance cannot overflow; a stride's magnitude past it
+    // (even INT64_MIN's) takes one element.
+    int64_t distance = stride > 0 ? last - first : first - last;
+    uint64_t step = stride > 0 ? uint64_t(stride) : uint64_t(0) - uint64_t(stride);
+    int64_t count = distance <= 0 ? 0 : int64_t((uint64_t(distance) - 1) / step + 1);
     offsets.push_back(count > 0 ? first : 0);
     sizes.push_back(count);
     steps.push_back(count > 0 ? stride : 1);

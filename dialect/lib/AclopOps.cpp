@@ -11,6 +11,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::aclop;
@@ -621,8 +622,9 @@ LogicalResult StridedSliceOp::inferReturnTypes(MLIRContext *, std::optional<Loca
       continue;
     }
     if (stride == 0) return inference.fail("dim " + Twine(i) + ": the stride must not be 0");
-    int64_t last = offset + (size - 1) * stride;
-    if (size < 0 || (size > 0 && (offset < 0 || offset >= dim || last < 0 || last >= dim)))
+    int64_t span = 0, last = 0;
+    bool overflows = size > 0 && (llvm::MulOverflow(size - 1, stride, span) || llvm::AddOverflow(offset, span, last));
+    if (size < 0 || (size > 0 && (overflows || offset < 0 || offset >= dim || last < 0 || last >= dim)))
       return inference.fail("dim " + Twine(i) + ": " + Twine(size) + " elements from " + Twine(offset) + " by " +
                             Twine(stride) + " do not fit in " + Twine(dim));
     shape.push_back(size);

@@ -609,7 +609,10 @@ TEST_F(Conformance, StridedSlice) {
       {{6}, {-100}, {100}, {1}, 0, 0, 0, {{0, 1, 2, 3, 4, 5}}},
       {{5, 3}, {0, 0}, {0, 0}, {-1, 1}, 3, 3, 0, {{4, 3, 2, 1, 0}, {0, 1, 2}}},
       {{5}, {3}, {1}, {1}, 0, 0, 0, {{}}},
-      {{2, 3, 4}, {1}, {2}, {1}, 0, 0, 0, {{1}, {0, 1, 2}, {0, 1, 2, 3}}}};
+      {{2, 3, 4}, {1}, {2}, {1}, 0, 0, 0, {{1}, {0, 1, 2}, {0, 1, 2, 3}}},
+      // Strides past any dim (the most negative int64 and 2^62, exact as the doubles the const
+      // inputs pass through): one element each.
+      {{7, 5}, {6, 1}, {-100, 5}, {INT64_MIN, int64_t{1} << 62}, 0, 0, 0, {{6}, {1}}}};
   for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_BOOL})
     for (const StridedCase &sc : cases)
       for (bool asInputs : {false, true}) {

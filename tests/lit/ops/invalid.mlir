@@ -840,3 +840,12 @@ func.func @strided_slice_lists(%a: tensor<4x5xf32>) {
   %r = aclop.strided_slice %a {offsets = array<i64: 0, 0>, sizes = array<i64: 4, 5>, strides = array<i64: 1>} : (tensor<4x5xf32>) -> tensor<4x5xf32>
   return
 }
+
+// -----
+
+func.func @strided_slice_overflow(%a: tensor<4x5xf32>) {
+  // expected-error @below {{dim 0: 3 elements from 1 by 4611686018427387904 do not fit in 4}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.strided_slice %a {offsets = array<i64: 1, 0>, sizes = array<i64: 3, 5>, strides = array<i64: 4611686018427387904, 1>} : (tensor<4x5xf32>) -> tensor<3x5xf32>
+  return
+}

@@ -122,11 +122,11 @@ void saveToDisk(const std::string &path, const std::string &signature, const Com
 // a request that would is refused, or the kernel would read past the smaller operand.
 aclError checkNoDynamicBroadcast(const ResolvedRequest &request, const std::vector<std::vector<int64_t>> &inputDims,
                                  const std::vector<int64_t> &outputDims, const char *caller) {
-  static const char *const broadcasting[] = {"add",        "sub",         "mul",        "div",
-                                             "maximum",    "minimum",     "pow",        "equal",
-                                             "not_equal",  "greater",     "greater_equal", "less",
-                                             "less_equal", "logical_and", "logical_or", "select",
-                                             "batch_matmul"};
+  static const char *const broadcasting[] = {
+      "add",       "sub",         "mul",           "div",  "maximum",    "minimum",     "pow",
+      "squared_difference",       "floor_div",     "floor_mod",          "clip_by_value",
+      "equal",     "not_equal",   "greater",       "greater_equal",      "less",        "less_equal",
+      "logical_and",              "logical_or",    "select",             "batch_matmul"};
   if (std::find_if(std::begin(broadcasting), std::end(broadcasting),
                    [&](const char *op) { return request.spec.op == op; }) == std::end(broadcasting))
     return ACL_SUCCESS;

@@ -365,8 +365,8 @@ TEST_F(OpApiTest, DynamicDimsNeverBroadcast) {
   EXPECT_EQ(executeV2("Mul", {small.get(), big.get()}, {ds.buffer, db.buffer}, {out.get()}, {dout.buffer}),
             ACL_ERROR_INVALID_PARAM);
   EXPECT_NE(recentError().find("never broadcasts"), std::string::npos) << recentError();
-  // The comparisons, logical ops and SelectV2 broadcast the same way (a bool is a byte: the
-  // [3, 1] operand reads ds, the [3, 5] ones db).
+  // The comparisons, logical ops, SelectV2, ClipByValue and the other binary ops broadcast the
+  // same way (a bool is a byte: the [3, 1] operand reads ds, the [3, 5] ones db).
   Desc anyBool = desc(ACL_BOOL, {-1, -1}), smallBool = desc(ACL_BOOL, {3, 1}), bigBool = desc(ACL_BOOL, {3, 5});
   struct Broadcasting {
     const char *op;
@@ -379,7 +379,10 @@ TEST_F(OpApiTest, DynamicDimsNeverBroadcast) {
       {"LogicalAnd", {anyBool.get(), anyBool.get()}, {bigBool.get(), smallBool.get()}, {db.buffer, ds.buffer},
        anyBool.get(), bigBool.get()},
       {"SelectV2", {anyBool.get(), any.get(), any.get()}, {smallBool.get(), big.get(), big.get()},
-       {ds.buffer, db.buffer, db.buffer}, any.get(), out.get()}};
+       {ds.buffer, db.buffer, db.buffer}, any.get(), out.get()},
+      {"ClipByValue", {any.get(), any.get(), any.get()}, {big.get(), small.get(), big.get()},
+       {db.buffer, ds.buffer, db.buffer}, any.get(), out.get()},
+      {"FloorMod", {any.get(), any.get()}, {big.get(), small.get()}, {db.buffer, ds.buffer}, any.get(), out.get()}};
   for (const Broadcasting &op : ops) {
     SCOPED_TRACE(op.op);
     std::vector<const aclTensorDesc *> compiled(op.compiled.begin(), op.compiled.end());

@@ -678,8 +678,7 @@ struct PadPattern : OpConversionPattern<PadOp> {
       Value constant = arith::ConstantOp::create(b, l, b.getF32FloatAttr(fillValue));
       return toStorage(b, l, castScalar(b, l, constant, b.getF32Type(), element, true), element);
     };
-    int64_t divided = 0;
-    while (divided < rank && resultType.getDimSize(divided) == 1) ++divided;
+    int64_t divided = dividedDim(resultType);
     bool rowsAgree = true;
     for (int64_t d = 0; d <= divided && d < rank; ++d) rowsAgree = rowsAgree && low[d] == 0 && high[d] == 0;
     if (rowsAgree && !empty) {
@@ -736,7 +735,7 @@ struct ConcatPattern : OpConversionPattern<ConcatOp> {
     // rest, so everything is written in place, for one more write of the output. Blocks then
     // fill the rows they write the parts of only when a dim before the axis is what they divide
     // (the first one not 1): along the axis, the parts' rows are not the fill's.
-    bool rowsBeforeAxis = llvm::any_of(resultType.getShape().take_front(axis), [](int64_t d) { return d != 1; });
+    bool rowsBeforeAxis = dividedDim(resultType) < axis;
     if (rowsBeforeAxis) result = fill(rewriter, loc, result, rewriter.getZeroAttr(resultType.getElementType()));
     int64_t offset = 0;
     for (Value input : inputs) {

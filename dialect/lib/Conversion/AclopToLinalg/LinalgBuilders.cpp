@@ -63,6 +63,12 @@ Value gatherInto(OpBuilder &b, Location loc, Value source, Value init,
       .getResult(0);
 }
 
+int64_t dividedDim(RankedTensorType result) {
+  int64_t d = 0;
+  while (d < result.getRank() && result.getDimSize(d) == 1) ++d;
+  return d;
+}
+
 Value isInRange(OpBuilder &b, Location loc, Value index, Value size) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value notBelow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero);

@@ -34,6 +34,11 @@ Value castTensor(OpBuilder &b, Location loc, Value value, RankedTensorType resul
 Value gatherInto(OpBuilder &b, Location loc, Value source, Value init,
                  function_ref<Value(OpBuilder &, Location, int64_t dim, Value index)> sourceIndex);
 
+// The dim of an op's result that aclop-map-to-kernel-abi divides over blocks: the first not
+// statically 1 (the rank when there is none). Lowerings that write one buffer from several nests
+// keep each block's rows its own only along this dim.
+int64_t dividedDim(RankedTensorType result);
+
 // Whether `index` (index type) lies in [0, size): where a read by index may go.
 Value isInRange(OpBuilder &b, Location loc, Value index, Value size);
 

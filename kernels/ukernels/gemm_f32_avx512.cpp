@@ -17,6 +17,7 @@
 #include "ukernels.h"
 
 #include "const_panels.h"
+#include "vector_avx512.h"
 #include "epilogue.h"
 #include "intrinsics.h"
 

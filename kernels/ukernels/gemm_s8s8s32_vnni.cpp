@@ -8,6 +8,7 @@
 // 128 sum b, so each column subtracts 128 x its column sum (computed by the same instruction).
 #include "ukernels.h"
 
+#include "vector_avx512.h"
 #include "epilogue.h"
 #include "intrinsics.h"
 

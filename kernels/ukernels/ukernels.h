@@ -2,7 +2,8 @@
 // ukernels) where they beat the generated code (measured; see docs/design-notes.md): the
 // s8 x s8 -> s32 GEMM tile on AVX512-VNNI (vpdpbusd multiplies u8 by s8, so the kernel biases
 // A by 128 and subtracts 128 x the column sums of B), and the f32-accumulating GEMM tile on
-// AVX-512 for f32, f16 and bf16 operands (packed micro-panels, a 12 x 32 register tile).
+// AVX-512 for f32, f16 and bf16 operands (packed micro-panels, a 12 x 32 register tile), and the
+// same on AVX2 (a 6 x 16 register tile) for the x86 CPUs without AVX-512.
 //
 // The ABI is plain C: each operand is a base pointer plus an element offset and element
 // strides, which is what `aclop-call-ukernels` reads out of a memref. A ukernel is selected
@@ -39,6 +40,10 @@ typedef void GemmF32Ukernel(const void *a, int64_t aOffset, int64_t aRowStride, 
                             const float *beta, const float *cIn, int64_t cInOffset, int64_t cInRowStride);
 GemmF32Ukernel aclcpu_ukernel_gemm_f32f32f32, aclcpu_ukernel_gemm_f16f16f32, aclcpu_ukernel_gemm_bf16bf16f32,
     aclcpu_ukernel_gemm_bf16bf16f32_dpbf16, aclcpu_ukernel_gemm_f16f16f32_dpbf16, aclcpu_ukernel_gemm_f32f32f32_dpbf16;
+// The same contract on AVX2 with FMA and F16C (gemm_f32_avx2.cpp), for x86 CPUs without AVX-512:
+// f32, f16 and bf16 operands widened to f32, exact.
+GemmF32Ukernel aclcpu_ukernel_gemm_f32f32f32_avx2, aclcpu_ukernel_gemm_f16f16f32_avx2,
+    aclcpu_ukernel_gemm_bf16bf16f32_avx2;
 }
 
 namespace aclcpu {

@@ -348,11 +348,13 @@ TEST_F(JitTest, UkernelGemmAsksForOneBlockPerWorker) {
   EXPECT_EQ(add->launch.workPerElement, 1u);
   EXPECT_EQ(matmul->launch.depthInput, -1) << "a static depth";
   // A dynamic depth is read at launch from A's columns (input 0, dim 1), or its rows when A is
-  // transposed (dim 0). Only the f32 ukernel (AVX-512) divides a one-row product over blocks:
-  // generated code (AVX2, say) runs it as one, which has no recipe to record.
+  // transposed (dim 0). Only an f32 ukernel (AVX-512 or AVX2) divides a one-row product over
+  // blocks: generated code (NEON, say) runs it as one, which has no recipe to record.
   auto dynamicDepth = compile("matmul", {{ElementType::F32, {1, -1}}, {ElementType::F32, {-1, 4096}}});
   ASSERT_TRUE(dynamicDepth);
-  bool f32Ukernel = std::find(ukernels.begin(), ukernels.end(), "aclcpu_ukernel_gemm_f32f32f32") != ukernels.end();
+  bool f32Ukernel = std::any_of(ukernels.begin(), ukernels.end(), [](const std::string &name) {
+    return name == "aclcpu_ukernel_gemm_f32f32f32" || name == "aclcpu_ukernel_gemm_f32f32f32_avx2";
+  });
   EXPECT_EQ(dynamicDepth->launch.partitioned, f32Ukernel);
   if (!f32Ukernel) return;
   EXPECT_EQ(dynamicDepth->launch.depthInput, 0);

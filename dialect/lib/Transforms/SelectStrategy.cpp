@@ -125,9 +125,11 @@ bool widenedRegisterTilesWin(linalg::LinalgOp op) {
 
 // The ukernel (of those the target provides) that computes this product's cache tiles, or "".
 // f32 products take the ukernel unless generated tiles win (f32RegisterTilesWin), f16 and bf16
-// likewise (widenedRegisterTilesWin). Where the target multiplies bf16 pairs (vdpbf16ps), bf16
-// products take that ukernel whatever their shape: it does twice the products a cycle of the
-// f32 FMA the generated tiles use (Zen 5, 1 thread: 1024^3 188 -> 393-407 GF/s, 64^3 165 -> 302).
+// likewise (widenedRegisterTilesWin); where the target has the AVX2 tiles instead (named with an
+// `_avx2` suffix), those take every f32, f16 and bf16 product. Where the target multiplies bf16
+// pairs (vdpbf16ps), bf16 products take that ukernel whatever their shape: it does twice the
+// products a cycle of the f32 FMA the generated tiles use (Zen 5, 1 thread: 1024^3 188 -> 393-407
+// GF/s, 64^3 165 -> 302).
 // An f16 or f32 product whose inputs are rounded to bf16 (a low-precision gemm) takes the f16 or
 // f32 pair ukernel, which rounds as it packs; without it, generated code computes the rounding as
 // written.
@@ -139,6 +141,10 @@ StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
       a == b && c.isF32() && isMultiplyAccumulate<arith::AddFOp, arith::MulFOp, arith::ExtFOp>(op, false);
   const bool roundedProduct = a == b && (a.isF16() || a.isF32()) && c.isF32() &&
                               isMultiplyAccumulate<arith::AddFOp, arith::MulFOp, arith::ExtFOp>(op, false, true);
+  // The AVX2 tiles (x86 without AVX-512) take every exact float product: generated code there
+  // ran at half their speed even where its tiles win on AVX-512 (1 thread, f32 GF/s, generated /
+  // ukernel, in one process beside OpenBLAS: 64^3 30/42, 256^3 18/41, TN 256^3 28/81, TT 20/78).
+  const bool avx2Tiles = llvm::is_contained(available, "aclcpu_ukernel_gemm_f32f32f32_avx2");
   StringRef symbol;
   // i8 tensors carry no signedness: a u8 product zero-extends, and is not what the ukernel does.
   if (a.isInteger(8) && b.isInteger(8) && c.isInteger(32) &&
@@ -148,11 +154,15 @@ StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
     symbol = kBf16Pairs;
   else if (roundedProduct)
     symbol = a.isF16() ? "aclcpu_ukernel_gemm_f16f16f32_dpbf16" : "aclcpu_ukernel_gemm_f32f32f32_dpbf16";
-  else if (floatProduct && !(a.isF32() ? f32RegisterTilesWin(op) : widenedRegisterTilesWin(op)))
+  else if (floatProduct && (avx2Tiles || !(a.isF32() ? f32RegisterTilesWin(op) : widenedRegisterTilesWin(op))))
     symbol = a.isF32() ? "aclcpu_ukernel_gemm_f32f32f32"
              : a.isF16() ? "aclcpu_ukernel_gemm_f16f16f32"
              : a.isBF16() ? "aclcpu_ukernel_gemm_bf16bf16f32" : "";
-  return !symbol.empty() && llvm::is_contained(available, symbol) ? symbol : StringRef();
+  if (symbol.empty()) return StringRef();
+  // The AVX2 tiles of the same product where the target has those instead (x86 without AVX-512).
+  for (const std::string &provided : available)
+    if (provided == symbol || provided == (symbol + "_avx2").str()) return provided;
+  return StringRef();
 }
 
 // Cache tiles for a contraction: a (k x n) panel of b that stays in L2 while `rows` rows of a

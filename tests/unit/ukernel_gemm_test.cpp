@@ -1,0 +1,202 @@
+// The exact f32-accumulating GEMM ukernels this host runs (AVX-512 or AVX2; f32, f16 and bf16
+// operands), called directly against plain loops in double: every operand layout the
+// `aclop-call-ukernels` ABI passes (A and B either way round or strided, C with a wider row
+// stride), both modes (C += P; C = alpha P + beta Cin with Cin apart, Cin == C, and beta = 0 with
+// NaN in Cin, which must not leak), and shapes that cross every blocking edge: ragged register
+// tiles, the few-rows path, several depth chunks, row bands and column panels.
+#include "op_compiler.h"
+
+#include "../../kernels/ukernels/ukernels.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace aclcpu;
+
+namespace {
+
+enum class Element { F32, F16, BF16 };
+
+struct UkernelUnderTest {
+  std::string name;
+  Element element;
+  GemmF32Ukernel *function;
+};
+
+// The exact ones (not the _dpbf16 pairs, which round or flush) among the host's ukernels.
+std::vector<UkernelUnderTest> hostGemmUkernels() {
+  const struct {
+    const char *name;
+    Element element;
+  } exact[] = {{"aclcpu_ukernel_gemm_f32f32f32", Element::F32},       {"aclcpu_ukernel_gemm_f16f16f32", Element::F16},
+               {"aclcpu_ukernel_gemm_bf16bf16f32", Element::BF16},    {"aclcpu_ukernel_gemm_f32f32f32_avx2", Element::F32},
+               {"aclcpu_ukernel_gemm_f16f16f32_avx2", Element::F16}, {"aclcpu_ukernel_gemm_bf16bf16f32_avx2", Element::BF16}};
+  int count = 0;
+  const UkernelSymbol *symbols = ukernelSymbols(count);
+  std::vector<UkernelUnderTest> found;
+  const auto &host = hostTarget().ukernels;
+  for (const auto &candidate : exact) {
+    if (std::find(host.begin(), host.end(), candidate.name) == host.end()) continue;
+    for (int i = 0; i < count; ++i)
+      if (std::string(symbols[i].name) == candidate.name)
+        found.push_back({candidate.name, candidate.element, reinterpret_cast<GemmF32Ukernel *>(symbols[i].address)});
+  }
+  return found;
+}
+
+// Element storage: f32 as it is, f16 and bf16 as 16-bit words of values chosen to be exact in them.
+struct Operand {
+  Element element;
+  std::vector<float> values;  // what the words hold, for the reference
+  std::vector<uint16_t> words;
+  std::vector<float> floats;
+  const void *data() const { return element == Element::F32 ? static_cast<const void *>(floats.data()) : words.data(); }
+};
+
+uint16_t wordOf(float value, Element element) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  if (element == Element::BF16) return static_cast<uint16_t>(bits >> 16);  // exact: low bits are zero
+  // f16 of a value with at most 11 significant bits in [2^-10, 8): exact
+  const uint32_t sign = bits >> 31, exponent = (bits >> 23) & 0xff, mantissa = bits & 0x7fffff;
+  if (exponent == 0) return static_cast<uint16_t>(sign << 15);
+  return static_cast<uint16_t>(sign << 15 | (exponent - 127 + 15) << 10 | mantissa >> 13);
+}
+
+// `size` elements, those at the offsets `read` marks small multiples of 2^-6 (exact in every
+// type), the others NaN: read by mistake (even times a zero of padding), they show in C.
+Operand randomOperand(Element element, const std::vector<bool> &read, unsigned seed) {
+  std::mt19937 generator(seed);
+  std::uniform_int_distribution<int> steps(-128, 128);
+  const size_t size = read.size();
+  Operand operand{element, std::vector<float>(size), {}, {}};
+  for (size_t i = 0; i < size; ++i)
+    operand.values[i] = read[i] ? steps(generator) / 64.0f : std::numeric_limits<float>::quiet_NaN();
+  if (element == Element::F32) {
+    operand.floats = operand.values;
+  } else {
+    operand.words.resize(size);
+    const uint16_t nan = element == Element::F16 ? 0x7e00 : 0x7fc0;
+    for (size_t i = 0; i < size; ++i) operand.words[i] = read[i] ? wordOf(operand.values[i], element) : nan;
+  }
+  return operand;
+}
+
+// Which of `size` elements a matrix of (outer x inner) at `offset` with those strides covers.
+std::vector<bool> covered(size_t size, int64_t offset, int64_t outer, int64_t outerStride, int64_t inner,
+                          int64_t innerStride) {
+  std::vector<bool> read(size, false);
+  for (int64_t i = 0; i < outer; ++i)
+    for (int64_t k = 0; k < inner; ++k) read[size_t(offset + i * outerStride + k * innerStride)] = true;
+  return read;
+}
+
+struct Layout {
+  bool transposedA, transposedB;
+  int64_t bColumnStride;  // 1, or 2 (B's columns every other element) when not transposed
+  int64_t cPadding;       // C's row stride is columns + cPadding
+};
+
+enum class Mode { Accumulate, ScaledApart, ScaledInPlace, ScaledBetaZero };
+
+// Runs one product and compares every element of C with the reference; returns false on the
+// first mismatch (reported).
+bool checkProduct(const UkernelUnderTest &ukernel, int64_t rows, int64_t columns, int64_t depth, Layout layout,
+                  Mode mode, unsigned seed) {
+  const int64_t aRowStride = layout.transposedA ? 1 : depth + 3, aDepthStride = layout.transposedA ? rows + 5 : 1;
+  const int64_t bDepthStride = layout.transposedB ? 1 : columns * layout.bColumnStride + 7;
+  const int64_t bColumnStride = layout.transposedB ? depth + 2 : layout.bColumnStride;
+  const int64_t aOffset = 3, bOffset = 5, cOffset = 2, cInOffset = 1;
+  const int64_t cRowStride = columns + layout.cPadding;
+  // Each operand ends at its last element, so that a read past it leaves the allocation (the
+  // sanitizer build reports it; reads between rows meet NaN: randomOperand).
+  auto end = [](int64_t offset, int64_t outer, int64_t outerStride, int64_t inner, int64_t innerStride) {
+    return size_t(offset + std::max<int64_t>(outer - 1, 0) * outerStride + std::max<int64_t>(inner - 1, 0) * innerStride + 1);
+  };
+  const size_t aSize = end(aOffset, rows, aRowStride, depth, aDepthStride);
+  const size_t bSize = end(bOffset, depth, bDepthStride, columns, bColumnStride);
+  const size_t cSize = size_t(cOffset + rows * cRowStride + 8);
+  Operand a = randomOperand(ukernel.element, covered(aSize, aOffset, rows, aRowStride, depth, aDepthStride), seed);
+  Operand b =
+      randomOperand(ukernel.element, covered(bSize, bOffset, depth, bDepthStride, columns, bColumnStride), seed + 1);
+  std::vector<float> c(cSize), cIn(cSize);
+  std::mt19937 generator(seed + 2);
+  std::uniform_int_distribution<int> steps(-64, 64);
+  for (float &value : c) value = steps(generator) / 16.0f;
+  for (float &value : cIn) value = steps(generator) / 16.0f;
+  const float alpha = 1.25f, beta = mode == Mode::ScaledBetaZero ? 0.0f : -0.75f;
+  if (mode == Mode::ScaledBetaZero) std::fill(cIn.begin(), cIn.end(), std::numeric_limits<float>::quiet_NaN());
+  const std::vector<float> before = c;
+  const bool scaled = mode != Mode::Accumulate;
+  const float *cInData = mode == Mode::ScaledInPlace ? c.data() + cOffset : cIn.data() + cInOffset;
+  const int64_t cInStart = 0, cInRowStride = cRowStride;
+  ukernel.function(a.data(), aOffset, aRowStride, aDepthStride, b.data(), bOffset, bDepthStride, bColumnStride, c.data(),
+                   cOffset, cRowStride, rows, columns, depth, scaled ? &alpha : nullptr, scaled ? &beta : nullptr,
+                   scaled ? cInData : nullptr, cInStart, cInRowStride);
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < columns; ++j) {
+      double product = 0, magnitude = 0;
+      for (int64_t k = 0; k < depth; ++k) {
+        const double term = double(a.values[size_t(aOffset + i * aRowStride + k * aDepthStride)]) *
+                            b.values[size_t(bOffset + j * bColumnStride + k * bDepthStride)];
+        product += term;
+        magnitude += std::fabs(term);
+      }
+      const size_t at = size_t(cOffset + i * cRowStride + j);
+      const double old = before[at];
+      const double inValue = mode == Mode::ScaledInPlace ? old : cInData[i * cInRowStride + j];
+      const double expected = !scaled ? old + product : alpha * product + (beta != 0 ? beta * inValue : 0.0);
+      // f32 sums of `depth` terms: each rounding at most 2^-24 of the running magnitude.
+      const double scaledIn = scaled && beta != 0 ? std::fabs(beta * inValue) : 0.0;
+      const double tolerance =
+          1e-6 + 2.0 * double(depth + 4) * 0x1p-24 * (std::fabs(alpha) * magnitude + std::fabs(old) + scaledIn);
+      if (!(std::fabs(c[at] - expected) <= tolerance)) {
+        ADD_FAILURE() << ukernel.name << " " << rows << "x" << columns << "x" << depth << " ta " << layout.transposedA
+                      << " tb " << layout.transposedB << " bColumnStride " << layout.bColumnStride << " mode "
+                      << int(mode) << ": C[" << i << "][" << j << "] = " << c[at] << ", expected " << expected;
+        return false;
+      }
+    }
+  // Outside C's rows x columns nothing changed (the padding of each row, the ends).
+  for (size_t at = 0; at < c.size(); ++at) {
+    const int64_t offset = int64_t(at) - cOffset;
+    const bool inside = offset >= 0 && offset < rows * cRowStride && offset % cRowStride < columns;
+    if (!inside && std::memcmp(&c[at], &before[at], sizeof(float)) != 0) {
+      ADD_FAILURE() << ukernel.name << " " << rows << "x" << columns << "x" << depth << " wrote outside C at " << at;
+      return false;
+    }
+  }
+  return true;
+}
+
+TEST(UkernelGemm, MatchesPlainLoopsOverLayoutsModesAndShapes) {
+  const auto ukernels = hostGemmUkernels();
+  if (ukernels.empty()) GTEST_SKIP() << "no exact f32-accumulating GEMM ukernel on this CPU";
+  struct Shape {
+    int64_t rows, columns, depth;
+  } shapes[] = {{1, 1, 1},   {3, 17, 5},  {4, 100, 300}, {2, 9, 0},   {5, 33, 257}, {6, 16, 8},
+                {7, 15, 31}, {13, 40, 9}, {64, 64, 64},  {170, 50, 513}, {20, 4100, 3}};
+  const Layout layouts[] = {{false, false, 1, 0}, {true, false, 1, 3}, {false, true, 1, 1},
+                            {true, true, 1, 0},   {false, false, 2, 5}};
+  const Mode modes[] = {Mode::Accumulate, Mode::ScaledApart, Mode::ScaledInPlace, Mode::ScaledBetaZero};
+  int checked = 0;
+  unsigned seed = 1;
+  for (const auto &ukernel : ukernels)
+    for (const Shape &shape : shapes)
+      for (const Layout &layout : layouts)
+        for (Mode mode : modes) {
+          ASSERT_TRUE(checkProduct(ukernel, shape.rows, shape.columns, shape.depth, layout, mode, seed++));
+          ++checked;
+        }
+  printf("%zu ukernels, %d products checked\n", ukernels.size(), checked);
+}
+
+}  // namespace

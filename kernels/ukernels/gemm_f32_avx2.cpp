@@ -22,7 +22,7 @@ namespace {
 
 constexpr int64_t kRows = 6;           // rows of a register tile
 constexpr int64_t kColumns = 16;       // columns of a register tile: two ymm
-constexpr int64_t kDepthChunk = 256;   // a micro-panel of B: 16 KiB, in L1
+constexpr int64_t kDepthChunk = 256;   // deepest chunk: a micro-panel of B of 16 KiB, in L1
 constexpr int64_t kRowChunk = 168;     // rows of A packed at a time: 168 KiB, in L2
 constexpr int64_t kColumnChunk = 4080; // columns of B packed at a time: 4 MiB, in L3
 constexpr int64_t kFewRows = 4;        // up to this many rows, B is not packed
@@ -157,6 +157,13 @@ void packA(const T *a, int64_t rowStride, int64_t depthStride, int64_t rows, int
 template <int Rows, int Halves>
 __attribute__((noinline)) void registerTile(const float *a, const float *b, int64_t depth, const Destination<float> &outIn,
                                             Mask low, Mask high) {
+  // The tile's rows of C, fetched while the sums run: each depth chunk reads them back from
+  // wherever the chunk before left them.
+  for (int r = 0; r < Rows; ++r) {
+    const char *row = reinterpret_cast<const char *>(outIn.out + r * outIn.outRowStride);
+    _mm_prefetch(row, _MM_HINT_T0);
+    _mm_prefetch(row + 8 * Halves * sizeof(float) - 1, _MM_HINT_T0);
+  }
   __m256 acc[Rows][Halves];
   for (int r = 0; r < Rows; ++r)
     for (int h = 0; h < Halves; ++h) acc[r][h] = _mm256_setzero_ps();
@@ -228,6 +235,14 @@ void fewRows(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, i
     }
 }
 
+// The depth of each chunk: as deep as kDepthChunk allows, all alike (513 as 3 x 171, not 256 +
+// 256 + 1: each chunk costs a pass over C and the packing of its panels). Both paths sum in
+// these chunks, so that a row's result does not depend on the path.
+int64_t depthChunkOf(int64_t depth) {
+  const int64_t chunks = (depth + kDepthChunk - 1) / kDepthChunk;
+  return (depth + chunks - 1) / chunks;
+}
+
 template <class T>
 void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int64_t bDepthStride,
           int64_t bColumnStride, float *c, int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth,
@@ -241,8 +256,9 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
     // Summed in the packed path's depth chunks, each into zeroed sums that then reach C as a
     // chunk's tiles put theirs: the same bits as with B's panels.
     auto *sums = reinterpret_cast<float *>(aclcpu::ukernelScratch(2, rows * columns * 4));
-    for (int64_t k0 = 0; k0 < depth; k0 += kDepthChunk) {
-      const int64_t slice = depth - k0 < kDepthChunk ? depth - k0 : kDepthChunk;
+    const int64_t depthChunk = depthChunkOf(depth);
+    for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
+      const int64_t slice = depth - k0 < depthChunk ? depth - k0 : depthChunk;
       for (int64_t i = 0; i < rows * columns; ++i) sums[i] = 0.0f;
       const T *chunkOfA = a + k0 * aDepthStride, *chunkOfB = b + k0 * bDepthStride;
       switch (rows) {
@@ -255,8 +271,9 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
     }
     return;
   }
+  const int64_t depthChunk = depthChunkOf(depth);
   const int64_t panelColumns = columns < kColumnChunk ? columns : kColumnChunk;
-  const int64_t panelDepth = depth < kDepthChunk ? depth : kDepthChunk;
+  const int64_t panelDepth = depthChunk;
   const int64_t bandRows = rows < kRowChunk ? rows : kRowChunk;
   auto *packedB = reinterpret_cast<float *>(
       aclcpu::ukernelScratch(0, (panelColumns + kColumns - 1) / kColumns * kColumns * panelDepth * 4));
@@ -265,8 +282,8 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   for (int64_t j0 = 0; j0 < columns; j0 += kColumnChunk) {
     const int64_t width = columns - j0 < kColumnChunk ? columns - j0 : kColumnChunk;
     const int64_t blocks = (width + kColumns - 1) / kColumns;
-    for (int64_t k0 = 0; k0 < depth; k0 += kDepthChunk) {
-      const int64_t slice = depth - k0 < kDepthChunk ? depth - k0 : kDepthChunk;
+    for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
+      const int64_t slice = depth - k0 < depthChunk ? depth - k0 : depthChunk;
       packB(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride, slice, width, packedB);
       const Destination<float> out = epilogue.chunk(k0 == 0, c, cRowStride, j0);
       for (int64_t row0 = 0; row0 < rows; row0 += kRowChunk) {

@@ -34,6 +34,8 @@ const HostTarget &hostTarget() {
     if (x86 && !(enabled && std::string(enabled) == "0")) {
       if (has("avx512f") && has("avx512bw") && has("avx512vnni"))
         host.ukernels.push_back("aclcpu_ukernel_gemm_s8s8s32_vnni");
+      else if (has("avx2"))  // generated code ran s8 at 0.13-0.16x oneDNN there
+        host.ukernels.push_back("aclcpu_ukernel_gemm_s8s8s32_avx2");
       if (has("avx512f") && has("avx512bw") && has("avx512vl") && has("f16c") && has("fma")) {
         for (const char *name : {"aclcpu_ukernel_gemm_f32f32f32", "aclcpu_ukernel_gemm_f16f16f32",
                                  "aclcpu_ukernel_gemm_bf16bf16f32"})

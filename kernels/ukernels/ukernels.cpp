@@ -25,6 +25,7 @@ const UkernelSymbol *ukernelSymbols(int &count) {
       {"aclcpu_ukernel_gemm_bf16bf16f32_dpbf16", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_bf16bf16f32_dpbf16)},
       {"aclcpu_ukernel_gemm_f16f16f32_dpbf16", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f16f16f32_dpbf16)},
       {"aclcpu_ukernel_gemm_f32f32f32_dpbf16", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f32f32f32_dpbf16)},
+      {"aclcpu_ukernel_gemm_s8s8s32_avx2", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_s8s8s32_avx2)},
       {"aclcpu_ukernel_gemm_f32f32f32_avx2", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f32f32f32_avx2)},
       {"aclcpu_ukernel_gemm_f16f16f32_avx2", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f16f16f32_avx2)},
       {"aclcpu_ukernel_gemm_bf16bf16f32_avx2", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_bf16bf16f32_avx2)},

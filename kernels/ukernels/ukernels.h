@@ -29,6 +29,12 @@ void aclcpu_ukernel_gemm_s8s8s32_vnni(const int8_t *a, int64_t aOffset, int64_t 
                                       int32_t *c, int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
                                       int64_t depth, const int32_t *alpha, const int32_t *beta, const int32_t *cIn,
                                       int64_t cInOffset, int64_t cInRowStride);
+// The same on AVX2 (gemm_avx2.cpp): pairs of k widened to s16, summed by vpmaddwd.
+void aclcpu_ukernel_gemm_s8s8s32_avx2(const int8_t *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride,
+                                      const int8_t *b, int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride,
+                                      int32_t *c, int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
+                                      int64_t depth, const int32_t *alpha, const int32_t *beta, const int32_t *cIn,
+                                      int64_t cInOffset, int64_t cInRowStride);
 // The same contract for f32 accumulation; a and b are f32, f16 or bf16 as the name says. The
 // _dpbf16 ones multiply bf16 pairs with vdpbf16ps (AVX512-BF16): their products are exact and
 // accumulate in f32 like the others', but they read bf16 denormals as zero and flush f32
@@ -40,7 +46,7 @@ typedef void GemmF32Ukernel(const void *a, int64_t aOffset, int64_t aRowStride, 
                             const float *beta, const float *cIn, int64_t cInOffset, int64_t cInRowStride);
 GemmF32Ukernel aclcpu_ukernel_gemm_f32f32f32, aclcpu_ukernel_gemm_f16f16f32, aclcpu_ukernel_gemm_bf16bf16f32,
     aclcpu_ukernel_gemm_bf16bf16f32_dpbf16, aclcpu_ukernel_gemm_f16f16f32_dpbf16, aclcpu_ukernel_gemm_f32f32f32_dpbf16;
-// The same contract on AVX2 with FMA and F16C (gemm_f32_avx2.cpp), for x86 CPUs without AVX-512:
+// The same contract on AVX2 with FMA and F16C (gemm_avx2.cpp), for x86 CPUs without AVX-512:
 // f32, f16 and bf16 operands widened to f32, exact.
 GemmF32Ukernel aclcpu_ukernel_gemm_f32f32f32_avx2, aclcpu_ukernel_gemm_f16f16f32_avx2,
     aclcpu_ukernel_gemm_bf16bf16f32_avx2;

@@ -335,9 +335,11 @@ TEST_F(JitTest, UkernelGemmAsksForOneBlockPerWorker) {
   auto matmul = compile("matmul", {{ElementType::F32, {300, 200}}, {ElementType::F32, {200, 70}}});
   ASSERT_TRUE(gemm && add && matmul);
   const auto &ukernels = hostTarget().ukernels;
-  bool vnni = std::find(ukernels.begin(), ukernels.end(), "aclcpu_ukernel_gemm_s8s8s32_vnni") != ukernels.end();
+  bool s8Ukernel = std::any_of(ukernels.begin(), ukernels.end(), [](const std::string &name) {
+    return name == "aclcpu_ukernel_gemm_s8s8s32_vnni" || name == "aclcpu_ukernel_gemm_s8s8s32_avx2";
+  });
   EXPECT_TRUE(gemm->launch.partitioned);
-  EXPECT_EQ(gemm->launch.blocksPerWorker, vnni ? 1u : 4u);
+  EXPECT_EQ(gemm->launch.blocksPerWorker, s8Ukernel ? 1u : 4u);
   EXPECT_TRUE(add->launch.partitioned);
   EXPECT_EQ(add->launch.blocksPerWorker, 4u);
   // Each output element is worth the product's depth in vector FMAs: 200 over 32-bit lanes,

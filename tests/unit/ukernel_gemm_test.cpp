@@ -1,5 +1,5 @@
-// The exact f32-accumulating GEMM ukernels this host runs (AVX-512 or AVX2; f32, f16 and bf16
-// operands), called directly against plain loops in double: every operand layout the
+// The exact GEMM ukernels this host runs (AVX-512 or AVX2; f32, f16 and bf16 operands summed in
+// f32, s8 in s32), called directly against plain loops in double: every operand layout the
 // `aclop-call-ukernels` ABI passes (A and B either way round or strided, C with a wider row
 // stride), both modes (C += P; C = alpha P + beta Cin with Cin apart, Cin == C, and beta = 0 with
 // NaN in Cin, which must not leak), and shapes that cross every blocking edge: ragged register
@@ -197,6 +197,100 @@ TEST(UkernelGemm, MatchesPlainLoopsOverLayoutsModesAndShapes) {
           ++checked;
         }
   printf("%zu ukernels, %d products checked\n", ukernels.size(), checked);
+}
+
+// The s8 x s8 -> s32 ukernels (VNNI or AVX2): the same layouts and modes, exact (wrapping)
+// against 64-bit sums; the operands cover the whole s8 range, -128 and 127 included.
+using S8Ukernel = void(const int8_t *, int64_t, int64_t, int64_t, const int8_t *, int64_t, int64_t, int64_t, int32_t *,
+                       int64_t, int64_t, int64_t, int64_t, int64_t, const int32_t *, const int32_t *, const int32_t *,
+                       int64_t, int64_t);
+
+bool checkS8Product(const std::string &name, S8Ukernel *ukernel, int64_t rows, int64_t columns, int64_t depth,
+                    Layout layout, Mode mode, unsigned seed) {
+  const int64_t aRowStride = layout.transposedA ? 1 : depth + 3, aDepthStride = layout.transposedA ? rows + 5 : 1;
+  const int64_t bDepthStride = layout.transposedB ? 1 : columns * layout.bColumnStride + 7;
+  const int64_t bColumnStride = layout.transposedB ? depth + 2 : layout.bColumnStride;
+  const int64_t aOffset = 3, bOffset = 5, cOffset = 2, cRowStride = columns + layout.cPadding;
+  auto end = [](int64_t offset, int64_t outer, int64_t outerStride, int64_t inner, int64_t innerStride) {
+    return size_t(offset + std::max<int64_t>(outer - 1, 0) * outerStride + std::max<int64_t>(inner - 1, 0) * innerStride + 1);
+  };
+  std::mt19937 generator(seed);
+  std::uniform_int_distribution<int> byte(-128, 127), small(-1000, 1000);
+  // Elements outside the matrices are large (-128): read by mistake they change sums.
+  auto operand = [&](size_t size, const std::vector<bool> &read) {
+    std::vector<int8_t> values(size);
+    for (size_t i = 0; i < size; ++i) values[i] = static_cast<int8_t>(read[i] ? byte(generator) : -128);
+    return values;
+  };
+  const size_t aSize = end(aOffset, rows, aRowStride, depth, aDepthStride);
+  const size_t bSize = end(bOffset, depth, bDepthStride, columns, bColumnStride);
+  const std::vector<int8_t> a = operand(aSize, covered(aSize, aOffset, rows, aRowStride, depth, aDepthStride));
+  const std::vector<int8_t> b = operand(bSize, covered(bSize, bOffset, depth, bDepthStride, columns, bColumnStride));
+  std::vector<int32_t> c(size_t(cOffset + rows * cRowStride + 8)), cIn(c.size());
+  for (int32_t &value : c) value = small(generator);
+  for (int32_t &value : cIn) value = mode == Mode::ScaledBetaZero ? INT32_MIN : small(generator);
+  const std::vector<int32_t> before = c;
+  const int32_t alpha = 3, beta = mode == Mode::ScaledBetaZero ? 0 : -2;
+  const bool scaled = mode != Mode::Accumulate;
+  const int32_t *cInData = mode == Mode::ScaledInPlace ? c.data() + cOffset : cIn.data() + 1;
+  ukernel(a.data(), aOffset, aRowStride, aDepthStride, b.data(), bOffset, bDepthStride, bColumnStride, c.data(), cOffset,
+          cRowStride, rows, columns, depth, scaled ? &alpha : nullptr, scaled ? &beta : nullptr,
+          scaled ? cInData : nullptr, 0, cRowStride);
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < columns; ++j) {
+      int64_t product = 0;
+      for (int64_t k = 0; k < depth; ++k)
+        product += int64_t{a[size_t(aOffset + i * aRowStride + k * aDepthStride)]} *
+                   b[size_t(bOffset + j * bColumnStride + k * bDepthStride)];
+      const size_t at = size_t(cOffset + i * cRowStride + j);
+      const int64_t inValue = mode == Mode::ScaledInPlace ? before[at] : cInData[i * cRowStride + j];
+      const int64_t wide = !scaled ? before[at] + product : alpha * product + (beta != 0 ? beta * inValue : 0);
+      const auto expected = static_cast<int32_t>(static_cast<uint32_t>(wide));
+      if (c[at] != expected) {
+        ADD_FAILURE() << name << " " << rows << "x" << columns << "x" << depth << " ta " << layout.transposedA
+                      << " tb " << layout.transposedB << " mode " << int(mode) << ": C[" << i << "][" << j
+                      << "] = " << c[at] << ", expected " << expected;
+        return false;
+      }
+    }
+  for (size_t at = 0; at < c.size(); ++at) {
+    const int64_t offset = int64_t(at) - cOffset;
+    const bool inside = offset >= 0 && offset < rows * cRowStride && offset % cRowStride < columns;
+    if (!inside && c[at] != before[at]) {
+      ADD_FAILURE() << name << " " << rows << "x" << columns << "x" << depth << " wrote outside C at " << at;
+      return false;
+    }
+  }
+  return true;
+}
+
+TEST(UkernelGemm, S8MatchesPlainLoopsOverLayoutsModesAndShapes) {
+  int count = 0;
+  const UkernelSymbol *symbols = ukernelSymbols(count);
+  const auto &host = hostTarget().ukernels;
+  int checked = 0;
+  unsigned seed = 1;
+  for (const char *name : {"aclcpu_ukernel_gemm_s8s8s32_vnni", "aclcpu_ukernel_gemm_s8s8s32_avx2"}) {
+    if (std::find(host.begin(), host.end(), name) == host.end()) continue;
+    S8Ukernel *ukernel = nullptr;
+    for (int i = 0; i < count; ++i)
+      if (std::string(symbols[i].name) == name) ukernel = reinterpret_cast<S8Ukernel *>(symbols[i].address);
+    ASSERT_NE(ukernel, nullptr) << name;
+    struct Shape {
+      int64_t rows, columns, depth;
+    } shapes[] = {{1, 1, 1}, {3, 17, 5}, {4, 100, 300}, {2, 9, 0}, {5, 33, 257}, {6, 16, 8}, {7, 15, 31},
+                  {13, 40, 9}, {64, 64, 64}, {170, 50, 1025}, {20, 4100, 3}};
+    const Layout layouts[] = {{false, false, 1, 0}, {true, false, 1, 3}, {false, true, 1, 1},
+                              {true, true, 1, 0},   {false, false, 2, 5}};
+    for (const Shape &shape : shapes)
+      for (const Layout &layout : layouts)
+        for (Mode mode : {Mode::Accumulate, Mode::ScaledApart, Mode::ScaledInPlace, Mode::ScaledBetaZero}) {
+          ASSERT_TRUE(checkS8Product(name, ukernel, shape.rows, shape.columns, shape.depth, layout, mode, seed++));
+          ++checked;
+        }
+  }
+  if (checked == 0) GTEST_SKIP() << "no s8 GEMM ukernel on this CPU";
+  printf("%d s8 products checked\n", checked);
 }
 
 }  // namespace

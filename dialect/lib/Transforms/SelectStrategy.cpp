@@ -159,9 +159,13 @@ StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
              : a.isF16() ? "aclcpu_ukernel_gemm_f16f16f32"
              : a.isBF16() ? "aclcpu_ukernel_gemm_bf16bf16f32" : "";
   if (symbol.empty()) return StringRef();
-  // The AVX2 tiles of the same product where the target has those instead (x86 without AVX-512).
+  // The AVX2 tiles of the same product where the target has those instead (x86 without AVX-512,
+  // or without VNNI for s8).
+  StringRef base = symbol;
+  base.consume_back("_vnni");
+  const std::string avx2 = (base + "_avx2").str();
   for (const std::string &provided : available)
-    if (provided == symbol || provided == (symbol + "_avx2").str()) return provided;
+    if (provided == symbol || provided == avx2) return provided;
   return StringRef();
 }
 

@@ -232,9 +232,9 @@ func.func @rounded_products(%a: tensor<256x256xf16>, %b: tensor<7x33xf16>, %l: t
 
 // Where the target has the AVX2 tiles (the `_avx2` ukernels, x86 without AVX-512), they take
 // every exact float product, the whole register tiles that keep generated code on AVX-512
-// included (64 x 128 x 96, 448^3 gemm); a low-precision gemm has no AVX2 pair ukernel and keeps
-// generated code.
-// RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy='vector-bits=256 ukernels=aclcpu_ukernel_gemm_f32f32f32_avx2,aclcpu_ukernel_gemm_f16f16f32_avx2,aclcpu_ukernel_gemm_bf16bf16f32_avx2' | FileCheck %s --check-prefix=AVX2TILES
+// included (64 x 128 x 96, 448^3 gemm), and s8 products in place of VNNI's; a low-precision gemm
+// has no AVX2 pair ukernel and keeps generated code.
+// RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy='vector-bits=256 ukernels=aclcpu_ukernel_gemm_s8s8s32_avx2,aclcpu_ukernel_gemm_f32f32f32_avx2,aclcpu_ukernel_gemm_f16f16f32_avx2,aclcpu_ukernel_gemm_bf16bf16f32_avx2' | FileCheck %s --check-prefix=AVX2TILES
 // AVX2TILES-LABEL: func @avx2_tiles
 // CHECK-LABEL: func @avx2_tiles
 // UKERNEL-LABEL: func @avx2_tiles
@@ -245,15 +245,20 @@ func.func @rounded_products(%a: tensor<256x256xf16>, %b: tensor<7x33xf16>, %l: t
 // AVX2TILES: ukernel = "aclcpu_ukernel_gemm_f16f16f32_avx2"
 // AVX2TILES: ukernel = "aclcpu_ukernel_gemm_bf16bf16f32_avx2"
 // AVX2TILES: ukernel = "aclcpu_ukernel_gemm_f32f32f32_avx2"
+// AVX2TILES: ukernel = "aclcpu_ukernel_gemm_s8s8s32_avx2"
 // AVX2TILES-NOT: ukernel
 func.func @avx2_tiles(%a: tensor<64x128xf32>, %b: tensor<128x96xf32>, %f: tensor<64x128xf16>, %g: tensor<128x96xf16>,
                       %h: tensor<64x128xbf16>, %i: tensor<128x96xbf16>, %x: tensor<448x448xf32>, %s: tensor<f32>,
-                      %l: tensor<7x33xf16>, %m: tensor<33x5xf16>, %d: tensor<7x5xf32>)
-    -> (tensor<64x96xf32>, tensor<64x96xf32>, tensor<64x96xf32>, tensor<448x448xf32>, tensor<7x5xf32>) {
+                      %l: tensor<7x33xf16>, %m: tensor<33x5xf16>, %d: tensor<7x5xf32>, %p: tensor<64x128xi8>,
+                      %q: tensor<128x96xi8>)
+    -> (tensor<64x96xf32>, tensor<64x96xf32>, tensor<64x96xf32>, tensor<448x448xf32>, tensor<7x5xf32>,
+        tensor<64x96xi32>) {
   %0 = aclop.matmul %a, %b : (tensor<64x128xf32>, tensor<128x96xf32>) -> tensor<64x96xf32>
   %1 = aclop.matmul %f, %g {result_type = f32} : (tensor<64x128xf16>, tensor<128x96xf16>) -> tensor<64x96xf32>
   %2 = aclop.matmul %h, %i {result_type = f32} : (tensor<64x128xbf16>, tensor<128x96xbf16>) -> tensor<64x96xf32>
   %3 = aclop.gemm %x, %x, %x, %s, %s : (tensor<448x448xf32>, tensor<448x448xf32>, tensor<448x448xf32>, tensor<f32>, tensor<f32>) -> tensor<448x448xf32>
   %4 = aclop.gemm %l, %m, %d, %s, %s {low_precision = true} : (tensor<7x33xf16>, tensor<33x5xf16>, tensor<7x5xf32>, tensor<f32>, tensor<f32>) -> tensor<7x5xf32>
-  return %0, %1, %2, %3, %4 : tensor<64x96xf32>, tensor<64x96xf32>, tensor<64x96xf32>, tensor<448x448xf32>, tensor<7x5xf32>
+  %5 = aclop.matmul %p, %q : (tensor<64x128xi8>, tensor<128x96xi8>) -> tensor<64x96xi32>
+  return %0, %1, %2, %3, %4, %5 : tensor<64x96xf32>, tensor<64x96xf32>, tensor<64x96xf32>, tensor<448x448xf32>,
+                                  tensor<7x5xf32>, tensor<64x96xi32>
 }

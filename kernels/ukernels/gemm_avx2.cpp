@@ -1,0 +1,424 @@
+// The GEMM tiles on AVX2 with FMA, for x86 CPUs without AVX-512, same ABI as the AVX-512 files
+// (ukernels.h): f32 accumulation of f32, f16 (F16C) and bf16 operands, widened to f32 as they
+// are packed (Widened), and s8 x s8 -> s32 (BytePairs: operands packed as pairs of k widened to
+// s16, each vpmaddwd summing two exact products a lane). Like the other ukernel files, this one
+// is compiled with its own instruction sets and must stay free of inline library code.
+//
+// GotoBLAS's scheme with BLIS's Haswell sizes: for each panel of kColumnChunk columns and each
+// depth chunk of up to kDepthSteps steps (k, or pairs of k), B is packed into 16-column
+// micro-panels ([block][step][16] words, zero-padded); bands of kRowChunk rows of A are packed
+// into 6-row micro-panels ([block][step][6]); a 6 x 16 register tile (12 accumulators of the 16
+// ymm registers) runs over a micro-panel of B (16 KiB, in L1) while the band's micro-panels of A
+// (168 KiB, in L2) pass it. Up to kFewRows rows of floats read B where it lies instead
+// (fewRows): packing it would cost as much as the product.
+#include "ukernels.h"
+
+#include "vector_avx2.h"
+#include "epilogue.h"
+#include "intrinsics.h"
+
+#include <cstdint>
+#include <type_traits>
+
+namespace {
+
+constexpr int64_t kRows = 6;           // rows of a register tile
+constexpr int64_t kColumns = 16;       // columns of a register tile: two ymm
+constexpr int64_t kDepthSteps = 256;   // deepest chunk: a micro-panel of B of 16 KiB, in L1
+constexpr int64_t kRowChunk = 168;     // rows of A packed at a time: 168 KiB, in L2
+constexpr int64_t kColumnChunk = 4080; // columns of B packed at a time: 4 MiB, in L3
+constexpr int64_t kFewRows = 4;        // up to this many rows of floats, B is not packed
+
+using Mask = Vector<float>::Mask;  // the same for both sums
+static_assert(sizeof(Vector<int32_t>::Mask) == sizeof(Mask), "one mask for both sums");
+
+struct Half {
+  uint16_t bits;
+};
+struct BFloat {
+  uint16_t bits;
+};
+
+// Eight consecutive elements as f32.
+__m256 load8(const float *p) { return _mm256_loadu_ps(p); }
+__m256 load8(const Half *p) { return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p))); }
+__m256 load8(const BFloat *p) {
+  const __m128i bits = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+  return _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_cvtepu16_epi32(bits), 16));
+}
+float load1(const float *p) { return *p; }
+float load1(const Half *p) { return _cvtsh_ss(p->bits); }
+float load1(const BFloat *p) {
+  uint32_t bits = static_cast<uint32_t>(p->bits) << 16;
+  float value;
+  __builtin_memcpy(&value, &bits, sizeof(value));
+  return value;
+}
+
+// The first `count` (< 8) elements as f32, zero in the other lanes; nothing past them is read.
+__m256 loadFirst(const float *p, int64_t count) { return _mm256_maskload_ps(p, Vector<float>::laneMask(count)); }
+template <class T>
+__m256 loadFirst(const T *p, int64_t count) {
+  alignas(32) float values[8] = {};
+  for (int64_t i = 0; i < count; ++i) values[i] = load1(p + i);
+  return _mm256_load_ps(values);
+}
+
+// Eight vectors transposed: lane j of r[i] goes to lane i of r[j].
+void transpose8(__m256 (&r)[8]) {
+  __m256 t[8], s[8];
+  for (int i = 0; i < 8; i += 2) {
+    t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+    t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+  }
+  for (int i = 0; i < 8; i += 4) {  // s[i + j]: column j (low half) and j + 4 (high) of rows i..i+3
+    s[i] = _mm256_shuffle_ps(t[i], t[i + 2], 0x44);
+    s[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], 0xee);
+    s[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+    s[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], 0xee);
+  }
+  for (int j = 0; j < 4; ++j) {
+    r[j] = _mm256_permute2f128_ps(s[j], s[j + 4], 0x20);
+    r[j + 4] = _mm256_permute2f128_ps(s[j], s[j + 4], 0x31);
+  }
+}
+
+// B[depth x columns] -> 16-column micro-panels [block][k][16], zero-padded past `columns`.
+template <class T>
+void packB(const T *b, int64_t depthStride, int64_t columnStride, int64_t depth, int64_t columns, float *packed) {
+  if (columnStride == 1) {  // row by row: one stream the prefetchers follow
+    const int64_t wholeBlocks = columns / kColumns, rest = columns - wholeBlocks * kColumns;
+    for (int64_t k = 0; k < depth; ++k) {
+      const T *row = b + k * depthStride;
+      for (int64_t block = 0; block < wholeBlocks; ++block) {
+        float *out = packed + (block * depth + k) * kColumns;
+        _mm256_storeu_ps(out, load8(row + block * kColumns));
+        _mm256_storeu_ps(out + 8, load8(row + block * kColumns + 8));
+      }
+      if (rest > 0) {
+        const T *tail = row + wholeBlocks * kColumns;
+        float *out = packed + (wholeBlocks * depth + k) * kColumns;
+        _mm256_storeu_ps(out, rest >= 8 ? load8(tail) : loadFirst(tail, rest));
+        _mm256_storeu_ps(out + 8, rest > 8 ? loadFirst(tail + 8, rest - 8) : _mm256_setzero_ps());
+      }
+    }
+    return;
+  }
+  const int64_t blocks = (columns + kColumns - 1) / kColumns;
+  for (int64_t block = 0; block < blocks; ++block) {
+    float *out = packed + block * depth * kColumns;
+    const int64_t column0 = block * kColumns;
+    const int64_t width = columns - column0 < kColumns ? columns - column0 : kColumns;
+    int64_t done = 0;
+    if (depthStride == 1 && width == kColumns) {  // transposed B (k contiguous): 8 x 8 transposes
+      for (; done + 8 <= depth; done += 8)
+        for (int64_t half = 0; half < 2; ++half) {
+          __m256 r[8];
+          for (int64_t i = 0; i < 8; ++i) r[i] = load8(b + (column0 + 8 * half + i) * columnStride + done);
+          transpose8(r);
+          for (int64_t i = 0; i < 8; ++i) _mm256_storeu_ps(out + (done + i) * kColumns + 8 * half, r[i]);
+        }
+    }
+    for (int64_t k = done; k < depth; ++k)
+      for (int64_t j = 0; j < kColumns; ++j)
+        out[k * kColumns + j] = j < width ? load1(b + (column0 + j) * columnStride + k * depthStride) : 0.0f;
+  }
+}
+
+// A[rows x depth] -> 6-row micro-panels [block][k][6], so that a register tile's six broadcasts
+// at one k read one 24-byte run; rows past `rows` are zero.
+template <class T>
+void packA(const T *a, int64_t rowStride, int64_t depthStride, int64_t rows, int64_t depth, float *packed) {
+  for (int64_t row0 = 0; row0 < rows; row0 += kRows) {
+    float *out = packed + row0 * depth;
+    const T *rowsOfA = a + row0 * rowStride;
+    const int64_t height = rows - row0 < kRows ? rows - row0 : kRows;
+    int64_t done = 0;
+    if (depthStride == 1 && height == kRows) {  // rows along k: eight steps at a time, transposed
+      for (; done + 8 <= depth; done += 8) {
+        __m256 r[8];
+        for (int64_t i = 0; i < kRows; ++i) r[i] = load8(rowsOfA + i * rowStride + done);
+        r[6] = r[7] = _mm256_setzero_ps();
+        transpose8(r);
+        for (int64_t j = 0; j < 8; ++j) {  // six lanes: four, then two
+          float *step = out + (done + j) * kRows;
+          _mm_storeu_ps(step, _mm256_castps256_ps128(r[j]));
+          _mm_storel_pi(reinterpret_cast<__m64 *>(step + 4), _mm256_extractf128_ps(r[j], 1));
+        }
+      }
+    }
+    for (int64_t k = done; k < depth; ++k)
+      for (int64_t r = 0; r < kRows; ++r)
+        out[k * kRows + r] = r < height ? load1(rowsOfA + r * rowStride + k * depthStride) : 0.0f;
+  }
+}
+
+// s8 operands as pairs of k widened to s16: a 32-bit word holds an operand's value at k = 2 step
+// (low half) and 2 step + 1 (high half, zero past the depth).
+int32_t pairOf(const int8_t *p, int64_t depthStride, bool second) {
+  const uint32_t low = static_cast<uint16_t>(int16_t{p[0]});
+  const uint32_t high = second ? static_cast<uint16_t>(int16_t{p[depthStride]}) : 0u;
+  return static_cast<int32_t>(low | high << 16);
+}
+
+// s8 B[depth x columns] -> 16-column micro-panels of pairs [block][step][16], zero-padded past
+// `columns`. Rows along columns: rows 2 step and 2 step + 1 widened and interleaved word by word,
+// sixteen columns at a time.
+void packB(const int8_t *b, int64_t depthStride, int64_t columnStride, int64_t depth, int64_t columns,
+           int32_t *packed) {
+  const int64_t steps = (depth + 1) / 2, blocks = (columns + kColumns - 1) / kColumns;
+  const int64_t wholeBlocks = columnStride == 1 ? columns / kColumns : 0;
+  for (int64_t step = 0; step < steps; ++step) {
+    const int8_t *first = b + 2 * step * depthStride;
+    const bool second = 2 * step + 1 < depth;
+    for (int64_t block = 0; block < wholeBlocks; ++block) {
+      const auto *at = reinterpret_cast<const __m128i *>(first + block * kColumns);
+      const __m256i r0 = _mm256_cvtepi8_epi16(_mm_loadu_si128(at));
+      const __m256i r1 = second ? _mm256_cvtepi8_epi16(_mm_loadu_si128(
+                                      reinterpret_cast<const __m128i *>(first + depthStride + block * kColumns)))
+                                : _mm256_setzero_si256();
+      // Within 128-bit lanes: columns 0-3 and 8-11 (lo), 4-7 and 12-15 (hi).
+      const __m256i lo = _mm256_unpacklo_epi16(r0, r1), hi = _mm256_unpackhi_epi16(r0, r1);
+      auto *out = reinterpret_cast<__m256i *>(packed + (block * steps + step) * kColumns);
+      _mm256_storeu_si256(out, _mm256_permute2x128_si256(lo, hi, 0x20));
+      _mm256_storeu_si256(out + 1, _mm256_permute2x128_si256(lo, hi, 0x31));
+    }
+    for (int64_t block = wholeBlocks; block < blocks; ++block)  // ragged, or other layouts
+      for (int64_t j = 0; j < kColumns; ++j) {
+        const int64_t column = block * kColumns + j;
+        packed[(block * steps + step) * kColumns + j] =
+            column < columns ? pairOf(first + column * columnStride, depthStride, second) : 0;
+      }
+  }
+}
+
+// s8 A[rows x depth] -> 6-row micro-panels of pairs [block][step][6]; rows past `rows` are zero.
+void packA(const int8_t *a, int64_t rowStride, int64_t depthStride, int64_t rows, int64_t depth, int32_t *packed) {
+  const int64_t steps = (depth + 1) / 2;
+  for (int64_t row0 = 0; row0 < rows; row0 += kRows) {
+    int32_t *out = packed + row0 * steps;
+    const int64_t height = rows - row0 < kRows ? rows - row0 : kRows;
+    for (int64_t step = 0; step < steps; ++step)
+      for (int64_t r = 0; r < kRows; ++r)
+        out[step * kRows + r] =
+            r < height ? pairOf(a + (row0 + r) * rowStride + 2 * step * depthStride, depthStride, 2 * step + 1 < depth)
+                       : 0;
+  }
+}
+
+// How a register tile multiplies the words of its micro-panels into its sums: f32 FMAs, or s8
+// pairs by vpmaddwd (two exact products a lane, summed into s32; the sums wrap like the
+// reference's).
+struct FloatProducts {
+  using Word = float;
+  using Sum = float;
+  using Type = __m256;
+  static constexpr int64_t kStepDepth = 1;
+  static Type zero() { return _mm256_setzero_ps(); }
+  static Type load(const float *p) { return _mm256_loadu_ps(p); }
+  static Type splat(const float *p) { return _mm256_broadcast_ss(p); }
+  static Type multiplyAdd(Type a, Type b, Type sum) { return _mm256_fmadd_ps(a, b, sum); }
+};
+struct PairProducts {
+  using Word = int32_t;
+  using Sum = int32_t;
+  using Type = __m256i;
+  static constexpr int64_t kStepDepth = 2;
+  static Type zero() { return _mm256_setzero_si256(); }
+  static Type load(const int32_t *p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)); }
+  static Type splat(const int32_t *p) { return _mm256_set1_epi32(*p); }
+  static Type multiplyAdd(Type a, Type b, Type sum) { return _mm256_add_epi32(sum, _mm256_madd_epi16(a, b)); }
+};
+
+// Rows (<= 6) x 8 * Halves columns of a packed micro-panel of A ([step][6]) times one of B
+// ([step][16]) over `steps`, to `out`; the columns past B's width are masked off. Never inlined,
+// as in gemm_f32_avx512.cpp: inlined into the loops over tiles, GCC kept the sums in memory.
+template <class Products, int Rows, int Halves>
+__attribute__((noinline)) void registerTile(const typename Products::Word *a, const typename Products::Word *b,
+                                            int64_t steps, const Destination<typename Products::Sum> &outIn,
+                                            Mask low, Mask high) {
+  using Type = typename Products::Type;
+  // The tile's rows of C, fetched while the sums run: each depth chunk reads them back from
+  // wherever the chunk before left them.
+  for (int r = 0; r < Rows; ++r) {
+    const char *row = reinterpret_cast<const char *>(outIn.out + r * outIn.outRowStride);
+    _mm_prefetch(row, _MM_HINT_T0);
+    _mm_prefetch(row + 8 * Halves * 4 - 1, _MM_HINT_T0);
+  }
+  Type acc[Rows][Halves];
+  for (int r = 0; r < Rows; ++r)
+    for (int h = 0; h < Halves; ++h) acc[r][h] = Products::zero();
+  for (int64_t k = 0; k < steps; ++k) {
+    Type bk[Halves];
+    for (int h = 0; h < Halves; ++h) bk[h] = Products::load(b + k * kColumns + 8 * h);
+#pragma GCC unroll 6
+    for (int r = 0; r < Rows; ++r) {
+      const Type ak = Products::splat(a + k * kRows + r);
+      for (int h = 0; h < Halves; ++h) acc[r][h] = Products::multiplyAdd(ak, bk[h], acc[r][h]);
+    }
+  }
+  const auto out = outIn;  // a copy: GCC otherwise reloads its fields at every store
+#pragma GCC unroll 6
+  for (int r = 0; r < Rows; ++r)
+    for (int h = 0; h < Halves; ++h) out.put(r, 8 * h, acc[r][h], h == 0 ? low : high);
+}
+
+// A tile of `rows` (<= 6); 8 columns wide when no more are left.
+template <class Products>
+void registerTileRows(int64_t rows, const typename Products::Word *a, const typename Products::Word *b, int64_t steps,
+                      const Destination<typename Products::Sum> &out, Mask low, Mask high) {
+  switch (rows + (high == 0 ? 0 : kRows)) {
+#define ACLCPU_ROWS(n)                                                           \
+  case n: return registerTile<Products, n, 1>(a, b, steps, out, low, high); \
+  case n + kRows: return registerTile<Products, n, 2>(a, b, steps, out, low, high);
+    ACLCPU_ROWS(1) ACLCPU_ROWS(2) ACLCPU_ROWS(3) ACLCPU_ROWS(4) ACLCPU_ROWS(5) ACLCPU_ROWS(6)
+#undef ACLCPU_ROWS
+  }
+}
+
+// Up to kFewRows rows with B's rows contiguous: sums[rows][columns] += A x B over `depth` steps,
+// B read where it lies, four of its rows at a time (four streams), each sum loaded and stored
+// once per four steps. The sums run in the same order as a register tile's (one FMA a step, from
+// k = 0 on), so a row's result does not depend on how many rows share its call.
+template <int Rows, class T>
+void fewRows(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int64_t bDepthStride, float *sums,
+             int64_t columns, int64_t depth) {
+  const int64_t wholeColumns = columns / 8 * 8;
+  int64_t k = 0;
+  for (; k + 4 <= depth; k += 4) {
+    __m256 ak[Rows][4];
+    for (int r = 0; r < Rows; ++r)
+      for (int u = 0; u < 4; ++u) ak[r][u] = _mm256_set1_ps(load1(a + r * aRowStride + (k + u) * aDepthStride));
+    const T *row = b + k * bDepthStride;
+    for (int64_t j = 0; j < wholeColumns; j += 8) {
+      __m256 bk[4];
+      for (int u = 0; u < 4; ++u) bk[u] = load8(row + u * bDepthStride + j);
+      for (int r = 0; r < Rows; ++r) {
+        __m256 sum = _mm256_loadu_ps(sums + r * columns + j);
+        for (int u = 0; u < 4; ++u) sum = _mm256_fmadd_ps(ak[r][u], bk[u], sum);
+        _mm256_storeu_ps(sums + r * columns + j, sum);
+      }
+    }
+    for (int64_t j = wholeColumns; j < columns; ++j)
+      for (int r = 0; r < Rows; ++r)
+        for (int u = 0; u < 4; ++u)
+          sums[r * columns + j] = __builtin_fmaf(_mm256_cvtss_f32(ak[r][u]), load1(row + u * bDepthStride + j),
+                                                 sums[r * columns + j]);
+  }
+  for (; k < depth; ++k)
+    for (int r = 0; r < Rows; ++r) {
+      const float ak = load1(a + r * aRowStride + k * aDepthStride);
+      const T *row = b + k * bDepthStride;
+      int64_t j = 0;
+      for (; j < wholeColumns; j += 8)
+        _mm256_storeu_ps(sums + r * columns + j,
+                         _mm256_fmadd_ps(_mm256_set1_ps(ak), load8(row + j), _mm256_loadu_ps(sums + r * columns + j)));
+      for (; j < columns; ++j) sums[r * columns + j] = __builtin_fmaf(ak, load1(row + j), sums[r * columns + j]);
+    }
+}
+
+// The depth of each chunk: as deep as kDepthSteps steps of `stepDepth` allow, all alike (513 as
+// 3 x 171, not 256 + 256 + 1: each chunk costs a pass over C and the packing of its panels), a
+// whole number of steps. Both float paths sum in these chunks, so that a row's result does not
+// depend on the path.
+int64_t depthChunkOf(int64_t depth, int64_t stepDepth) {
+  const int64_t deepest = kDepthSteps * stepDepth;
+  const int64_t chunks = (depth + deepest - 1) / deepest;
+  return ((depth + chunks - 1) / chunks + stepDepth - 1) / stepDepth * stepDepth;
+}
+
+template <class T>
+using ProductsOf = std::conditional_t<std::is_same_v<T, int8_t>, PairProducts, FloatProducts>;
+
+template <class T>
+void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int64_t bDepthStride,
+          int64_t bColumnStride, typename ProductsOf<T>::Sum *c, int64_t cRowStride, int64_t rows, int64_t columns,
+          int64_t depth, const Epilogue<typename ProductsOf<T>::Sum> &epilogue) {
+  using Products = ProductsOf<T>;
+  using Word = typename Products::Word;
+  using Sum = typename Products::Sum;
+  constexpr int64_t kStepDepth = Products::kStepDepth;
+  if (rows <= 0 || columns <= 0) return;
+  if (depth <= 0) {  // an empty product: the epilogue alone
+    if (epilogue.scaled()) epilogue.finish(nullptr, 0, c, cRowStride, rows, columns);
+    return;
+  }
+  if constexpr (std::is_same_v<Products, FloatProducts>) {
+    if (rows <= kFewRows && bColumnStride == 1) {
+      // Summed in the packed path's depth chunks, each into zeroed sums that then reach C as a
+      // chunk's tiles put theirs: the same bits as with B's panels.
+      auto *sums = reinterpret_cast<float *>(aclcpu::ukernelScratch(2, rows * columns * 4));
+      const int64_t depthChunk = depthChunkOf(depth, 1);
+      for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
+        const int64_t slice = depth - k0 < depthChunk ? depth - k0 : depthChunk;
+        for (int64_t i = 0; i < rows * columns; ++i) sums[i] = 0.0f;
+        const T *chunkOfA = a + k0 * aDepthStride, *chunkOfB = b + k0 * bDepthStride;
+        switch (rows) {
+          case 1: fewRows<1>(chunkOfA, aRowStride, aDepthStride, chunkOfB, bDepthStride, sums, columns, slice); break;
+          case 2: fewRows<2>(chunkOfA, aRowStride, aDepthStride, chunkOfB, bDepthStride, sums, columns, slice); break;
+          case 3: fewRows<3>(chunkOfA, aRowStride, aDepthStride, chunkOfB, bDepthStride, sums, columns, slice); break;
+          default: fewRows<4>(chunkOfA, aRowStride, aDepthStride, chunkOfB, bDepthStride, sums, columns, slice); break;
+        }
+        epilogue.finish(sums, columns, c, cRowStride, rows, columns, k0 == 0);
+      }
+      return;
+    }
+  }
+  auto stepsOf = [](int64_t slice) { return (slice + kStepDepth - 1) / kStepDepth; };
+  const int64_t depthChunk = depthChunkOf(depth, kStepDepth);
+  const int64_t panelColumns = columns < kColumnChunk ? columns : kColumnChunk;
+  const int64_t panelSteps = stepsOf(depth < depthChunk ? depth : depthChunk);
+  const int64_t bandRows = rows < kRowChunk ? rows : kRowChunk;
+  auto *packedB = reinterpret_cast<Word *>(aclcpu::ukernelScratch(
+      0, (panelColumns + kColumns - 1) / kColumns * kColumns * panelSteps * int64_t{sizeof(Word)}));
+  auto *packedA = reinterpret_cast<Word *>(
+      aclcpu::ukernelScratch(1, (bandRows + kRows - 1) / kRows * kRows * panelSteps * int64_t{sizeof(Word)}));
+  for (int64_t j0 = 0; j0 < columns; j0 += kColumnChunk) {
+    const int64_t width = columns - j0 < kColumnChunk ? columns - j0 : kColumnChunk;
+    const int64_t blocks = (width + kColumns - 1) / kColumns;
+    for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
+      const int64_t slice = depth - k0 < depthChunk ? depth - k0 : depthChunk, steps = stepsOf(slice);
+      packB(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride, slice, width, packedB);
+      const Destination<Sum> out = epilogue.chunk(k0 == 0, c, cRowStride, j0);
+      for (int64_t row0 = 0; row0 < rows; row0 += kRowChunk) {
+        const int64_t band = rows - row0 < kRowChunk ? rows - row0 : kRowChunk;
+        packA(a + row0 * aRowStride + k0 * aDepthStride, aRowStride, aDepthStride, band, slice, packedA);
+        // Micro-panels of B outside, rows inside: a micro-panel stays in L1 while the band passes.
+        for (int64_t block = 0; block < blocks; ++block) {
+          const int64_t left = width - block * kColumns;
+          const Mask low = Vector<Sum>::firstLanes(left), high = Vector<Sum>::firstLanes(left - 8);
+          const Word *panel = packedB + block * steps * kColumns;
+          for (int64_t r = 0; r < band; r += kRows)
+            registerTileRows<Products>(band - r < kRows ? band - r : kRows, packedA + r * steps, panel, steps,
+                                       out.at(row0 + r, block * kColumns), low, high);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+#define ACLCPU_GEMM_UKERNEL_AVX2(name, T)                                                                         \
+  extern "C" void name(const void *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride, const void *b,     \
+                       int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride, float *c, int64_t cOffset,     \
+                       int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth, const float *alpha,        \
+                       const float *beta, const float *cIn, int64_t cInOffset, int64_t cInRowStride) {              \
+    gemm<T>(static_cast<const T *>(a) + aOffset, aRowStride, aDepthStride, static_cast<const T *>(b) + bOffset,     \
+            bDepthStride, bColumnStride, c + cOffset, cRowStride, rows, columns, depth,                             \
+            Epilogue<float>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride});                           \
+  }
+ACLCPU_GEMM_UKERNEL_AVX2(aclcpu_ukernel_gemm_f32f32f32_avx2, float)
+ACLCPU_GEMM_UKERNEL_AVX2(aclcpu_ukernel_gemm_f16f16f32_avx2, Half)
+ACLCPU_GEMM_UKERNEL_AVX2(aclcpu_ukernel_gemm_bf16bf16f32_avx2, BFloat)
+
+extern "C" void aclcpu_ukernel_gemm_s8s8s32_avx2(const int8_t *a, int64_t aOffset, int64_t aRowStride,
+                                                 int64_t aDepthStride, const int8_t *b, int64_t bOffset,
+                                                 int64_t bDepthStride, int64_t bColumnStride, int32_t *c,
+                                                 int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
+                                                 int64_t depth, const int32_t *alpha, const int32_t *beta,
+                                                 const int32_t *cIn, int64_t cInOffset, int64_t cInRowStride) {
+  gemm<int8_t>(a + aOffset, aRowStride, aDepthStride, b + bOffset, bDepthStride, bColumnStride, c + cOffset,
+               cRowStride, rows, columns, depth,
+               Epilogue<int32_t>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride});
+}

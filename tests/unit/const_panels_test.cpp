@@ -36,13 +36,13 @@ std::vector<float> randomFloats(size_t n, unsigned seed) {
   return out;
 }
 
-// C = A (rows x depth) B (depth x columns), both row-major, by the f32 ukernel in scaled mode.
-std::vector<float> multiply(const std::vector<float> &a, const float *b, int64_t rows, int64_t columns,
-                            int64_t depth) {
+// C = A (rows x depth) B (depth x columns), both row-major, by an f32 ukernel in scaled mode.
+std::vector<float> multiply(GemmF32Ukernel *ukernel, const std::vector<float> &a, const float *b, int64_t rows,
+                            int64_t columns, int64_t depth) {
   std::vector<float> c(size_t(rows * columns), -1.0f);
   const float one = 1, zero = 0;
-  aclcpu_ukernel_gemm_f32f32f32(a.data(), 0, depth, 1, b, 0, columns, 1, c.data(), 0, columns, rows, columns, depth,
-                                &one, &zero, c.data(), 0, columns);
+  ukernel(a.data(), 0, depth, 1, b, 0, columns, 1, c.data(), 0, columns, rows, columns, depth, &one, &zero, c.data(),
+          0, columns);
   return c;
 }
 
@@ -56,8 +56,20 @@ void expectProduct(const std::vector<float> &c, const std::vector<float> &a, con
     }
 }
 
+// The f32 ukernel of this host (AVX-512 or AVX2), or null.
+GemmF32Ukernel *hostF32Ukernel() {
+  if (hostHas("aclcpu_ukernel_gemm_f32f32f32")) return aclcpu_ukernel_gemm_f32f32f32;
+  if (hostHas("aclcpu_ukernel_gemm_f32f32f32_avx2")) return aclcpu_ukernel_gemm_f32f32f32_avx2;
+  return nullptr;
+}
+
 TEST(ConstPanels, AConstantBIsPackedOnceAndItsPanelsReused) {
-  if (!hostHas("aclcpu_ukernel_gemm_f32f32f32")) GTEST_SKIP() << "no AVX-512 ukernels on this CPU";
+  GemmF32Ukernel *ukernel = hostF32Ukernel();
+  if (!ukernel) GTEST_SKIP() << "no f32 ukernel on this CPU";
+  // (The paths below are the AVX-512 file's. The AVX2 one's: up to 4 rows read B in place,
+  // registered or not, and keep nothing; the rest pack B, in bands of 168 rows, depth chunks of
+  // at most 256 all alike: the same bits on every path.)
+  const bool avx2 = ukernel == aclcpu_ukernel_gemm_f32f32f32_avx2;
   // One band (panels just in time; B unregistered, 16, 20 and 40 rows take the streamed path and 1
   // to 4 fewRows, which must give the same bits, its last steps of a depth chunk (700 deep: chunks
   // of 352 and 348) a row of B at a time; registered, 1 to 4 read the panels side by side)
@@ -77,16 +89,19 @@ TEST(ConstPanels, AConstantBIsPackedOnceAndItsPanelsReused) {
     SCOPED_TRACE(depth);
     std::vector<float> b = randomFloats(size_t(depth * columns), 1);
     std::vector<float> a = randomFloats(size_t(rows * depth), unsigned(rows));
-    std::vector<float> plain = multiply(a, b.data(), rows, columns, depth);
+    std::vector<float> plain = multiply(ukernel, a, b.data(), rows, columns, depth);
     expectProduct(plain, a, b, rows, columns, depth);
     ConstPanelCounts before = constPanelCounts();
-    EXPECT_EQ(multiply(a, b.data(), rows, columns, depth), plain);
+    EXPECT_EQ(multiply(ukernel, a, b.data(), rows, columns, depth), plain);
     EXPECT_EQ(constPanelCounts().filled, before.filled) << "an unregistered B keeps nothing";
     ConstOperand constant(b.data(), int64_t(b.size() * sizeof(float)));
-    EXPECT_EQ(multiply(a, b.data(), rows, columns, depth), plain);
+    EXPECT_EQ(multiply(ukernel, a, b.data(), rows, columns, depth), plain);
     ConstPanelCounts first = constPanelCounts();
-    EXPECT_GT(first.filled, before.filled);
-    for (int call = 0; call < 2; ++call) EXPECT_EQ(multiply(a, b.data(), rows, columns, depth), plain);
+    if (avx2 && rows <= 4)
+      EXPECT_EQ(first.filled, before.filled) << "B read in place";
+    else
+      EXPECT_GT(first.filled, before.filled);
+    for (int call = 0; call < 2; ++call) EXPECT_EQ(multiply(ukernel, a, b.data(), rows, columns, depth), plain);
     ConstPanelCounts later = constPanelCounts();
     EXPECT_EQ(later.filled, first.filled) << "nothing packed twice";
     EXPECT_GE(later.reused - first.reused, 2 * (first.filled - before.filled));

@@ -86,11 +86,19 @@ def run_processes(build, program, benchmark_filter, processes, pinned=True):
             for i in range(processes)]
 
 
+SKIPPED = {}  # run_name: why, for the benchmarks that could not run here (printed at the end)
+
+
 def paired(reports):
-    """{run_name: [entry per process]} of the paired benchmarks in `reports`."""
+    """{run_name: [entry per process]} of the paired benchmarks in `reports`. Those that could not
+    run on this host (an anchor without the CPU's features: oneDNN's bf16 matmul without
+    AVX-512, say) are left out and listed in SKIPPED."""
     entries = {}
     for report in reports:
         for entry in report["benchmarks"]:
+            if entry.get("error_occurred"):
+                SKIPPED[entry["run_name"]] = entry.get("error_message", "")
+                continue
             entries.setdefault(entry["run_name"], []).append(entry)
     return entries
 
@@ -299,6 +307,11 @@ def main():
     dispatch_table(entries)
     threads_table(paired(saved.get("threads", [])))
     compile_table(saved.get("compile", []))
+    families = {}
+    for run_name, why in SKIPPED.items():
+        families.setdefault((run_name.partition("/")[0], why), []).append(run_name)
+    for (family, why), names in sorted(families.items()):
+        print(f"not run here: {family}, {len(names)} benchmarks ({why})")
     if tables["BM_PairedGemmF32"]:
         plot(tables["BM_PairedGemmF32"], args.png)
 

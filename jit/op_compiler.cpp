@@ -6,6 +6,7 @@
 #include "op_module_builder.h"
 
 #include "aclop/AclopDialect.h"
+#include "aclop/AclopOps.h"
 #include "aclop/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -226,6 +227,25 @@ bool inferOutputs(const OpSpec &spec, std::vector<TensorSpec> &outputs, std::str
   outputs = std::move(result.outputs);
   error = std::move(result.error);
   return result.ok;
+}
+
+OperandBroadcasting operandBroadcasting(const std::string &name) {
+  // Read once from the registered ops: a new op that broadcasts declares it where it is defined.
+  static const auto *kinds = [] {
+    auto *table = new std::unordered_map<std::string, OperandBroadcasting>();  // leaked: used on exit paths
+    mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);  // the dialect alone: quick
+    context.loadDialect<mlir::aclop::AclopDialect>();
+    for (mlir::RegisteredOperationName op : context.getRegisteredOperations()) {
+      if (op.getDialectNamespace() != mlir::aclop::AclopDialect::getDialectNamespace()) continue;
+      OperandBroadcasting kind = op.hasTrait<mlir::aclop::BroadcastsOperands>() ? OperandBroadcasting::Elementwise
+                                 : op.hasTrait<mlir::aclop::BroadcastsBatch>()  ? OperandBroadcasting::Batch
+                                                                                : OperandBroadcasting::None;
+      table->emplace(op.stripDialect().str(), kind);
+    }
+    return table;
+  }();
+  auto found = kinds->find(name);
+  return found == kinds->end() ? OperandBroadcasting::None : found->second;
 }
 
 std::unique_ptr<CompiledKernel> compileOp(const OpSpec &spec, const CompileOptions &options, std::string &error) {

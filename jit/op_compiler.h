@@ -69,6 +69,11 @@ const std::string &compilerFingerprint();
 // The output tensors `spec` produces (the dialect's shape inference), without compiling.
 bool inferOutputs(const OpSpec &spec, std::vector<TensorSpec> &outputs, std::string &error);
 
+// How the operands of the aclop op `name` ("add") broadcast, from the dialect's traits: not
+// at all, every operand as in NumPy, or only the leading batch dim of the first two.
+enum class OperandBroadcasting { None, Elementwise, Batch };
+OperandBroadcasting operandBroadcasting(const std::string &name);
+
 // The host CPU as the compiler sees it: name, features, and vector width in bits.
 struct HostTarget {
   std::string triple, cpu, features;

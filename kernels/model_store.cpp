@@ -119,18 +119,13 @@ void saveToDisk(const std::string &path, const std::string &signature, const Com
 }
 
 // A compiled kernel never broadcasts along a dynamic dim (it assumes the operands agree there):
-// a request that would is refused, or the kernel would read past the smaller operand.
+// a request that would is refused, or the kernel would read past the smaller operand. Which ops
+// broadcast is the dialect's to say (its ops' traits: operandBroadcasting).
 aclError checkNoDynamicBroadcast(const ResolvedRequest &request, const std::vector<std::vector<int64_t>> &inputDims,
                                  const std::vector<int64_t> &outputDims, const char *caller) {
-  static const char *const broadcasting[] = {
-      "add",       "sub",         "mul",           "div",  "maximum",    "minimum",     "pow",
-      "squared_difference",       "floor_div",     "floor_mod",          "clip_by_value",
-      "equal",     "not_equal",   "greater",       "greater_equal",      "less",        "less_equal",
-      "logical_and",              "logical_or",    "select",             "batch_matmul"};
-  if (std::find_if(std::begin(broadcasting), std::end(broadcasting),
-                   [&](const char *op) { return request.spec.op == op; }) == std::end(broadcasting))
-    return ACL_SUCCESS;
-  bool batchOnly = request.spec.op == "batch_matmul";
+  const OperandBroadcasting broadcasting = operandBroadcasting(request.spec.op);
+  if (broadcasting == OperandBroadcasting::None) return ACL_SUCCESS;
+  bool batchOnly = broadcasting == OperandBroadcasting::Batch;
   size_t operands = batchOnly ? 2 : request.spec.inputs.size();  // a bias never broadcasts
   for (size_t k = 0; k < operands; ++k) {
     const std::vector<int64_t> &compiled = request.spec.inputs[k].shape;

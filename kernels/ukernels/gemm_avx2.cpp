@@ -1,7 +1,7 @@
 // The GEMM tiles on AVX2 with FMA, for x86 CPUs without AVX-512, same ABI as the AVX-512 files
 // (ukernels.h): f32 accumulation of f32, f16 (F16C) and bf16 operands, widened to f32 as they
-// are packed (Widened), and s8 x s8 -> s32 (BytePairs: operands packed as pairs of k widened to
-// s16, each vpmaddwd summing two exact products a lane). Like the other ukernel files, this one
+// are packed (FloatProducts), and s8 x s8 -> s32 (PairProducts: operands packed as pairs of k
+// widened to s16, each vpmaddwd summing two exact products a lane). Like the other ukernel files, this one
 // is compiled with its own instruction sets and must stay free of inline library code.
 //
 // GotoBLAS's scheme with BLIS's Haswell sizes: for each panel of kColumnChunk columns and each

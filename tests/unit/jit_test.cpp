@@ -371,6 +371,17 @@ TEST_F(JitTest, UkernelGemmAsksForOneBlockPerWorker) {
   EXPECT_EQ(transposed->launch.depthDim, 0u);
 }
 
+// Which ops broadcast comes from the dialect's traits (a dynamic request that would broadcast
+// along a dynamic dim is refused by it: op_api's DynamicDimsNeverBroadcast).
+TEST(OperandBroadcastingTest, ComesFromTheDialectsTraits) {
+  for (const char *op : {"add", "sub", "pow", "squared_difference", "floor_div", "floor_mod", "greater", "less_equal",
+                         "logical_and", "logical_or", "select", "clip_by_value"})
+    EXPECT_EQ(operandBroadcasting(op), OperandBroadcasting::Elementwise) << op;
+  EXPECT_EQ(operandBroadcasting("batch_matmul"), OperandBroadcasting::Batch);
+  for (const char *op : {"matmul", "gemm", "add_n", "concat", "exp", "cast", "split", "layer_norm", "no_such_op"})
+    EXPECT_EQ(operandBroadcasting(op), OperandBroadcasting::None) << op;
+}
+
 TEST_F(JitTest, BatchMatMulBroadcastsTheBatch) {
   Tensor a = randomTensor(ElementType::F32, {3, 4, 6}, 15), b = randomTensor(ElementType::F32, {1, 6, 5}, 16);
   auto out = run("batch_matmul", {a, b}, {Tensor(ElementType::F32, {3, 4, 5})});

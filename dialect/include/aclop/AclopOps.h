@@ -9,6 +9,15 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace mlir::aclop {
+// Markers of how an op's operands broadcast (Aclop_BroadcastsOperands, Aclop_BroadcastsBatch in
+// AclopOps.td); they verify nothing.
+template <typename ConcreteType>
+class BroadcastsOperands : public OpTrait::TraitBase<ConcreteType, BroadcastsOperands> {};
+template <typename ConcreteType>
+class BroadcastsBatch : public OpTrait::TraitBase<ConcreteType, BroadcastsBatch> {};
+} // namespace mlir::aclop
+
 #define GET_OP_CLASSES
 #include "aclop/AclopOps.h.inc"
 

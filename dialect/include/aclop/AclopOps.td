@@ -12,6 +12,18 @@ include "aclop/AclopDialect.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
+// How an op's operands broadcast. A compiled kernel never broadcasts along a dynamic dim (it
+// assumes the operands agree there), so the runtime refuses a request that would rather than
+// read past the smaller operand; it learns which ops to check from these traits
+// (operandBroadcasting in jit/op_compiler.h). Every operand broadcasts as in NumPy:
+def Aclop_BroadcastsOperands : NativeOpTrait<"BroadcastsOperands"> {
+  let cppNamespace = "::mlir::aclop";
+}
+// Only the leading batch dim of the first two operands broadcasts (batch_matmul):
+def Aclop_BroadcastsBatch : NativeOpTrait<"BroadcastsBatch"> {
+  let cppNamespace = "::mlir::aclop";
+}
+
 class Aclop_InferredOp<string mnemonic, list<Trait> traits = []>
     : Aclop_Op<mnemonic, !listconcat(traits, [Pure, InferTypeOpAdaptor])> {
   // The verifier is result-type inference: an op whose operands or attributes do not admit a
@@ -65,7 +77,7 @@ def Aclop_MatMulOp : Aclop_InferredOp<"matmul"> {
   let assemblyFormat = "$a `,` $b (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
 }
 
-def Aclop_BatchMatMulOp : Aclop_InferredOp<"batch_matmul"> {
+def Aclop_BatchMatMulOp : Aclop_InferredOp<"batch_matmul", [Aclop_BroadcastsBatch]> {
   let summary = "Batched op(A) * op(B) over a leading batch dimension (CANN BatchMatMul)";
   let description = [{
     `a` is `[B, M, K]` and `b` is `[B, K, N]` (the last two dims swapped by the transpose flags);
@@ -138,7 +150,7 @@ def Aclop_CastOp : Aclop_InferredOp<"cast"> {
 // Element-wise binary ops with NumPy broadcasting
 //===----------------------------------------------------------------------===//
 
-class Aclop_BinaryOp<string mnemonic, string cannName> : Aclop_InferredOp<mnemonic> {
+class Aclop_BinaryOp<string mnemonic, string cannName> : Aclop_InferredOp<mnemonic, [Aclop_BroadcastsOperands]> {
   let summary = "Element-wise " # mnemonic # " with NumPy broadcasting (CANN " # cannName # ")";
   let description = [{
     Both operands have one element type; their shapes broadcast as in NumPy (a static 1
@@ -170,7 +182,7 @@ def Aclop_FloorModOp : Aclop_BinaryOp<"floor_mod", "FloorMod"> {
   }];
 }
 
-def Aclop_ClipByValueOp : Aclop_InferredOp<"clip_by_value"> {
+def Aclop_ClipByValueOp : Aclop_InferredOp<"clip_by_value", [Aclop_BroadcastsOperands]> {
   let summary = "min(max(x, low), high), element-wise with NumPy broadcasting (CANN ClipByValue)";
   let description = [{
     The three operands have one element type and broadcast together; a float NaN in any of them
@@ -217,7 +229,7 @@ def Aclop_LessEqualOp : Aclop_CompareOp<"less_equal", "LessEqual">;
 def Aclop_LogicalAndOp : Aclop_BinaryOp<"logical_and", "LogicalAnd">;
 def Aclop_LogicalOrOp : Aclop_BinaryOp<"logical_or", "LogicalOr">;
 
-def Aclop_SelectOp : Aclop_InferredOp<"select"> {
+def Aclop_SelectOp : Aclop_InferredOp<"select", [Aclop_BroadcastsOperands]> {
   let summary = "condition ? x : y, element-wise with NumPy broadcasting (CANN SelectV2)";
   let description = [{
     `condition` is i1; `x` and `y` have one element type, which the result has. The three

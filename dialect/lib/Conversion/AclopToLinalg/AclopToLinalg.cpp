@@ -498,9 +498,8 @@ struct LayerNormPattern : OpConversionPattern<LayerNormOp> {
     Value input = adaptor.getInput();
     auto inputType = tensorType(input);
     int64_t rank = inputType.getRank();
-    int64_t normAxis = op.getBeginNormAxis(), paramsAxis = op.getBeginParamsAxis();
-    if (normAxis < 0) normAxis += rank;
-    if (paramsAxis < 0) paramsAxis += rank;
+    int64_t normAxis = normalizedAxis(op.getBeginNormAxis(), rank);
+    int64_t paramsAxis = normalizedAxis(op.getBeginParamsAxis(), rank);
     Type element = inputType.getElementType(), accType = computeType(element);
     Type paramElement = tensorType(adaptor.getGamma()).getElementType();
     MLIRContext *context = op.getContext();
@@ -725,8 +724,7 @@ struct ConcatPattern : OpConversionPattern<ConcatOp> {
     Location loc = op.getLoc();
     ValueRange inputs = adaptor.getInputs();
     auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
-    int64_t rank = resultType.getRank(), axis = static_cast<int64_t>(op.getAxis());
-    if (axis < 0) axis += rank;
+    int64_t rank = resultType.getRank(), axis = normalizedAxis(op.getAxis(), rank);
     Value result = emptyTensor(rewriter, loc, resultType,
                                [&](int64_t i) { return dim(rewriter, loc, inputs.front(), i); });
     // eliminate-empty-tensors places an empty output in the function's output only along the
@@ -765,8 +763,7 @@ struct GatherPattern : OpConversionPattern<GatherOp> {
     Value params = adaptor.getParams(), indices = adaptor.getIndices();
     auto paramsType = tensorType(params), indicesType = tensorType(indices);
     auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
-    int64_t rank = paramsType.getRank(), axis = static_cast<int64_t>(op.getAxis());
-    if (axis < 0) axis += rank;
+    int64_t rank = paramsType.getRank(), axis = normalizedAxis(op.getAxis(), rank);
     int64_t indexRank = indicesType.getRank();
     Value init = emptyTensor(rewriter, loc, resultType, [&](int64_t i) {
       if (i < axis) return dim(rewriter, loc, params, i);
@@ -823,8 +820,7 @@ struct SplitPattern : OpConversionPattern<SplitOp> {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     auto inputType = tensorType(input);
-    int64_t rank = inputType.getRank(), axis = static_cast<int64_t>(op.getAxis());
-    if (axis < 0) axis += rank;
+    int64_t rank = inputType.getRank(), axis = normalizedAxis(op.getAxis(), rank);
     int64_t known = 0;
     for (int64_t size : op.getSizes()) known += std::max<int64_t>(size, 0);
     Value dynamicBase;  // the sum of the dynamic pieces before, when there is one

@@ -69,6 +69,8 @@ int64_t dividedDim(RankedTensorType result) {
   return d;
 }
 
+int64_t normalizedAxis(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
+
 Value isInRange(OpBuilder &b, Location loc, Value index, Value size) {
   Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value notBelow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero);

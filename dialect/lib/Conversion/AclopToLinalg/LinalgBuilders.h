@@ -39,6 +39,9 @@ Value gatherInto(OpBuilder &b, Location loc, Value source, Value init,
 // keep each block's rows its own only along this dim.
 int64_t dividedDim(RankedTensorType result);
 
+// An axis attribute in [-rank, rank) (the op's verifier checked it) as a dim in [0, rank).
+int64_t normalizedAxis(int64_t axis, int64_t rank);
+
 // Whether `index` (index type) lies in [0, size): where a read by index may go.
 Value isInRange(OpBuilder &b, Location loc, Value index, Value size);
 

@@ -50,7 +50,8 @@ const HostTarget &hostTarget() {
       } else if (has("avx2") && has("fma") && has("f16c")) {
         // Without AVX-512: the AVX2 tiles (generated code ran 0.16-0.54x OpenBLAS there).
         for (const char *name : {"aclcpu_ukernel_gemm_f32f32f32_avx2", "aclcpu_ukernel_gemm_f16f16f32_avx2",
-                                 "aclcpu_ukernel_gemm_bf16bf16f32_avx2"})
+                                 "aclcpu_ukernel_gemm_bf16bf16f32_avx2", "aclcpu_ukernel_gemm_f16f16f32_rounded_avx2",
+                                 "aclcpu_ukernel_gemm_f32f32f32_rounded_avx2"})
           host.ukernels.push_back(name);
       }
     }

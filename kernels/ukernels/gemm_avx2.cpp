@@ -1,6 +1,7 @@
 // The GEMM tiles on AVX2 with FMA, for x86 CPUs without AVX-512, same ABI as the AVX-512 files
 // (ukernels.h): f32 accumulation of f32, f16 (F16C) and bf16 operands, widened to f32 as they
-// are packed (FloatProducts), and s8 x s8 -> s32 (PairProducts: operands packed as pairs of k
+// are packed (FloatProducts; in low precision f16 and f32 rounded to bf16 first, Rounded), and
+// s8 x s8 -> s32 (PairProducts: operands packed as pairs of k
 // widened to s16, each vpmaddwd summing two exact products a lane). Like the other ukernel files, this one
 // is compiled with its own instruction sets and must stay free of inline library code.
 //
@@ -56,6 +57,31 @@ float load1(const BFloat *p) {
   float value;
   __builtin_memcpy(&value, &bits, sizeof(value));
   return value;
+}
+
+// f16 or f32 read as their values rounded to bf16 (ACL_COMPUTE_LOW_PRECISION), to nearest even
+// as generated code's truncf rounds (denormals kept; a NaN stays a quiet NaN), then widened.
+template <class T>
+struct Rounded {
+  T value;
+};
+__m256 roundToBf16(__m256 x) {
+  const __m256i bits = _mm256_castps_si256(x);
+  const __m256i lowestKept = _mm256_and_si256(_mm256_srli_epi32(bits, 16), _mm256_set1_epi32(1));
+  const __m256i rounded = _mm256_add_epi32(bits, _mm256_add_epi32(_mm256_set1_epi32(0x7fff), lowestKept));
+  const __m256i quietNan = _mm256_or_si256(bits, _mm256_set1_epi32(0x400000));
+  const __m256 nan = _mm256_cmp_ps(x, x, _CMP_UNORD_Q);
+  const __m256i chosen = _mm256_castps_si256(
+      _mm256_blendv_ps(_mm256_castsi256_ps(rounded), _mm256_castsi256_ps(quietNan), nan));
+  return _mm256_castsi256_ps(_mm256_and_si256(chosen, _mm256_set1_epi32(static_cast<int>(0xffff0000u))));
+}
+template <class T>
+__m256 load8(const Rounded<T> *p) {
+  return roundToBf16(load8(reinterpret_cast<const T *>(p)));
+}
+template <class T>
+float load1(const Rounded<T> *p) {
+  return _mm256_cvtss_f32(roundToBf16(_mm256_set1_ps(load1(reinterpret_cast<const T *>(p)))));
 }
 
 // The first `count` (< 8) elements as f32, zero in the other lanes; nothing past them is read.
@@ -493,6 +519,8 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
 ACLCPU_GEMM_UKERNEL_AVX2(aclcpu_ukernel_gemm_f32f32f32_avx2, float)
 ACLCPU_GEMM_UKERNEL_AVX2(aclcpu_ukernel_gemm_f16f16f32_avx2, Half)
 ACLCPU_GEMM_UKERNEL_AVX2(aclcpu_ukernel_gemm_bf16bf16f32_avx2, BFloat)
+ACLCPU_GEMM_UKERNEL_AVX2(aclcpu_ukernel_gemm_f16f16f32_rounded_avx2, Rounded<Half>)
+ACLCPU_GEMM_UKERNEL_AVX2(aclcpu_ukernel_gemm_f32f32f32_rounded_avx2, Rounded<float>)
 
 extern "C" void aclcpu_ukernel_gemm_s8s8s32_avx2(const int8_t *a, int64_t aOffset, int64_t aRowStride,
                                                  int64_t aDepthStride, const int8_t *b, int64_t bOffset,

@@ -29,6 +29,10 @@ const UkernelSymbol *ukernelSymbols(int &count) {
       {"aclcpu_ukernel_gemm_f32f32f32_avx2", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f32f32f32_avx2)},
       {"aclcpu_ukernel_gemm_f16f16f32_avx2", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f16f16f32_avx2)},
       {"aclcpu_ukernel_gemm_bf16bf16f32_avx2", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_bf16bf16f32_avx2)},
+      {"aclcpu_ukernel_gemm_f16f16f32_rounded_avx2",
+       reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f16f16f32_rounded_avx2)},
+      {"aclcpu_ukernel_gemm_f32f32f32_rounded_avx2",
+       reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f32f32f32_rounded_avx2)},
 #endif
   };
   count = static_cast<int>(sizeof(symbols) / sizeof(symbols[0]));

@@ -50,6 +50,9 @@ GemmF32Ukernel aclcpu_ukernel_gemm_f32f32f32, aclcpu_ukernel_gemm_f16f16f32, acl
 // f32, f16 and bf16 operands widened to f32, exact.
 GemmF32Ukernel aclcpu_ukernel_gemm_f32f32f32_avx2, aclcpu_ukernel_gemm_f16f16f32_avx2,
     aclcpu_ukernel_gemm_bf16bf16f32_avx2;
+// ... and in low precision: each f16 or f32 input rounded to bf16 (to nearest even, denormals
+// kept) as it is read, the products summed in f32.
+GemmF32Ukernel aclcpu_ukernel_gemm_f16f16f32_rounded_avx2, aclcpu_ukernel_gemm_f32f32f32_rounded_avx2;
 }
 
 namespace aclcpu {

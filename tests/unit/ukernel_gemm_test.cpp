@@ -199,6 +199,85 @@ TEST(UkernelGemm, MatchesPlainLoopsOverLayoutsModesAndShapes) {
   printf("%zu ukernels, %d products checked\n", ukernels.size(), checked);
 }
 
+// bf16 rounding to nearest even, as generated code's truncf rounds (denormals kept, NaN quiet).
+float roundedToBf16(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof(bits));
+  if (std::isnan(value)) return value;
+  bits = (bits + 0x7fffu + ((bits >> 16) & 1u)) & 0xffff0000u;
+  std::memcpy(&value, &bits, sizeof(value));
+  return value;
+}
+
+// The AVX2 low-precision ukernels round each f16 or f32 input to bf16 before its products: ties
+// go to even (1 + 2^-8 down to 1, 1 + 3 x 2^-8 up to 1 + 2^-6), anything past a tie up, a
+// denormal f32 stays one (not flushed), NaN stays NaN; over a product that packs both operands
+// (9 rows) and one that reads B in place (3 rows), against double sums of rounded inputs.
+TEST(UkernelGemm, LowPrecisionRoundsEachInputToBf16) {
+  const auto &host = hostTarget().ukernels;
+  int checked = 0;
+  for (bool f16 : {false, true}) {
+    const char *name = f16 ? "aclcpu_ukernel_gemm_f16f16f32_rounded_avx2" : "aclcpu_ukernel_gemm_f32f32f32_rounded_avx2";
+    if (std::find(host.begin(), host.end(), name) == host.end()) continue;
+    GemmF32Ukernel *ukernel = f16 ? aclcpu_ukernel_gemm_f16f16f32_rounded_avx2 : aclcpu_ukernel_gemm_f32f32f32_rounded_avx2;
+    const Element element = f16 ? Element::F16 : Element::F32;
+    // One value per row of A (depth 1, B all ones): C's rows are the rounded values.
+    std::vector<float> special = {1.0f + 0x1p-8f, 1.0f + 3 * 0x1p-8f, 1.0f + 0x1p-8f + 0x1p-10f, -1.0f - 3 * 0x1p-8f,
+                                  0.5f, 3.0f + 0x1p-7f, 1.0f - 0x1p-9f, 2.0f, 0.0f};
+    if (!f16) special.push_back(0x1.8p-130f);  // an f32 denormal: bf16 keeps it (f16 has none this small)
+    special.push_back(std::numeric_limits<float>::quiet_NaN());
+    for (int64_t rows : {int64_t(3), int64_t(special.size())}) {
+      const int64_t columns = 20;
+      std::vector<uint16_t> words;
+      std::vector<float> values(special.begin(), special.begin() + rows);
+      std::vector<float> ones(size_t(columns), 1.0f), c(size_t(rows * columns), -7.0f);
+      std::vector<uint16_t> oneWords(size_t(columns), wordOf(1.0f, Element::F16));
+      for (float value : values) words.push_back(std::isnan(value) ? uint16_t{0x7e00} : wordOf(value, element));
+      const void *a = f16 ? static_cast<const void *>(words.data()) : values.data();
+      const void *b = f16 ? static_cast<const void *>(oneWords.data()) : ones.data();
+      ukernel(a, 0, 1, 1, b, 0, columns, 1, c.data(), 0, columns, rows, columns, 1, nullptr, nullptr, nullptr, 0, 0);
+      for (int64_t i = 0; i < rows; ++i)
+        for (int64_t j = 0; j < columns; ++j) {
+          const float expected = -7.0f + roundedToBf16(values[size_t(i)]);
+          const float got = c[size_t(i * columns + j)];
+          if (std::isnan(expected)) EXPECT_TRUE(std::isnan(got)) << name << " row " << i;
+          else EXPECT_EQ(got, expected) << name << " row " << i << " of " << rows << ": " << values[size_t(i)];
+        }
+      ++checked;
+    }
+    // A product of values with more significant bits than bf16 keeps (f32: random; f16: multiples
+    // of 2^-10, which f16 holds exactly), packed and transposed as usual.
+    const int64_t rows = 9, columns = 40, depth = 300;
+    std::mt19937 generator(7);
+    std::uniform_real_distribution<float> uniform(-2, 2);
+    std::uniform_int_distribution<int> steps(-2047, 2047);
+    std::vector<float> av(size_t(rows * depth)), bv(size_t(depth * columns));
+    std::vector<uint16_t> aw, bw;
+    for (std::vector<float> *values : {&av, &bv})
+      for (float &x : *values) x = f16 ? steps(generator) / 1024.0f : uniform(generator);
+    if (f16) {
+      for (float x : av) aw.push_back(wordOf(x, Element::F16));
+      for (float x : bv) bw.push_back(wordOf(x, Element::F16));
+    }
+    std::vector<float> c(size_t(rows * columns), 0.0f);
+    ukernel(f16 ? static_cast<const void *>(aw.data()) : av.data(), 0, depth, 1,
+            f16 ? static_cast<const void *>(bw.data()) : bv.data(), 0, columns, 1, c.data(), 0, columns, rows, columns,
+            depth, nullptr, nullptr, nullptr, 0, 0);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < columns; ++j) {
+        double sum = 0, magnitude = 0;
+        for (int64_t k = 0; k < depth; ++k) {
+          const double term = double(roundedToBf16(av[size_t(i * depth + k)])) * roundedToBf16(bv[size_t(k * columns + j)]);
+          sum += term;
+          magnitude += std::fabs(term);
+        }
+        EXPECT_NEAR(c[size_t(i * columns + j)], sum, 2.0 * depth * 0x1p-24 * magnitude + 1e-6) << name;
+      }
+    ++checked;
+  }
+  if (checked == 0) GTEST_SKIP() << "no AVX2 low-precision ukernel on this CPU";
+}
+
 // The s8 x s8 -> s32 ukernels (VNNI or AVX2): the same layouts and modes, exact (wrapping)
 // against 64-bit sums; the operands cover the whole s8 range, -128 and 127 included.
 using S8Ukernel = void(const int8_t *, int64_t, int64_t, int64_t, const int8_t *, int64_t, int64_t, int64_t, int32_t *,

@@ -161,9 +161,11 @@ StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
   if (symbol.empty()) return StringRef();
   // The AVX2 tiles of the same product where the target has those instead (x86 without AVX-512,
   // or without VNNI for s8).
+  // A low-precision product's AVX2 tiles round as they read (`_rounded_avx2`).
   StringRef base = symbol;
+  const bool rounded = roundedProduct && base.consume_back("_dpbf16");
   base.consume_back("_vnni");
-  const std::string avx2 = (base + "_avx2").str();
+  const std::string avx2 = (base + (rounded ? "_rounded_avx2" : "_avx2")).str();
   for (const std::string &provided : available)
     if (provided == symbol || provided == avx2) return provided;
   return StringRef();

@@ -232,9 +232,9 @@ func.func @rounded_products(%a: tensor<256x256xf16>, %b: tensor<7x33xf16>, %l: t
 
 // Where the target has the AVX2 tiles (the `_avx2` ukernels, x86 without AVX-512), they take
 // every exact float product, the whole register tiles that keep generated code on AVX-512
-// included (64 x 128 x 96, 448^3 gemm), and s8 products in place of VNNI's; a low-precision gemm
-// has no AVX2 pair ukernel and keeps generated code.
-// RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy='vector-bits=256 ukernels=aclcpu_ukernel_gemm_s8s8s32_avx2,aclcpu_ukernel_gemm_f32f32f32_avx2,aclcpu_ukernel_gemm_f16f16f32_avx2,aclcpu_ukernel_gemm_bf16bf16f32_avx2' | FileCheck %s --check-prefix=AVX2TILES
+// included (64 x 128 x 96, 448^3 gemm), s8 products in place of VNNI's, and a low-precision
+// gemm the tiles that round as they read (`_rounded_avx2`), in place of the bf16 pairs'.
+// RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy='vector-bits=256 ukernels=aclcpu_ukernel_gemm_s8s8s32_avx2,aclcpu_ukernel_gemm_f32f32f32_avx2,aclcpu_ukernel_gemm_f16f16f32_avx2,aclcpu_ukernel_gemm_bf16bf16f32_avx2,aclcpu_ukernel_gemm_f16f16f32_rounded_avx2,aclcpu_ukernel_gemm_f32f32f32_rounded_avx2' | FileCheck %s --check-prefix=AVX2TILES
 // AVX2TILES-LABEL: func @avx2_tiles
 // CHECK-LABEL: func @avx2_tiles
 // UKERNEL-LABEL: func @avx2_tiles
@@ -245,6 +245,7 @@ func.func @rounded_products(%a: tensor<256x256xf16>, %b: tensor<7x33xf16>, %l: t
 // AVX2TILES: ukernel = "aclcpu_ukernel_gemm_f16f16f32_avx2"
 // AVX2TILES: ukernel = "aclcpu_ukernel_gemm_bf16bf16f32_avx2"
 // AVX2TILES: ukernel = "aclcpu_ukernel_gemm_f32f32f32_avx2"
+// AVX2TILES: ukernel = "aclcpu_ukernel_gemm_f16f16f32_rounded_avx2"
 // AVX2TILES: ukernel = "aclcpu_ukernel_gemm_s8s8s32_avx2"
 // AVX2TILES-NOT: ukernel
 func.func @avx2_tiles(%a: tensor<64x128xf32>, %b: tensor<128x96xf32>, %f: tensor<64x128xf16>, %g: tensor<128x96xf16>,

@@ -76,6 +76,10 @@ __m256 roundToBf16(__m256 x) {
   return _mm256_castsi256_ps(_mm256_and_si256(chosen, _mm256_set1_epi32(static_cast<int>(0xffff0000u))));
 }
 template <class T>
+constexpr bool kRounds = false;
+template <class T>
+constexpr bool kRounds<Rounded<T>> = true;
+template <class T>
 __m256 load8(const Rounded<T> *p) {
   return roundToBf16(load8(reinterpret_cast<const T *>(p)));
 }
@@ -407,7 +411,6 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
     if (epilogue.scaled()) epilogue.finish(nullptr, 0, c, cRowStride, rows, columns);
     return;
   }
-  const void *constB = aclcpu::isConstOperand(bBase) ? bBase : nullptr;
   if constexpr (std::is_same_v<Products, FloatProducts>) {
     // Constant or not: B in place beat its kept panels here (1 thread, M = 1, N = K = 4096, 12.3
     // against 7.9 GF/s, paired with oneDNN's matmul with B pre-packed: 1.03-1.07x against 0.69-0.71x).
@@ -461,12 +464,14 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   auto *packedA = reinterpret_cast<Word *>(
       aclcpu::ukernelScratch(1, (bandRows + kRows - 1) / kRows * kRows * panelSteps * int64_t{sizeof(Word)}));
   // A panel of B: packed into scratch or, for a constant B, kept from an earlier call (or packed
-  // now and kept). The key tells these panels from the AVX-512 files' (other micro-panels).
+  // now and kept). The key tells these panels from the AVX-512 files' (other micro-panels), and
+  // rounded ones (low precision) from exact ones of the same B.
+  const void *constB = aclcpu::isConstOperand(bBase) ? bBase : nullptr;
   auto panelOfB = [&](int64_t k0, int64_t j0, int64_t slice, int64_t width) -> const Word * {
     const T *from = b + k0 * bDepthStride + j0 * bColumnStride;
     if (constB) {
       const aclcpu::ConstPanelKey key{{bOffset, bDepthStride, bColumnStride, j0, k0, slice, width,
-                                       256 + int64_t{sizeof(T)}}};
+                                       256 + int64_t{sizeof(T)} + (kRounds<T> ? 1 : 0)}};
       const int64_t bytes = (width + kColumns - 1) / kColumns * kColumns * stepsOf(slice) * int64_t{sizeof(Word)};
       bool fill = false;
       if (uint8_t *kept = aclcpu::constPanel(constB, key, bytes, fill)) {

@@ -243,3 +243,20 @@ TEST(ConstPanels, FewRowsReadAConstantBf16BFromItsPairPanels) {
 }
 
 }  // namespace
+
+// One constant f32 B read exact and in low precision (AVX2: the rounding tiles) keeps two kinds
+// of panel: each call gives the bits it gives with B unregistered.
+TEST(ConstPanels, ExactAndRoundedAvx2KeepApartPanels) {
+  if (!hostHas("aclcpu_ukernel_gemm_f32f32f32_rounded_avx2")) GTEST_SKIP() << "no AVX2 low-precision ukernel";
+  const int64_t rows = 20, columns = 100, depth = 300;  // past the small products that read B in place
+  std::vector<float> b = randomFloats(size_t(depth * columns), 11), a = randomFloats(size_t(rows * depth), 12);
+  const std::vector<float> exact = multiply(aclcpu_ukernel_gemm_f32f32f32_avx2, a, b.data(), rows, columns, depth);
+  const std::vector<float> rounded =
+      multiply(aclcpu_ukernel_gemm_f32f32f32_rounded_avx2, a, b.data(), rows, columns, depth);
+  ASSERT_NE(exact, rounded) << "random inputs lose bits to bf16";
+  ConstOperand constant(b.data(), int64_t(b.size() * sizeof(float)));
+  for (int call = 0; call < 2; ++call) {
+    EXPECT_EQ(multiply(aclcpu_ukernel_gemm_f32f32f32_avx2, a, b.data(), rows, columns, depth), exact);
+    EXPECT_EQ(multiply(aclcpu_ukernel_gemm_f32f32f32_rounded_avx2, a, b.data(), rows, columns, depth), rounded);
+  }
+}

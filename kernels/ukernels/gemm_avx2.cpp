@@ -5,14 +5,16 @@
 // widened to s16, each vpmaddwd summing two exact products a lane). Like the other ukernel files, this one
 // is compiled with its own instruction sets and must stay free of inline library code.
 //
-// GotoBLAS's scheme with BLIS's Haswell sizes: for each panel of kColumnChunk columns and each
-// depth chunk of up to kDepthSteps steps (k, or pairs of k), B is packed into 16-column
+// GotoBLAS's scheme with BLIS's Haswell sizes: for each depth chunk of up to kDepthSteps steps
+// (k, or pairs of k) and each panel of kColumnChunk columns, B is packed into 16-column
 // micro-panels ([block][step][16] words, zero-padded); bands of kRowChunk rows of A are packed
-// into 6-row micro-panels ([block][step][6]); a 6 x 16 register tile (12 accumulators of the 16
-// ymm registers) runs over a micro-panel of B (16 KiB, in L1) while the band's micro-panels of A
-// (168 KiB, in L2) pass it. Up to kFewRows rows of floats read B where it lies instead
-// (fewRows): packing it would cost as much as the product; so do small f32 products (inPlace
-// operands). Otherwise a constant B's panels are packed once and kept (const_panels.h).
+// into a micro-panel a register tile ([step][6], TileRows); a 6 x 16 register tile (12
+// accumulators of the 16 ymm registers) runs over a micro-panel of B (16 KiB, in L1) while the
+// band's micro-panels of A (168 KiB, in L2) pass it. One band of rows takes narrow panels
+// (kJustInTimeColumns) whose tiles fetch the next panel's lines of B as they run (LineFetch).
+// Up to kFewRows rows of floats read B where it lies instead (fewRows): packing it would cost
+// as much as the product; so do small f32 products (inPlace operands). Otherwise a constant B's
+// panels are packed once and kept (const_panels.h).
 #include "ukernels.h"
 
 #include "const_panels.h"
@@ -30,6 +32,11 @@ constexpr int64_t kColumns = 16;       // columns of a register tile: two ymm
 constexpr int64_t kDepthSteps = 256;   // deepest chunk: a micro-panel of B of 16 KiB, in L1
 constexpr int64_t kRowChunk = 168;     // rows of A packed at a time: 168 KiB, in L2
 constexpr int64_t kColumnChunk = 4080; // columns of B packed at a time: 4 MiB, in L3
+// ... with one band of rows (gemm): 64 KiB a chunk, packed from lines the tiles before fetched.
+// 1 thread, paired with OpenBLAS, M = 16 / M = 128, N = K = 4096: 4080 columns 0.95x / 0.91x;
+// 256 0.95x / 0.95x without fetching lines, 1.00x / 0.94x with; 128 1.12x / 0.96x; 64 1.24x /
+// 0.99x; 48 about the same as 64; 32 0.89x / 0.99x.
+constexpr int64_t kJustInTimeColumns = 64;
 constexpr int64_t kFewRows = 4;        // up to this many rows of floats, B is not packed
 constexpr int64_t kInPlaceElements = 16384;  // f32 products this small (A, B and C) are not packed
 
@@ -158,20 +165,32 @@ void packB(const T *b, int64_t depthStride, int64_t columnStride, int64_t depth,
   }
 }
 
-// A[rows x depth] -> 6-row micro-panels [block][k][6], so that a register tile's six broadcasts
-// at one k read one 24-byte run; rows past `rows` are zero.
+// How rows divide into register tiles: as many as 6-row tiles take, their heights as equal as
+// can be (128 rows as 18 x 6 + 4 x 5, not 21 x 6 + 2). A tile of 5 rows holds 10 sums, enough to
+// keep both FMA units busy through their latency; one of 2 rows keeps them busy 40% of its time.
+// That predicts 2% at M = 128; measured, both splits were within this host's noise (+-1%).
+struct TileRows {
+  int64_t tiles, height, taller;  // the first `taller` tiles have height + 1 rows
+  explicit TileRows(int64_t rows)
+      : tiles((rows + kRows - 1) / kRows), height(tiles > 0 ? rows / tiles : 0), taller(tiles > 0 ? rows % tiles : 0) {}
+  int64_t first(int64_t tile) const { return tile * height + (tile < taller ? tile : taller); }
+  int64_t rowsOf(int64_t tile) const { return tile < taller ? height + 1 : height; }
+};
+
+// A[rows x depth] -> a micro-panel [k][6] per register tile (TileRows), so that a tile's
+// broadcasts at one k read one 24-byte run; rows past a tile's height are zero.
 template <class T>
 void packA(const T *a, int64_t rowStride, int64_t depthStride, int64_t rows, int64_t depth, float *packed) {
-  for (int64_t row0 = 0; row0 < rows; row0 += kRows) {
-    float *out = packed + row0 * depth;
-    const T *rowsOfA = a + row0 * rowStride;
-    const int64_t height = rows - row0 < kRows ? rows - row0 : kRows;
+  const TileRows tiles(rows);
+  for (int64_t tile = 0; tile < tiles.tiles; ++tile) {
+    float *out = packed + tile * kRows * depth;
+    const T *rowsOfA = a + tiles.first(tile) * rowStride;
+    const int64_t height = tiles.rowsOf(tile);
     int64_t done = 0;
-    if (depthStride == 1 && height == kRows) {  // rows along k: eight steps at a time, transposed
+    if (depthStride == 1) {  // rows along k: eight steps at a time, transposed
       for (; done + 8 <= depth; done += 8) {
         __m256 r[8];
-        for (int64_t i = 0; i < kRows; ++i) r[i] = load8(rowsOfA + i * rowStride + done);
-        r[6] = r[7] = _mm256_setzero_ps();
+        for (int64_t i = 0; i < 8; ++i) r[i] = i < height ? load8(rowsOfA + i * rowStride + done) : _mm256_setzero_ps();
         transpose8(r);
         for (int64_t j = 0; j < 8; ++j) {  // six lanes: four, then two
           float *step = out + (done + j) * kRows;
@@ -225,17 +244,19 @@ void packB(const int8_t *b, int64_t depthStride, int64_t columnStride, int64_t d
   }
 }
 
-// s8 A[rows x depth] -> 6-row micro-panels of pairs [block][step][6]; rows past `rows` are zero.
+// s8 A[rows x depth] -> a micro-panel of pairs [step][6] per register tile (TileRows); rows past
+// a tile's height are zero.
 void packA(const int8_t *a, int64_t rowStride, int64_t depthStride, int64_t rows, int64_t depth, int32_t *packed) {
   const int64_t steps = (depth + 1) / 2;
-  for (int64_t row0 = 0; row0 < rows; row0 += kRows) {
-    int32_t *out = packed + row0 * steps;
-    const int64_t height = rows - row0 < kRows ? rows - row0 : kRows;
+  const TileRows tiles(rows);
+  for (int64_t tile = 0; tile < tiles.tiles; ++tile) {
+    int32_t *out = packed + tile * kRows * steps;
+    const int8_t *rowsOfA = a + tiles.first(tile) * rowStride;
+    const int64_t height = tiles.rowsOf(tile);
     for (int64_t step = 0; step < steps; ++step)
       for (int64_t r = 0; r < kRows; ++r)
         out[step * kRows + r] =
-            r < height ? pairOf(a + (row0 + r) * rowStride + 2 * step * depthStride, depthStride, 2 * step + 1 < depth)
-                       : 0;
+            r < height ? pairOf(rowsOfA + r * rowStride + 2 * step * depthStride, depthStride, 2 * step + 1 < depth) : 0;
   }
 }
 
@@ -247,6 +268,7 @@ struct FloatProducts {
   using Sum = float;
   using Type = __m256;
   static constexpr int64_t kStepDepth = 1;
+  static constexpr bool kUnrollSteps = false;
   static Type zero() { return _mm256_setzero_ps(); }
   static Type load(const float *p) { return _mm256_loadu_ps(p); }
   static Type splat(const float *p) { return _mm256_broadcast_ss(p); }
@@ -257,6 +279,7 @@ struct PairProducts {
   using Sum = int32_t;
   using Type = __m256i;
   static constexpr int64_t kStepDepth = 2;
+  static constexpr bool kUnrollSteps = true;
   static Type zero() { return _mm256_setzero_si256(); }
   static Type load(const int32_t *p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p)); }
   static Type splat(const int32_t *p) { return _mm256_set1_epi32(*p); }
@@ -295,13 +318,50 @@ struct InPlaceOperands {
   __m256 bAt(int64_t k, int h) const { return Vector<float>::load(h == 0 ? low : high, b + k * bDepthStride + 8 * h); }
 };
 
+// The cache lines of the next panel of B where it lies (runs of bytes a stride apart: B's rows
+// or, transposed, its columns), fetched by the tiles of the panel before, a share a tile, one
+// line every few steps, so that packing the panel reads them from cache while the memory
+// traffic overlaps the FMAs. The lines run on from tile to tile. (Passed to the tile by
+// reference, the fetcher's counters lived in memory, a store and reload every step: M = 128,
+// N = K = 4096 at 0.94x OpenBLAS, 1.01x with the tile's own copy in registers.)
+struct NoFetch {
+  void step() {}
+};
+struct LineFetch {
+  const char *at = nullptr, *runEnd = nullptr;
+  int64_t runStride = 0, runBytes = 0, lines = 0;
+  int64_t share = 0, taller = 0, every = 1;  // of each tile; the first `taller` fetch share + 1
+  int64_t left = 0, countdown = 0;           // of the tile now running
+  // Spreads the lines over `tiles` tiles of `steps` each.
+  void shareAmong(int64_t tiles, int64_t steps) {
+    share = lines / tiles;
+    taller = lines % tiles;
+    every = share > 0 && steps / share > 1 ? steps / share : 1;
+  }
+  void startTile(int64_t tile) {
+    left = tile < taller ? share + 1 : share;
+    countdown = 1;
+  }
+  void step() {
+    if (--countdown > 0 || left <= 0) return;
+    countdown = every;
+    --left;
+    _mm_prefetch(at, _MM_HINT_T0);
+    at += 64;
+    if (at == runEnd) {
+      runEnd += runStride;
+      at = runEnd - runBytes;
+    }
+  }
+};
+
 // Rows (<= 6) x 8 * Halves columns of A times B over `steps`, to `out`; the columns past B's
 // width are masked off. Never inlined, as in gemm_f32_avx512.cpp: inlined into the loops over
 // tiles, GCC kept the sums in memory.
-template <int Rows, int Halves, class Operands>
+template <int Rows, int Halves, class Operands, class Fetch>
 __attribute__((noinline)) void registerTile(const Operands &operands, int64_t steps,
                                             const Destination<typename Operands::Products::Sum> &outIn, Mask low,
-                                            Mask high) {
+                                            Mask high, Fetch &fetchInOut) {
   using Products = typename Operands::Products;
   using Type = typename Products::Type;
   // The tile's rows of C, fetched while the sums run: each depth chunk reads them back from
@@ -314,7 +374,9 @@ __attribute__((noinline)) void registerTile(const Operands &operands, int64_t st
   Type acc[Rows][Halves];
   for (int r = 0; r < Rows; ++r)
     for (int h = 0; h < Halves; ++h) acc[r][h] = Products::zero();
-  for (int64_t k = 0; k < steps; ++k) {
+  Fetch fetch = fetchInOut;  // a copy, kept in registers; handed back for the next tile
+  auto step = [&](int64_t k) __attribute__((always_inline)) {
+    fetch.step();
     Type bk[Halves];
     for (int h = 0; h < Halves; ++h) bk[h] = operands.bAt(k, h);
 #pragma GCC unroll 6
@@ -322,21 +384,30 @@ __attribute__((noinline)) void registerTile(const Operands &operands, int64_t st
       const Type ak = operands.aAt(k, r);
       for (int h = 0; h < Halves; ++h) acc[r][h] = Products::multiplyAdd(ak, bk[h], acc[r][h]);
     }
+  };
+  // s8 steps two at a time: its loop ran at 122 or 146 GOP/s (1024^3) depending on where it lay;
+  // unrolled, and with loops 64-byte aligned (jit/CMakeLists.txt), at 146.
+  if constexpr (Products::kUnrollSteps) {
+#pragma GCC unroll 2
+    for (int64_t k = 0; k < steps; ++k) step(k);
+  } else {
+    for (int64_t k = 0; k < steps; ++k) step(k);
   }
   const auto out = outIn;  // a copy: GCC otherwise reloads its fields at every store
 #pragma GCC unroll 6
   for (int r = 0; r < Rows; ++r)
     for (int h = 0; h < Halves; ++h) out.put(r, 8 * h, acc[r][h], h == 0 ? low : high);
+  fetchInOut = fetch;
 }
 
 // A tile of `rows` (<= 6); 8 columns wide when no more are left.
-template <class Operands>
+template <class Operands, class Fetch>
 void registerTileRows(int64_t rows, const Operands &operands, int64_t steps,
-                      const Destination<typename Operands::Products::Sum> &out, Mask low, Mask high) {
+                      const Destination<typename Operands::Products::Sum> &out, Mask low, Mask high, Fetch &fetch) {
   switch (rows + (high == 0 ? 0 : kRows)) {
-#define ACLCPU_ROWS(n)                                                         \
-  case n: return registerTile<n, 1>(operands, steps, out, low, high); \
-  case n + kRows: return registerTile<n, 2>(operands, steps, out, low, high);
+#define ACLCPU_ROWS(n)                                                             \
+  case n: return registerTile<n, 1>(operands, steps, out, low, high, fetch); \
+  case n + kRows: return registerTile<n, 2>(operands, steps, out, low, high, fetch);
     ACLCPU_ROWS(1) ACLCPU_ROWS(2) ACLCPU_ROWS(3) ACLCPU_ROWS(4) ACLCPU_ROWS(5) ACLCPU_ROWS(6)
 #undef ACLCPU_ROWS
   }
@@ -439,24 +510,34 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
       // A small product: the tiles read A and B where they lie, in the same depth chunks.
       // Packing them cost 64^3 8% (1 thread, paired with OpenBLAS: 1.09-1.12x -> 1.18-1.19x).
       const int64_t depthChunk = depthChunkOf(depth, 1);
+      const TileRows tiles(rows);
       for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
         const int64_t slice = depth - k0 < depthChunk ? depth - k0 : depthChunk;
         const Destination<float> out = epilogue.chunk(k0 == 0, c, cRowStride, 0);
         for (int64_t j = 0; j < columns; j += kColumns) {
           const Mask low = Vector<float>::firstLanes(columns - j), high = Vector<float>::firstLanes(columns - j - 8);
-          for (int64_t r = 0; r < rows; r += kRows)
-            registerTileRows(rows - r < kRows ? rows - r : kRows,
+          for (int64_t tile = 0; tile < tiles.tiles; ++tile) {
+            const int64_t r = tiles.first(tile);
+            NoFetch none;
+            registerTileRows(tiles.rowsOf(tile),
                              InPlaceOperands{a + r * aRowStride + k0 * aDepthStride, aRowStride, aDepthStride,
                                              b + k0 * bDepthStride + j, bDepthStride, low, high},
-                             slice, out.at(r, j), low, high);
+                             slice, out.at(r, j), low, high, none);
+          }
         }
       }
       return;
     }
   }
   auto stepsOf = [](int64_t slice) { return (slice + kStepDepth - 1) / kStepDepth; };
+  const void *constB = aclcpu::isConstOperand(bBase) ? bBase : nullptr;
+  // One band of rows with B packed anew: narrow panels (kJustInTimeColumns), each packed from
+  // lines the tiles of the one before fetched (LineFetch), and A packed once a depth chunk for
+  // all of them (depth chunks outside column panels).
+  const bool oneBand = rows <= kRowChunk;
+  const int64_t columnChunk = oneBand && !constB ? kJustInTimeColumns : kColumnChunk;
   const int64_t depthChunk = depthChunkOf(depth, kStepDepth);
-  const int64_t panelColumns = columns < kColumnChunk ? columns : kColumnChunk;
+  const int64_t panelColumns = columns < columnChunk ? columns : columnChunk;
   const int64_t panelSteps = stepsOf(depth < depthChunk ? depth : depthChunk);
   const int64_t bandRows = rows < kRowChunk ? rows : kRowChunk;
   auto *packedB = reinterpret_cast<Word *>(aclcpu::ukernelScratch(
@@ -466,7 +547,6 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   // A panel of B: packed into scratch or, for a constant B, kept from an earlier call (or packed
   // now and kept). The key tells these panels from the AVX-512 files' (other micro-panels), and
   // rounded ones (low precision) from exact ones of the same B.
-  const void *constB = aclcpu::isConstOperand(bBase) ? bBase : nullptr;
   auto panelOfB = [&](int64_t k0, int64_t j0, int64_t slice, int64_t width) -> const Word * {
     const T *from = b + k0 * bDepthStride + j0 * bColumnStride;
     if (constB) {
@@ -486,24 +566,56 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
     packB(from, bDepthStride, bColumnStride, slice, width, packedB);
     return packedB;
   };
-  for (int64_t j0 = 0; j0 < columns; j0 += kColumnChunk) {
-    const int64_t width = columns - j0 < kColumnChunk ? columns - j0 : kColumnChunk;
-    const int64_t blocks = (width + kColumns - 1) / kColumns;
-    for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
-      const int64_t slice = depth - k0 < depthChunk ? depth - k0 : depthChunk, steps = stepsOf(slice);
+  // Where B is packed anew for one band, the lines of its next panel, fetched by this one's tiles.
+  auto nextPanelLines = [&](int64_t k0, int64_t j0) {
+    LineFetch lines;
+    if (!oneBand || constB) return lines;
+    int64_t nextK0 = k0, nextJ0 = j0 + columnChunk;
+    if (nextJ0 >= columns) nextK0 += depthChunk, nextJ0 = 0;
+    if (nextK0 >= depth) return lines;
+    const int64_t slice = depth - nextK0 < depthChunk ? depth - nextK0 : depthChunk;
+    const int64_t width = columns - nextJ0 < columnChunk ? columns - nextJ0 : columnChunk;
+    const int64_t runs = bColumnStride == 1 ? slice : bDepthStride == 1 ? width : 0;
+    const int64_t runLength = bColumnStride == 1 ? width : slice;
+    const char *from = reinterpret_cast<const char *>(b + nextK0 * bDepthStride + nextJ0 * bColumnStride);
+    const char *firstLine = reinterpret_cast<const char *>(reinterpret_cast<uintptr_t>(from) & ~uintptr_t{63});
+    lines.at = firstLine;
+    lines.runStride = (bColumnStride == 1 ? bDepthStride : bColumnStride) * int64_t{sizeof(T)};
+    lines.runBytes = (from + runLength * int64_t{sizeof(T)} - firstLine + 63) / 64 * 64;
+    lines.runEnd = firstLine + lines.runBytes;
+    lines.lines = runs * (lines.runBytes / 64);
+    return lines;
+  };
+  for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
+    const int64_t slice = depth - k0 < depthChunk ? depth - k0 : depthChunk, steps = stepsOf(slice);
+    for (int64_t j0 = 0; j0 < columns; j0 += columnChunk) {
+      const int64_t width = columns - j0 < columnChunk ? columns - j0 : columnChunk;
+      const int64_t blocks = (width + kColumns - 1) / kColumns;
       const Word *packedPanel = panelOfB(k0, j0, slice, width);
       const Destination<Sum> out = epilogue.chunk(k0 == 0, c, cRowStride, j0);
+      LineFetch next = nextPanelLines(k0, j0);
       for (int64_t row0 = 0; row0 < rows; row0 += kRowChunk) {
         const int64_t band = rows - row0 < kRowChunk ? rows - row0 : kRowChunk;
-        packA(a + row0 * aRowStride + k0 * aDepthStride, aRowStride, aDepthStride, band, slice, packedA);
+        if (!oneBand || j0 == 0)
+          packA(a + row0 * aRowStride + k0 * aDepthStride, aRowStride, aDepthStride, band, slice, packedA);
+        const TileRows tiles(band);
+        next.shareAmong(blocks * tiles.tiles, steps);  // one band when fetching
+        NoFetch none;
         // Micro-panels of B outside, rows inside: a micro-panel stays in L1 while the band passes.
         for (int64_t block = 0; block < blocks; ++block) {
           const int64_t left = width - block * kColumns;
           const Mask low = Vector<Sum>::firstLanes(left), high = Vector<Sum>::firstLanes(left - 8);
           const Word *panel = packedPanel + block * steps * kColumns;
-          for (int64_t r = 0; r < band; r += kRows)
-            registerTileRows(band - r < kRows ? band - r : kRows, PackedOperands<Products>{packedA + r * steps, panel}, steps,
-                                       out.at(row0 + r, block * kColumns), low, high);
+          for (int64_t tile = 0; tile < tiles.tiles; ++tile) {
+            const PackedOperands<Products> operands{packedA + tile * kRows * steps, panel};
+            const Destination<Sum> at = out.at(row0 + tiles.first(tile), block * kColumns);
+            if (next.lines > 0) {
+              next.startTile(block * tiles.tiles + tile);
+              registerTileRows(tiles.rowsOf(tile), operands, steps, at, low, high, next);
+            } else {
+              registerTileRows(tiles.rowsOf(tile), operands, steps, at, low, high, none);
+            }
+          }
         }
       }
     }

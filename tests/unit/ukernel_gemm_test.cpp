@@ -3,7 +3,8 @@
 // `aclop-call-ukernels` ABI passes (A and B either way round or strided, C with a wider row
 // stride), both modes (C += P; C = alpha P + beta Cin with Cin apart, Cin == C, and beta = 0 with
 // NaN in Cin, which must not leak), and shapes that cross every blocking edge: ragged register
-// tiles, the few-rows path, several depth chunks, row bands and column panels.
+// tiles, the few-rows path, several depth chunks, row bands and column panels (one band of rows
+// across several panels and chunks too, where the tiles fetch the next panel's lines).
 #include "op_compiler.h"
 
 #include "../../kernels/ukernels/ukernels.h"
@@ -182,8 +183,8 @@ TEST(UkernelGemm, MatchesPlainLoopsOverLayoutsModesAndShapes) {
   if (ukernels.empty()) GTEST_SKIP() << "no exact f32-accumulating GEMM ukernel on this CPU";
   struct Shape {
     int64_t rows, columns, depth;
-  } shapes[] = {{1, 1, 1},   {3, 17, 5},  {4, 100, 300}, {2, 9, 0},   {5, 33, 257}, {6, 16, 8},
-                {7, 15, 31}, {13, 40, 9}, {64, 64, 64},  {170, 50, 513}, {20, 4100, 3}};
+  } shapes[] = {{1, 1, 1},   {3, 17, 5},  {4, 100, 300}, {2, 9, 0},      {5, 33, 257},   {6, 16, 8},
+                {7, 15, 31}, {13, 40, 9}, {64, 64, 64},  {170, 50, 513}, {20, 4100, 3}, {40, 150, 300}};
   const Layout layouts[] = {{false, false, 1, 0}, {true, false, 1, 3}, {false, true, 1, 1},
                             {true, true, 1, 0},   {false, false, 2, 5}};
   const Mode modes[] = {Mode::Accumulate, Mode::ScaledApart, Mode::ScaledInPlace, Mode::ScaledBetaZero};
@@ -358,7 +359,7 @@ TEST(UkernelGemm, S8MatchesPlainLoopsOverLayoutsModesAndShapes) {
     struct Shape {
       int64_t rows, columns, depth;
     } shapes[] = {{1, 1, 1}, {3, 17, 5}, {4, 100, 300}, {2, 9, 0}, {5, 33, 257}, {6, 16, 8}, {7, 15, 31},
-                  {13, 40, 9}, {64, 64, 64}, {170, 50, 1025}, {20, 4100, 3}};
+                  {13, 40, 9}, {64, 64, 64}, {170, 50, 1025}, {20, 4100, 3}, {40, 150, 1100}};
     const Layout layouts[] = {{false, false, 1, 0}, {true, false, 1, 3}, {false, true, 1, 1},
                               {true, true, 1, 0},   {false, false, 2, 5}};
     for (const Shape &shape : shapes)

@@ -1,8 +1,9 @@
 // Memory-bound operators on one core, 64M elements (256 MiB of f32): Add f32 and Casts
 // through handles, alone (BM_CastHandle, BM_AddF32Handle) and side by side in one process
 // (BM_PairedCast, BM_PairedAdd: paired_runs.h) with memcpy moving the same number of bytes and
-// a hand-written AVX-512 loop per conversion (streaming stores, the same rounding as the
-// operator). Every figure is GB/s of traffic: bytes read plus bytes written.
+// a hand-written loop per conversion (AVX-512, or AVX2 with F16C on CPUs without it; streaming
+// stores, the same rounding as the operator). Every figure is GB/s of traffic: bytes read plus
+// bytes written.
 #include "bench_support.h"
 
 #include "acl/acl_op.h"
@@ -122,6 +123,61 @@ ACLCPU_AVX512 void handCast(int which, const void *in, int64_t inBytes, void *ou
   _mm_sfence();
 }
 
+#define ACLCPU_AVX2 __attribute__((target("avx2,fma,f16c")))
+
+// Eight f32 rounded to bf16 as toBf16 rounds them.
+ACLCPU_AVX2 __m128i toBf16(__m256 x) {
+  __m256i bits = _mm256_castps_si256(x);
+  __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(bits, 16), _mm256_set1_epi32(1));
+  __m256i rounded = _mm256_srli_epi32(_mm256_add_epi32(bits, _mm256_add_epi32(lsb, _mm256_set1_epi32(0x7fff))), 16);
+  __m256i quiet = _mm256_or_si256(_mm256_srli_epi32(bits, 16), _mm256_set1_epi32(0x40));
+  __m256i chosen = _mm256_blendv_epi8(rounded, quiet, _mm256_castps_si256(_mm256_cmp_ps(x, x, _CMP_UNORD_Q)));
+  return _mm_packus_epi32(_mm256_castsi256_si128(chosen), _mm256_extracti128_si256(chosen, 1));
+}
+
+// handCast on AVX2: eight elements a step, the same prefetching and streaming stores.
+ACLCPU_AVX2 void handCastAvx2(int which, const void *in, int64_t inBytes, void *out, int64_t n) {
+  for (int64_t i = 0; i < n; i += 8) {
+    _mm_prefetch(static_cast<const char *>(in) + i * inBytes + 8192, _MM_HINT_T1);
+    auto *half = reinterpret_cast<__m128i *>(static_cast<uint16_t *>(out) + i);
+    auto *word = static_cast<float *>(out) + i;
+    const auto *halfIn = reinterpret_cast<const __m128i *>(static_cast<const uint16_t *>(in) + i);
+    switch (which) {
+      case 0:
+        _mm_stream_si128(half, _mm256_cvtps_ph(_mm256_loadu_ps(static_cast<const float *>(in) + i),
+                                               _MM_FROUND_TO_NEAREST_INT));
+        break;
+      case 1: _mm256_stream_ps(word, _mm256_cvtph_ps(_mm_loadu_si128(halfIn))); break;
+      case 2: _mm_stream_si128(half, toBf16(_mm256_loadu_ps(static_cast<const float *>(in) + i))); break;
+      case 3:
+        _mm256_stream_si256(reinterpret_cast<__m256i *>(word),
+                            _mm256_slli_epi32(_mm256_cvtepu16_epi32(_mm_loadu_si128(halfIn)), 16));
+        break;
+      case 4: {  // truncating, saturated (NaN -> 0) like Cast
+        __m256 x = _mm256_loadu_ps(static_cast<const float *>(in) + i);
+        __m256 clamped = _mm256_min_ps(_mm256_max_ps(x, _mm256_set1_ps(-2147483648.0f)), _mm256_set1_ps(2147483520.0f));
+        __m256i v = _mm256_and_si256(_mm256_cvttps_epi32(clamped), _mm256_castps_si256(_mm256_cmp_ps(x, x, _CMP_ORD_Q)));
+        v = _mm256_blendv_epi8(v, _mm256_set1_epi32(INT32_MAX),
+                               _mm256_castps_si256(_mm256_cmp_ps(x, _mm256_set1_ps(2147483648.0f), _CMP_GE_OQ)));
+        _mm256_stream_si256(reinterpret_cast<__m256i *>(word), v);
+        break;
+      }
+      default:
+        _mm256_stream_ps(word, _mm256_cvtepi32_ps(_mm256_loadu_si256(
+                                   reinterpret_cast<const __m256i *>(static_cast<const int32_t *>(in) + i))));
+    }
+  }
+  _mm_sfence();
+}
+
+// Which hand-written loop this CPU runs: 512 (AVX-512), 256 (AVX2 with F16C) or none (0).
+int handCastWidth() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")) return 512;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c")) return 256;
+  return 0;
+}
+
 // The hand-written loop of kCasts[which], on device buffers.
 class HandWrittenCastRun : public Contender {
  public:
@@ -129,20 +185,20 @@ class HandWrittenCastRun : public Contender {
       : Contender("hand-written"), which_(which), in_(kCasts[which].from, {kElements}, kCasts[which].fromBytes),
         out_(kCasts[which].to, {kElements}, kCasts[which].toBytes) {}
   bool call() override {
-    handCast(which_, in_.device, static_cast<int64_t>(kCasts[which_].fromBytes), out_.device, kElements);
+    const auto inBytes = static_cast<int64_t>(kCasts[which_].fromBytes);
+    if (width_ == 512)
+      handCast(which_, in_.device, inBytes, out_.device, kElements);
+    else
+      handCastAvx2(which_, in_.device, inBytes, out_.device, kElements);
     benchmark::ClobberMemory();
     return true;
   }
 
  private:
   int which_;
+  int width_ = handCastWidth();
   Tensor in_, out_;
 };
-
-bool hasAvx512() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
-}
 #endif
 
 // Alone: ours, memcpy and the hand-written loops, each in a benchmark of its own.
@@ -173,7 +229,7 @@ BENCHMARK(BM_MemcpySameTraffic)->Arg(6)->Arg(8)->Arg(12)->Unit(benchmark::kMilli
 
 #if defined(__x86_64__)
 void BM_HandWrittenCast(benchmark::State &state) {
-  if (!hasAvx512()) return state.SkipWithError("needs AVX-512");
+  if (handCastWidth() == 0) return state.SkipWithError("needs AVX-512, or AVX2 with FMA and F16C");
   Runtime runtime;
   HandWrittenCastRun cast(static_cast<int>(state.range(0)));
   cast.label = kCasts[state.range(0)].name;
@@ -191,7 +247,7 @@ void BM_PairedCast(benchmark::State &state) {
   contenders.push_back(std::make_unique<CastRun>(runtime, c));
   contenders.push_back(std::make_unique<MemcpyRun>(size_t(c.traffic()) / 2));
 #if defined(__x86_64__)
-  if (hasAvx512()) contenders.push_back(std::make_unique<HandWrittenCastRun>(static_cast<int>(state.range(0))));
+  if (handCastWidth() != 0) contenders.push_back(std::make_unique<HandWrittenCastRun>(static_cast<int>(state.range(0))));
 #endif
   aclcpu_bench::runPaired(state, contenders, c.traffic(), "GB/s");
 }

@@ -9,7 +9,8 @@ comparison made on one core:
     f32 matmul primitive (B pre-packed);
   - f32 and bf16 MatMul with B constant (aclSetTensorConst) beside oneDNN's matmul with B
     pre-packed;
-  - Add and Casts on 256 MiB beside memcpy of the same traffic and hand-written AVX-512 loops;
+  - Add and Casts on 256 MiB beside memcpy of the same traffic and hand-written loops (AVX-512,
+    or AVX2 with F16C where the CPU lacks it);
   - a 1-element Add's dispatch through aclopExecuteV2 beside the handle path;
   - fp32 GEMM on every worker beside the same on one (a cube-core resource limit of 1), both in
     one process that may use every CPU: the thread scaling;
@@ -250,7 +251,7 @@ def elementwise_table(entries_by_name):
                      f"{paired_rate(entries, 'memcpy', 'GB/s'):.1f}", f"{hand:.1f}" if hand else "–",
                      paired_ratio(entries, "memcpy"), paired_ratio(entries, "hand-written")])
     if rows:
-        print_table(["256 MiB, 1 thread (GB/s of traffic)", "aclcpu", "memcpy", "hand-written AVX-512",
+        print_table(["256 MiB, 1 thread (GB/s of traffic)", "aclcpu", "memcpy", "hand-written loop",
                      "vs memcpy", "vs hand-written"], rows)
 
 

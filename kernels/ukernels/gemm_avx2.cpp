@@ -464,6 +464,13 @@ int64_t depthChunkOf(int64_t depth, int64_t stepDepth) {
   return ((depth + chunks - 1) / chunks + stepDepth - 1) / stepDepth * stepDepth;
 }
 
+// visit(k0, slice) for each depth chunk of `depth` (depthChunkOf), in order.
+template <class Visit>
+void forEachDepthChunk(int64_t depth, int64_t stepDepth, Visit &&visit) {
+  const int64_t depthChunk = depthChunkOf(depth, stepDepth);
+  for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) visit(k0, depth - k0 < depthChunk ? depth - k0 : depthChunk);
+}
+
 template <class T>
 using ProductsOf = std::conditional_t<std::is_same_v<T, int8_t>, PairProducts, FloatProducts>;
 
@@ -489,9 +496,7 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
       // Summed in the packed path's depth chunks, each into zeroed sums that then reach C as a
       // chunk's tiles put theirs: the same bits as with B's panels.
       auto *sums = reinterpret_cast<float *>(aclcpu::ukernelScratch(2, rows * columns * 4));
-      const int64_t depthChunk = depthChunkOf(depth, 1);
-      for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
-        const int64_t slice = depth - k0 < depthChunk ? depth - k0 : depthChunk;
+      forEachDepthChunk(depth, 1, [&](int64_t k0, int64_t slice) {
         for (int64_t i = 0; i < rows * columns; ++i) sums[i] = 0.0f;
         const T *chunkOfA = a + k0 * aDepthStride, *chunkOfB = b + k0 * bDepthStride;
         switch (rows) {
@@ -501,7 +506,7 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
           default: fewRows<4>(chunkOfA, aRowStride, aDepthStride, chunkOfB, bDepthStride, sums, columns, slice); break;
         }
         epilogue.finish(sums, columns, c, cRowStride, rows, columns, k0 == 0);
-      }
+      });
       return;
     }
   }
@@ -509,10 +514,8 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
     if (bColumnStride == 1 && (rows + columns) * depth + rows * columns <= kInPlaceElements) {
       // A small product: the tiles read A and B where they lie, in the same depth chunks.
       // Packing them cost 64^3 8% (1 thread, paired with OpenBLAS: 1.09-1.12x -> 1.18-1.19x).
-      const int64_t depthChunk = depthChunkOf(depth, 1);
       const TileRows tiles(rows);
-      for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
-        const int64_t slice = depth - k0 < depthChunk ? depth - k0 : depthChunk;
+      forEachDepthChunk(depth, 1, [&](int64_t k0, int64_t slice) {
         const Destination<float> out = epilogue.chunk(k0 == 0, c, cRowStride, 0);
         for (int64_t j = 0; j < columns; j += kColumns) {
           const Mask low = Vector<float>::firstLanes(columns - j), high = Vector<float>::firstLanes(columns - j - 8);
@@ -525,7 +528,7 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
                              slice, out.at(r, j), low, high, none);
           }
         }
-      }
+      });
       return;
     }
   }
@@ -586,8 +589,8 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
     lines.lines = runs * (lines.runBytes / 64);
     return lines;
   };
-  for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
-    const int64_t slice = depth - k0 < depthChunk ? depth - k0 : depthChunk, steps = stepsOf(slice);
+  forEachDepthChunk(depth, kStepDepth, [&](int64_t k0, int64_t slice) {
+    const int64_t steps = stepsOf(slice);
     for (int64_t j0 = 0; j0 < columns; j0 += columnChunk) {
       const int64_t width = columns - j0 < columnChunk ? columns - j0 : columnChunk;
       const int64_t blocks = (width + kColumns - 1) / kColumns;
@@ -619,7 +622,7 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
         }
       }
     }
-  }
+  });
 }
 
 }  // namespace

@@ -257,11 +257,14 @@ std::string translateSplit(ResolvedRequest &request, int dataInput, int splitDim
 }
 
 // StridedSlice (begin, end and strides as const inputs 1-3) and StridedSliceD (attributes), as
-// TensorFlow defines them: per dim, a negative begin or end counts from the end, both are then
-// clamped into the dim, a begin_mask or end_mask bit takes the dim from its start or to its end
-// (in the stride's direction), and a shrink_axis_mask bit takes the one element at begin and
-// drops the dim. Dims past the lists are taken whole. ellipsis_mask and new_axis_mask are not
-// supported.
+// TensorFlow defines them. The lists' entries are first laid over the input's dims (its dense
+// spec): an ellipsis_mask bit (at most one) stands for as many dims, taken whole, as the entries
+// leave unnamed (an ellipsis after the last entry when none is given), a new_axis_mask bit for
+// a dim of 1 in the result that reads no input dim (its begin, end, stride and other bits
+// ignored), and every other entry for the next input dim. Then per input dim: a negative begin
+// or end counts from the end, both are clamped into the dim, a begin_mask or end_mask bit takes
+// the dim from its start or to its end (in the stride's direction), and a shrink_axis_mask bit
+// takes the one element at begin and drops the dim.
 std::string translateStridedSlice(ResolvedRequest &request) {
   std::vector<int64_t> begin, end, strides;
   for (auto [name, index, list] : {std::tuple{"begin", 1, &begin}, std::tuple{"end", 2, &end}, std::tuple{"strides", 3, &strides}})
@@ -270,23 +273,56 @@ std::string translateStridedSlice(ResolvedRequest &request) {
   const char *maskNames[5] = {"begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"};
   for (int m = 0; m < 5; ++m)
     if (std::string error = intScalar(request, maskNames[m], 99, masks[m]); !error.empty()) return error;
-  if (masks[2] != 0 || masks[3] != 0) return "ellipsis_mask and new_axis_mask are not supported";
   const std::vector<int64_t> &dims = request.inputs[0].dims;
-  size_t rank = dims.size();
-  if (begin.size() != end.size() || begin.size() != strides.size() || begin.size() > rank)
-    return "begin, end and strides must have one length, at most the rank (" + std::to_string(rank) + ")";
+  const int64_t rank = static_cast<int64_t>(dims.size());
+  const int64_t entries = static_cast<int64_t>(begin.size());
+  if (end.size() != begin.size() || strides.size() != begin.size() || entries > 63)
+    return "begin, end and strides must have one length, at most 63";
+  auto bit = [&](int mask, int64_t entry) { return (masks[mask] >> entry & 1) != 0; };
+  int64_t ellipses = 0, newAxes = 0, newAxesAfterEllipsis = 0;
+  for (int64_t i = 0; i < entries; ++i) {
+    if (bit(2, i)) ++ellipses;
+    else if (bit(3, i)) ++newAxes, newAxesAfterEllipsis += ellipses;
+  }
+  if (ellipses > 1) return "ellipsis_mask has " + std::to_string(ellipses) + " bits set; at most one is allowed";
+  if (entries - ellipses - newAxes > rank)
+    return "begin, end and strides name " + std::to_string(entries - ellipses - newAxes) + " dims of an input of rank " +
+           std::to_string(rank);
+  // The dense spec: per input dim its entry (-1: taken whole), and the result's dims in order
+  // (an input dim, or kNewAxis).
+  constexpr int64_t kNewAxis = -1;
+  std::vector<int64_t> entryOf, layout;
+  auto takeWhole = [&](int64_t count) {
+    for (int64_t k = 0; k < count; ++k) {
+      layout.push_back(static_cast<int64_t>(entryOf.size()));
+      entryOf.push_back(-1);
+    }
+  };
+  for (int64_t i = 0; i < entries; ++i) {
+    if (bit(2, i)) {
+      // All the rank but the dims named before it and after it (the entries after it that
+      // are not new axes).
+      takeWhole(rank - static_cast<int64_t>(entryOf.size()) - (entries - 1 - i - newAxesAfterEllipsis));
+    } else if (bit(3, i)) {
+      layout.push_back(kNewAxis);
+    } else {
+      layout.push_back(static_cast<int64_t>(entryOf.size()));
+      entryOf.push_back(i);
+    }
+  }
+  takeWhole(rank - static_cast<int64_t>(entryOf.size()));  // no ellipsis: the dims past the entries
   std::vector<int64_t> offsets, sizes, steps, shrink;
-  for (size_t d = 0; d < rank; ++d) {
-    int64_t n = dims[d];
-    bool listed = d < begin.size(), whole = !listed || ((masks[0] >> d & 1) && (masks[1] >> d & 1) && strides[d] == 1);
-    if (whole && !((masks[4] >> d) & 1)) {
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t n = dims[d], e = entryOf[d];
+    bool whole = e < 0 || (bit(0, e) && bit(1, e) && strides[e] == 1 && !bit(4, e));
+    if (whole) {
       offsets.push_back(0);
       sizes.push_back(n < 0 ? -1 : n);
       steps.push_back(1);
       continue;
     }
     if (n < 0) return "dim " + std::to_string(d) + " is dynamic: it can only be taken whole";
-    int64_t stride = strides[d];
+    int64_t stride = strides[e];
     if (stride == 0) return "strides must not be 0";
     auto resolve = [&](int64_t value, bool masked, bool isBegin) {
       if (masked && isBegin) return stride > 0 ? int64_t{0} : n - 1;
@@ -294,17 +330,17 @@ std::string translateStridedSlice(ResolvedRequest &request) {
       if (value < 0) value += n;
       return stride > 0 ? std::clamp<int64_t>(value, 0, n) : std::clamp<int64_t>(value, -1, n - 1);
     };
-    int64_t first = resolve(begin[d], masks[0] >> d & 1, true);
-    if ((masks[4] >> d) & 1) {
-      int64_t at = begin[d] < 0 ? begin[d] + n : begin[d];
-      if (at < 0 || at >= n) return "shrink_axis_mask: begin " + std::to_string(begin[d]) + " is outside dim " + std::to_string(d);
+    int64_t first = resolve(begin[e], bit(0, e), true);
+    if (bit(4, e)) {
+      int64_t at = begin[e] < 0 ? begin[e] + n : begin[e];
+      if (at < 0 || at >= n) return "shrink_axis_mask: begin " + std::to_string(begin[e]) + " is outside dim " + std::to_string(d);
       offsets.push_back(at);
       sizes.push_back(1);
       steps.push_back(1);
-      shrink.push_back(static_cast<int64_t>(d));
+      shrink.push_back(d);
       continue;
     }
-    int64_t last = resolve(end[d], masks[1] >> d & 1, false);
+    int64_t last = resolve(end[e], bit(1, e), false);
     // Both ends lie in [-1, n], so the distance cannot overflow; a stride's magnitude past it
     // (even INT64_MIN's) takes one element.
     int64_t distance = stride > 0 ? last - first : first - last;
@@ -314,11 +350,19 @@ std::string translateStridedSlice(ResolvedRequest &request) {
     sizes.push_back(count);
     steps.push_back(count > 0 ? stride : 1);
   }
+  // The new axes' places in the result, whose dims are the layout's less the shrunk ones.
+  std::vector<int64_t> newAxisPlaces;
+  int64_t place = 0;
+  for (int64_t entry : layout) {
+    if (entry == kNewAxis) newAxisPlaces.push_back(place++);
+    else if (std::find(shrink.begin(), shrink.end(), entry) == shrink.end()) ++place;
+  }
   request.kernelInputs = {0};
   request.spec.attributes.push_back({"offsets", offsets});
   request.spec.attributes.push_back({"sizes", sizes});
   request.spec.attributes.push_back({"strides", steps});
   if (!shrink.empty()) request.spec.attributes.push_back({"shrink", shrink});
+  if (!newAxisPlaces.empty()) request.spec.attributes.push_back({"new_axes", newAxisPlaces});
   return "";
 }
 

@@ -637,6 +637,12 @@ LogicalResult StridedSliceOp::inferReturnTypes(MLIRContext *, std::optional<Loca
     if (shape[i] != 1) return inference.fail("shrink dim " + Twine(i) + " has " + Twine(shape[i]) + " elements, not 1");
     shape.erase(shape.begin() + i);
   }
+  SmallVector<int64_t> newAxes;
+  int64_t resultRank = static_cast<int64_t>(shape.size() + adaptor.getNewAxes().size());
+  if (!adaptor.getNewAxes().empty() &&
+      failed(inference.axes(adaptor.getNewAxes(), resultRank, /*emptyMeansAll=*/false, newAxes)))
+    return failure();
+  for (int64_t i : newAxes) shape.insert(shape.begin() + i, 1);
   results.push_back(RankedTensorType::get(shape, type->getElementType()));
   return success();
 }

@@ -649,6 +649,73 @@ TEST_F(Conformance, StridedSlice) {
   printf("strided slice: %d cases\n", checked_);
 }
 
+// StridedSlice's ellipsis_mask and new_axis_mask, as TensorFlow lays a spec's entries over the
+// input's dims: `layout` lists the result's dims (an input dim, or -1 for a new axis; shrunk
+// dims are absent), `picks` the indices each input dim takes, worked out by hand.
+TEST_F(Conformance, StridedSliceEllipsisAndNewAxes) {
+  struct SpecCase {
+    const char *spec;  // the Python slice it stands for
+    std::vector<int64_t> shape, begin, end, strides;
+    int64_t beginMask, endMask, ellipsisMask, newAxisMask, shrinkMask;
+    std::vector<std::vector<int64_t>> picks;  // per input dim
+    std::vector<int64_t> layout;
+  };
+  const SpecCase cases[] = {
+      {"[..., 1]", {2, 3, 4}, {0, 1}, {0, 2}, {1, 1}, 0, 0, 1, 0, 2, {{0, 1}, {0, 1, 2}, {1}}, {0, 1}},
+      {"[:, None, 1:3]", {4, 5}, {0, 0, 1}, {0, 0, 3}, {1, 1, 1}, 1, 1, 0, 2, 0, {{0, 1, 2, 3}, {1, 2}}, {0, -1, 1}},
+      {"[None, ..., None]", {3, 2}, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}, 0, 0, 2, 5, 0, {{0, 1, 2}, {0, 1}}, {-1, 0, 1, -1}},
+      {"[1, ..., ::-1]", {3, 4, 5}, {1, 0, 0}, {2, 0, 0}, {1, 1, -1}, 4, 4, 2, 0, 1,
+       {{1}, {0, 1, 2, 3}, {4, 3, 2, 1, 0}}, {1, 2}},
+      {"[..., 0, 1] (an empty ellipsis, a 0-d result)", {2, 3}, {0, 0, 1}, {0, 1, 2}, {1, 1, 1}, 0, 0, 1, 0, 6,
+       {{0}, {1}}, {}},
+      {"[None, 1] with the new axis's shrink bit set too (ignored)", {3}, {0, 1}, {0, 2}, {1, 1}, 0, 0, 0, 1, 1,
+       {{1}}, {-1, 0}},
+      {"[1:, ..., None, ::2]", {2, 3, 4, 5}, {1, 0, 0, 0}, {0, 0, 0, 0}, {1, 1, 1, 2}, 8, 9, 2, 4, 0,
+       {{1}, {0, 1, 2}, {0, 1, 2, 3}, {0, 2, 4}}, {0, 1, 2, -1, 3}},
+      {"[None, ..., 2] (several blocks)", {64, 50, 3}, {0, 0, 2}, {0, 0, 3}, {1, 1, 1}, 0, 0, 2, 1, 4,
+       {[] { std::vector<int64_t> v; for (int64_t i = 0; i < 64; ++i) v.push_back(i); return v; }(),
+        [] { std::vector<int64_t> v; for (int64_t i = 0; i < 50; ++i) v.push_back(i); return v; }(), {2}},
+       {-1, 0, 1}},
+      {"[...]", {2, 3}, {0}, {0}, {1}, 0, 0, 1, 0, 0, {{0, 1}, {0, 1, 2}}, {0, 1}},
+      {"[None, None, ::-1]", {4}, {0, 0, 0}, {0, 0, 0}, {1, 1, -1}, 4, 4, 0, 3, 0, {{3, 2, 1, 0}}, {-1, -1, 0}}};
+  for (aclDataType type : {ACL_FLOAT, ACL_INT8, ACL_BOOL})
+    for (const SpecCase &sc : cases)
+      for (bool asInputs : {false, true}) {
+        SCOPED_TRACE(sc.spec);
+        std::vector<int64_t> out;
+        for (int64_t d : sc.layout) out.push_back(d < 0 ? 1 : int64_t(sc.picks[d].size()));
+        Case c{asInputs ? "StridedSlice" : "StridedSliceD", {randomTensor(type, sc.shape, 50)},
+               [sc, asInputs](aclopAttr *attr) {
+                 if (!asInputs) {
+                   aclopSetAttrListInt(attr, "begin", int(sc.begin.size()), sc.begin.data());
+                   aclopSetAttrListInt(attr, "end", int(sc.end.size()), sc.end.data());
+                   aclopSetAttrListInt(attr, "strides", int(sc.strides.size()), sc.strides.data());
+                 }
+                 aclopSetAttrInt(attr, "begin_mask", sc.beginMask);
+                 aclopSetAttrInt(attr, "end_mask", sc.endMask);
+                 aclopSetAttrInt(attr, "ellipsis_mask", sc.ellipsisMask);
+                 aclopSetAttrInt(attr, "new_axis_mask", sc.newAxisMask);
+                 aclopSetAttrInt(attr, "shrink_axis_mask", sc.shrinkMask);
+               },
+               HostTensor(type, out),
+               [sc](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 std::vector<int64_t> source(sc.shape.size());
+                 for (size_t d = 0; d < source.size(); ++d) source[d] = sc.picks[d][0];  // shrunk dims
+                 for (size_t at = 0; at < sc.layout.size(); ++at)
+                   if (sc.layout[at] >= 0) source[sc.layout[at]] = sc.picks[sc.layout[at]][index[at]];
+                 return in[0].at(ravel(source, sc.shape));
+               }};
+        if (asInputs) {
+          c.inputs.push_back(int64Tensor(sc.begin));
+          c.inputs.push_back(int64Tensor(sc.end));
+          c.inputs.push_back(int64Tensor(sc.strides));
+          c.constInputs = {1, 2, 3};
+        }
+        check(c);
+      }
+  printf("strided slice with ellipsis and new axes: %d cases\n", checked_);
+}
+
 TEST_F(Conformance, Concat) {
   struct ConcatCase {
     std::vector<std::vector<int64_t>> shapes;

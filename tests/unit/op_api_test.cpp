@@ -557,16 +557,27 @@ TEST_F(OpApiTest, CompileErrors) {
             ACL_ERROR_OP_ATTR_NOT_MATCH);
   EXPECT_NE(recentError().find("bias must be 1-d"), std::string::npos) << recentError();
   aclopDestroyAttr(format);
-  // StridedSliceD: masks TensorFlow has that aclcpu does not take are refused by name.
+  // StridedSliceD: specs TensorFlow refuses are refused: two ellipses, more dims named than the
+  // input has (new axes and the ellipsis name none).
   aclopAttr *strided = aclopCreateAttr();
-  int64_t begin[] = {0}, end[] = {2}, strides[] = {1};
-  aclopSetAttrListInt(strided, "begin", 1, begin);
-  aclopSetAttrListInt(strided, "end", 1, end);
-  aclopSetAttrListInt(strided, "strides", 1, strides);
-  aclopSetAttrInt(strided, "ellipsis_mask", 1);
+  int64_t begin[] = {0, 0, 0}, end[] = {2, 2, 2}, strides[] = {1, 1, 1};
+  aclopSetAttrListInt(strided, "begin", 3, begin);
+  aclopSetAttrListInt(strided, "end", 3, end);
+  aclopSetAttrListInt(strided, "strides", 3, strides);
+  aclopSetAttrInt(strided, "ellipsis_mask", 5);
   EXPECT_EQ(aclopCompile("StridedSliceD", 1, inputs, 1, outputs, strided, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
             ACL_ERROR_OP_ATTR_NOT_MATCH);
-  EXPECT_NE(recentError().find("ellipsis_mask and new_axis_mask are not supported"), std::string::npos) << recentError();
+  EXPECT_NE(recentError().find("ellipsis_mask has 2 bits set; at most one is allowed"), std::string::npos)
+      << recentError();
+  aclopSetAttrInt(strided, "ellipsis_mask", 0);
+  EXPECT_EQ(aclopCompile("StridedSliceD", 1, inputs, 1, outputs, strided, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_ERROR_OP_ATTR_NOT_MATCH);
+  EXPECT_NE(recentError().find("name 3 dims of an input of rank 1"), std::string::npos) << recentError();
+  aclopSetAttrInt(strided, "new_axis_mask", 6);  // [0:2, None, None] on 3: 2 x 1 x 1
+  Desc slicedWithNewAxis = desc(ACL_FLOAT, {2, 1, 1});
+  const aclTensorDesc *slicedOutputs[] = {slicedWithNewAxis.get()};
+  EXPECT_EQ(aclopCompile("StridedSliceD", 1, inputs, 1, slicedOutputs, strided, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_SUCCESS) << recentError();
   aclopDestroyAttr(strided);
   EXPECT_EQ(aclSetCompileopt(ACL_PRECISION_MODE, "allow_fp32_to_fp16"), ACL_SUCCESS);
   EXPECT_EQ(aclSetCompileopt(ACL_PRECISION_MODE, nullptr), ACL_ERROR_INVALID_PARAM);

@@ -400,16 +400,18 @@ def Aclop_StridedSliceOp : Aclop_InferredOp<"strided_slice"> {
   let summary = "Every strides[i]-th element from offsets[i], sizes[i] of them, along each dim (CANN StridedSlice)";
   let description = [{
     One offset, size and stride (not 0; negative walks backward) per dim; every index read lies
-    in the dim. The `shrink` dims, each of size 1, are dropped from the result. A dynamic dim can
+    in the dim. The `shrink` dims, each of size 1, are dropped from the result; then a dim of 1 is
+    inserted at each of the result's `new_axes` (TensorFlow's new_axis_mask). A dynamic dim can
     only be taken whole (offset 0, size -1, stride 1).
 
     ```mlir
-    %r = aclop.strided_slice %x {offsets = array<i64: 3, 0>, sizes = array<i64: 2, 1>, strides = array<i64: -2, 1>, shrink = array<i64: 1>}
-        : (tensor<4x5xf32>) -> tensor<2xf32>
+    %r = aclop.strided_slice %x {offsets = array<i64: 3, 0>, sizes = array<i64: 2, 1>, strides = array<i64: -2, 1>, shrink = array<i64: 1>, new_axes = array<i64: 0>}
+        : (tensor<4x5xf32>) -> tensor<1x2xf32>
     ```
   }];
   let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$offsets, DenseI64ArrayAttr:$sizes,
-                   DenseI64ArrayAttr:$strides, DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$shrink);
+                   DenseI64ArrayAttr:$strides, DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$shrink,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$new_axes);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }

@@ -789,6 +789,24 @@ func.func @log_softmax_axes(%a: tensor<4x5xf32>) {
 
 // -----
 
+func.func @strided_slice_new_axis_out_of_range(%a: tensor<4x5xf32>) {
+  // expected-error @below {{axis 3 is out of range for rank 3}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.strided_slice %a {offsets = array<i64: 0, 0>, sizes = array<i64: 4, 5>, strides = array<i64: 1, 1>, new_axes = array<i64: 3>} : (tensor<4x5xf32>) -> tensor<4x5x1xf32>
+  return
+}
+
+// -----
+
+func.func @strided_slice_new_axis_twice(%a: tensor<4x5xf32>) {
+  // expected-error @below {{axis -4 appears twice}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.strided_slice %a {offsets = array<i64: 0, 0>, sizes = array<i64: 4, 5>, strides = array<i64: 1, 1>, new_axes = array<i64: 0, -4>} : (tensor<4x5xf32>) -> tensor<1x1x4x5xf32>
+  return
+}
+
+// -----
+
 func.func @strided_slice_out_of_dim(%a: tensor<4x5xf32>) {
   // expected-error @below {{dim 1: 3 elements from 4 by 1 do not fit in 5}}
   // expected-error @below {{failed to infer returned types}}

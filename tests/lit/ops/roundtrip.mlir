@@ -189,6 +189,8 @@ func.func @data_movement(%a: tensor<4x?xf32>, %b: tensor<3x1xi1>, %c: tensor<2x5
   %10 = aclop.strided_slice %c {offsets = array<i64: 1, 4>, sizes = array<i64: 1, 2>, strides = array<i64: 1, -3>, shrink = array<i64: 0>} : (tensor<2x5xf16>) -> tensor<2xf16>
   // CHECK: aclop.strided_slice %{{.*}} {offsets = array<i64: 0, 0>, sizes = array<i64: 4, -1>, strides = array<i64: 1, 1>} : (tensor<4x?xf32>) -> tensor<4x?xf32>
   %11 = aclop.strided_slice %a {offsets = array<i64: 0, 0>, sizes = array<i64: 4, -1>, strides = array<i64: 1, 1>} : (tensor<4x?xf32>) -> tensor<4x?xf32>
+  // CHECK: aclop.strided_slice %{{.*}} {new_axes = array<i64: 0, 2>, offsets = array<i64: 1, 4>, shrink = array<i64: 0>, sizes = array<i64: 1, 2>, strides = array<i64: 1, -3>} : (tensor<2x5xf16>) -> tensor<1x2x1xf16>
+  %12 = aclop.strided_slice %c {offsets = array<i64: 1, 4>, sizes = array<i64: 1, 2>, strides = array<i64: 1, -3>, shrink = array<i64: 0>, new_axes = array<i64: 0, 2>} : (tensor<2x5xf16>) -> tensor<1x2x1xf16>
   // CHECK: %{{.*}}:2 = aclop.split %{{.*}} {axis = 1 : i64, sizes = array<i64: 2, -1>} : (tensor<2x5xf16>) -> (tensor<2x2xf16>, tensor<2x3xf16>)
   %7:2 = aclop.split %c {axis = 1, sizes = array<i64: 2, -1>} : (tensor<2x5xf16>) -> (tensor<2x2xf16>, tensor<2x3xf16>)
   // CHECK: aclop.split %{{.*}} {axis = -1 : i64, sizes = array<i64: -1, 4>} : (tensor<4x?xf32>) -> (tensor<4x?xf32>, tensor<4x4xf32>)

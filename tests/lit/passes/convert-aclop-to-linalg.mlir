@@ -564,3 +564,27 @@ func.func @strided_slice(%a: tensor<2x5xf16>) -> tensor<2xf16> {
   %r = aclop.strided_slice %a {offsets = array<i64: 1, 4>, sizes = array<i64: 1, 2>, strides = array<i64: 1, -3>, shrink = array<i64: 0>} : (tensor<2x5xf16>) -> tensor<2xf16>
   return %r : tensor<2xf16>
 }
+
+// -----
+
+// New axes are 1s inserted after the shrink dims are dropped (views): leading ones join the
+// first kept dim's group, the others the group of the kept dim before them.
+// CHECK-LABEL: func @strided_slice_new_axes
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<3x1x2xf32>)
+// CHECK: %[[SHRUNK:.*]] = tensor.collapse_shape %{{.*}} {{\[\[}}0], [1, 2]] : tensor<3x1x2xf32> into tensor<3x2xf32>
+// CHECK: tensor.expand_shape %[[SHRUNK]] {{\[\[}}0, 1, 2], [3, 4]] output_shape [1, 1, 3, 2, 1] : tensor<3x2xf32> into tensor<1x1x3x2x1xf32>
+func.func @strided_slice_new_axes(%a: tensor<3x4x5xf32>) -> tensor<1x1x3x2x1xf32> {
+  %r = aclop.strided_slice %a {offsets = array<i64: 0, 1, 0>, sizes = array<i64: 3, 1, 2>, strides = array<i64: 1, 1, 2>, shrink = array<i64: 1>, new_axes = array<i64: 0, 1, 4>} : (tensor<3x4x5xf32>) -> tensor<1x1x3x2x1xf32>
+  return %r : tensor<1x1x3x2x1xf32>
+}
+
+// -----
+
+// Every dim shrunk, then new axes: a 0-d tensor expanded to 1s.
+// CHECK-LABEL: func @strided_slice_scalar_new_axes
+// CHECK: %[[SHRUNK:.*]] = tensor.collapse_shape %{{.*}} [] : tensor<1x1xi8> into tensor<i8>
+// CHECK: tensor.expand_shape %[[SHRUNK]] [] output_shape [1, 1] : tensor<i8> into tensor<1x1xi8>
+func.func @strided_slice_scalar_new_axes(%a: tensor<3x4xi8>) -> tensor<1x1xi8> {
+  %r = aclop.strided_slice %a {offsets = array<i64: 2, 3>, sizes = array<i64: 1, 1>, strides = array<i64: 1, 1>, shrink = array<i64: 0, 1>, new_axes = array<i64: 0, -1>} : (tensor<3x4xi8>) -> tensor<1x1xi8>
+  return %r : tensor<1x1xi8>
+}

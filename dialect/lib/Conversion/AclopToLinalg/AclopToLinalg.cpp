@@ -333,23 +333,24 @@ Value reducedCount(OpBuilder &b, Location loc, Value input, const ReductionDims 
   return arith::UIToFPOp::create(b, loc, type, asInt);
 }
 
-// A tensor of the kept dims as `resultType`, the reduced dims reinserted as 1s (a view, no copy
-// loop of its own). Each kept dim's group takes the unit dims after it; leading unit dims join
-// the first group.
-Value keepReducedDims(OpBuilder &b, Location loc, Value kept, RankedTensorType resultType, const ReductionDims &dims) {
+// `kept` as `resultType`, whose dims other than `keptDims` (ascending) are 1s inserted: a view,
+// no copy loop of its own. Each kept dim's group takes the unit dims after it; leading unit dims
+// join the first group.
+Value insertUnitDims(OpBuilder &b, Location loc, Value kept, RankedTensorType resultType, ArrayRef<int64_t> keptDims) {
   auto keptType = tensorType(kept);
   if (resultType.getRank() == keptType.getRank()) return kept;
   SmallVector<ReassociationIndices> groups(keptType.getRank());
   SmallVector<int64_t> leading;
   int64_t group = -1;
   for (int64_t i = 0; i < resultType.getRank(); ++i) {
-    if (llvm::is_contained(dims.kept, i)) ++group;
+    if (llvm::is_contained(keptDims, i)) ++group;
     if (group < 0) leading.push_back(i);
     else groups[group].push_back(i);
   }
   if (!groups.empty()) groups.front().insert(groups.front().begin(), leading.begin(), leading.end());
   return tensor::ExpandShapeOp::create(b, loc, resultType, kept, groups);
 }
+
 
 // A generic over the kept dims of `dims` reading `inputs` (tensors of those dims) into a new
 // tensor of `element`, each element `body(inputs' elements)`.
@@ -393,7 +394,7 @@ struct ReducePattern : OpConversionPattern<Op> {
       });
     }
     auto resultType = cast<RankedTensorType>(this->getTypeConverter()->convertType(op.getType()));
-    rewriter.replaceOp(op, keepReducedDims(rewriter, loc, result, resultType, dims));  // keep_dims
+    rewriter.replaceOp(op, insertUnitDims(rewriter, loc, result, resultType, dims.kept));  // keep_dims
     return success();
   }
 };
@@ -543,7 +544,7 @@ struct LayerNormPattern : OpConversionPattern<LayerNormOp> {
     for (auto [statistic, result] : llvm::zip(statistics, op->getResults().drop_front())) {
       auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(result.getType()));
       Value narrowed = castTensor(rewriter, loc, statistic, dims.keptType(inputType, element), accType, element, true);
-      results.push_back(keepReducedDims(rewriter, loc, narrowed, resultType, dims));
+      results.push_back(insertUnitDims(rewriter, loc, narrowed, resultType, dims.kept));  // keep_dims
     }
     rewriter.replaceOp(op, results);
     return success();
@@ -594,21 +595,33 @@ RankedTensorType unshrunkType(StridedSliceOp op, RankedTensorType input, Type el
   return RankedTensorType::get(shape, element);
 }
 
-// Drops a strided slice's shrink dims (each of size 1) from `gathered`: a view. Each shrink dim
-// joins the group of the next kept dim, trailing ones the last group.
-Value dropShrunkDims(OpBuilder &b, Location loc, StridedSliceOp op, Value gathered, RankedTensorType resultType) {
-  if (op.getShrink().empty()) return gathered;
-  SmallVector<ReassociationIndices> groups;
-  ReassociationIndices pending;
-  int64_t rank = tensorType(gathered).getRank();
-  for (int64_t i = 0; i < rank; ++i) {
-    pending.push_back(i);
-    if (llvm::is_contained(op.getShrink(), i) || llvm::is_contained(op.getShrink(), i - rank)) continue;
-    groups.push_back(pending);
-    pending.clear();
+// Drops a strided slice's shrink dims (each of size 1) from `gathered`, then inserts its new
+// axes: views. Each shrink dim joins the group of the next kept dim, trailing ones the last
+// group.
+Value shapeStridedSlice(OpBuilder &b, Location loc, StridedSliceOp op, Value gathered, RankedTensorType resultType) {
+  int64_t resultRank = resultType.getRank();
+  SmallVector<int64_t> keptDims, shrunkShape;  // of the result: the dims that are not new axes
+  for (int64_t i = 0; i < resultRank; ++i)
+    if (!llvm::is_contained(op.getNewAxes(), i) && !llvm::is_contained(op.getNewAxes(), i - resultRank)) {
+      keptDims.push_back(i);
+      shrunkShape.push_back(resultType.getDimSize(i));
+    }
+  Value shrunk = gathered;
+  if (!op.getShrink().empty()) {
+    SmallVector<ReassociationIndices> groups;
+    ReassociationIndices pending;
+    int64_t rank = tensorType(gathered).getRank();
+    for (int64_t i = 0; i < rank; ++i) {
+      pending.push_back(i);
+      if (llvm::is_contained(op.getShrink(), i) || llvm::is_contained(op.getShrink(), i - rank)) continue;
+      groups.push_back(pending);
+      pending.clear();
+    }
+    if (!groups.empty()) groups.back().append(pending.begin(), pending.end());
+    auto shrunkType = RankedTensorType::get(shrunkShape, resultType.getElementType());
+    shrunk = tensor::CollapseShapeOp::create(b, loc, shrunkType, gathered, groups);
   }
-  if (!groups.empty()) groups.back().append(pending.begin(), pending.end());
-  return tensor::CollapseShapeOp::create(b, loc, resultType, gathered, groups);
+  return insertUnitDims(b, loc, shrunk, resultType, keptDims);
 }
 
 // Slice, strided slice and tile: each result element read from the input at its sourceIndex. A
@@ -627,7 +640,7 @@ struct SourceIndexPattern : OpConversionPattern<Op> {
     Value gathered = gatherInto(rewriter, loc, input, init, [&](OpBuilder &b, Location l, int64_t d, Value index) {
       return sourceIndex(op, tensorType(input), b, l, d, index);
     });
-    if constexpr (std::is_same_v<Op, StridedSliceOp>) gathered = dropShrunkDims(rewriter, loc, op, gathered, resultType);
+    if constexpr (std::is_same_v<Op, StridedSliceOp>) gathered = shapeStridedSlice(rewriter, loc, op, gathered, resultType);
     rewriter.replaceOp(op, gathered);
     return success();
   }

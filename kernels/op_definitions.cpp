@@ -386,10 +386,18 @@ std::string translateBiasAdd(ResolvedRequest &request) {
 }
 
 // Pad (zeros) and PadV3 (constant mode; the value an optional const input): paddings a const
-// [rank, 2] input of (before, after) pairs.
+// [rank, 2] input of (before, after) pairs; PadD (zeros): a list_list_int attribute of them.
 std::string translatePad(ResolvedRequest &request) {
   std::vector<int64_t> paddings;
-  if (std::string error = intList(request, "paddings", 1, paddings); !error.empty()) return error;
+  auto lists = request.attributes.find("paddings");
+  if (auto *pairs = lists == request.attributes.end() ? nullptr : std::get_if<std::vector<std::vector<int64_t>>>(&lists->second)) {
+    for (const std::vector<int64_t> &pair : *pairs) {
+      if (pair.size() != 2) return "paddings must be a list of (before, after) pairs, not of " + std::to_string(pair.size());
+      paddings.insert(paddings.end(), pair.begin(), pair.end());
+    }
+  } else if (std::string error = intList(request, "paddings", 1, paddings); !error.empty()) {
+    return error;
+  }
   size_t rank = request.inputs[0].dims.size();
   if (paddings.size() != 2 * rank)
     return "paddings must hold 2 values per dim (" + std::to_string(2 * rank) + "), not " + std::to_string(paddings.size());
@@ -475,6 +483,7 @@ std::vector<OpDefinition> buildTable() {
   table.push_back({"Gather", {}, "gather", 2, 2, {}, [](ResolvedRequest &r) { return translateGather(r, true); }});
   table.push_back({"Pad", {}, "pad", 2, 2, {}, translatePad});
   table.push_back({"PadV3", {}, "pad", 2, 3, {}, translatePad});
+  table.push_back({"PadD", {}, "pad", 1, 1, {{"paddings", std::nullopt}}, translatePad});
   table.push_back({"ArgMaxV2", {"ArgMaxD"}, "arg_max", 1, 2, {}, translateArgReduce});
   table.push_back({"ArgMin", {"ArgMinD"}, "arg_min", 1, 2, {}, translateArgReduce});
   table.push_back({"LeakyRelu", {}, "leaky_relu", 1, 1, {{"negative_slope", OpAttrValue(0.0f)}},

@@ -214,7 +214,22 @@ bool parseAttribute(const json &in, aclopAttr &attr, const std::string &field, s
     if (!listOf(value, list, &json::is_string)) return fail(error, where, "must be a list of strings");
     parsed = std::move(list);
   } else if (type == "list_list_int") {
-    return fail(error, field + ".type", "list_list_int attributes are not used by any aclcpu operator");
+    std::vector<std::vector<int64_t>> lists;
+    bool valid = value.is_array();
+    for (size_t i = 0; valid && i < value.size(); ++i) valid = listOf(value[i], lists.emplace_back(), &json::is_number_integer);
+    if (!valid) return fail(error, where, "must be a list of lists of integers");
+    parsed = std::move(lists);
+  } else if (type == "list_data_type") {
+    std::vector<DataTypeValue> types;
+    for (const json &item : value.is_array() ? value : json::array()) {
+      aclDataType dataType = ACL_DT_UNDEFINED;
+      if (item.is_string() ? !dataTypeNamed(item.get<std::string>(), dataType)
+                           : !item.is_number_integer() || !dataTypeNumbered(item.get<int64_t>(), dataType))
+        return fail(error, where, "unknown data type " + item.dump());
+      types.push_back(DataTypeValue{dataType});
+    }
+    if (!value.is_array()) return fail(error, where, "must be a list of data types");
+    parsed = std::move(types);
   } else if (type == "bool" || type == "int" || type == "float" || type == "string" || type == "data_type") {
     return fail(error, where, value.dump() + " is not a " + type);
   } else {

@@ -36,9 +36,24 @@ void describeValue(std::string &out, const OpAttrValue &value) {
       out += '[';
       for (size_t i = 0; i < v.size(); ++i) {
         if (i) out += ',';
-        if constexpr (std::is_same_v<typename T::value_type, std::string>) out += v[i];
-        else if constexpr (std::is_same_v<typename T::value_type, float>) appendNumber(out, v[i]);
-        else appendNumber(out, int64_t(v[i]));
+        using Element = typename T::value_type;
+        if constexpr (std::is_same_v<Element, std::string>) {
+          out += v[i];
+        } else if constexpr (std::is_same_v<Element, float>) {
+          appendNumber(out, v[i]);
+        } else if constexpr (std::is_same_v<Element, DataTypeValue>) {
+          out += "dtype:";
+          appendNumber(out, int64_t(v[i].type));
+        } else if constexpr (std::is_same_v<Element, std::vector<int64_t>>) {
+          out += '[';
+          for (size_t j = 0; j < v[i].size(); ++j) {
+            if (j) out += ',';
+            appendNumber(out, v[i][j]);
+          }
+          out += ']';
+        } else {
+          appendNumber(out, int64_t(v[i]));
+        }
       }
       out += ']';
     }

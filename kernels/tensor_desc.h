@@ -37,7 +37,8 @@ struct DataTypeValue {
 };
 
 using OpAttrValue = std::variant<bool, int64_t, float, std::string, DataTypeValue, std::vector<int64_t>,
-                                 std::vector<float>, std::vector<bool>, std::vector<std::string>>;
+                                 std::vector<float>, std::vector<bool>, std::vector<std::string>,
+                                 std::vector<DataTypeValue>, std::vector<std::vector<int64_t>>>;
 
 bool isKnownDataType(aclDataType type);
 // Elements of a fully static description; -1 when any dim is unknown or their count overflows.

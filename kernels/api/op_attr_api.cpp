@@ -25,7 +25,8 @@ aclError setList(aclopAttr *attr, const char *name, int numValues, const Source 
     if constexpr (std::is_same_v<T, std::string>) {
       if (values[i] == nullptr) return reportError(ACL_ERROR_INVALID_PARAM, caller, "values[%d] is NULL", i);
     }
-    list.push_back(T(values[i]));
+    if constexpr (std::is_same_v<T, DataTypeValue>) list.push_back(DataTypeValue{values[i]});
+    else list.push_back(T(values[i]));
   }
   return setAttr(attr, name, std::move(list), caller);
 }
@@ -68,4 +69,24 @@ extern "C" aclError aclopSetAttrListBool(aclopAttr *attr, const char *attrName, 
 }
 extern "C" aclError aclopSetAttrListString(aclopAttr *attr, const char *attrName, int numValues, const char **values) {
   return setList<std::string>(attr, attrName, numValues, values, __func__);
+}
+extern "C" aclError aclopSetAttrListDataType(aclopAttr *attr, const char *attrName, int numValues,
+                                             const aclDataType values[]) {
+  for (int i = 0; values != nullptr && i < numValues; ++i)
+    if (!isKnownDataType(values[i])) return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "values[%d] (%d) is not an aclDataType", i, values[i]);
+  return setList<DataTypeValue>(attr, attrName, numValues, values, __func__);
+}
+extern "C" aclError aclopSetAttrListListInt(aclopAttr *attr, const char *attrName, int numLists, const int *numValues,
+                                            const int64_t *const values[]) {
+  if (numLists < 0) return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "numLists is %d", numLists);
+  if (numLists > 0 && (numValues == nullptr || values == nullptr))
+    return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL but numLists is %d", numValues ? "values" : "numValues", numLists);
+  std::vector<std::vector<int64_t>> lists;
+  for (int i = 0; i < numLists; ++i) {
+    if (numValues[i] < 0) return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "numValues[%d] is %d", i, numValues[i]);
+    if (numValues[i] > 0 && values[i] == nullptr)
+      return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "values[%d] is NULL but numValues[%d] is %d", i, i, numValues[i]);
+    lists.emplace_back(values[i], values[i] + numValues[i]);
+  }
+  return setAttr(attr, attrName, std::move(lists), __func__);
 }

@@ -1,4 +1,4 @@
-// aclopExecuteV2, handles and aclopInferShape.
+// aclopExecuteV2 (and the deprecated aclopExecute), handles and aclopInferShape.
 #include "diagnostics.h"
 #include "op_session.h"
 #include "request_memo.h"
@@ -6,45 +6,71 @@
 
 using namespace aclcpu;
 
-extern "C" aclError aclopExecuteV2(const char *opType, int numInputs, aclTensorDesc *inputDesc[],
-                                   aclDataBuffer *inputs[], int numOutputs, aclTensorDesc *outputDesc[],
-                                   aclDataBuffer *outputs[], aclopAttr *attr, aclrtStream stream) {
-  ACLCPU_REQUIRE_INIT();
+namespace {
+
+// Finds the model a request matches and launches it. A dynamic model's inferred output shapes
+// are written back to `outputDims` when it is given (aclopExecuteV2's output descriptions).
+aclError executeOp(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
+                   const aclDataBuffer *const inputs[], int numOutputs, const aclTensorDesc *const outputDesc[],
+                   aclDataBuffer *const outputs[], const aclopAttr *attr, aclrtStream stream,
+                   aclTensorDesc *const *writeBack, const char *caller) {
   if ((numInputs > 0 && inputs == nullptr) || outputs == nullptr)
-    return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "%s is NULL", outputs ? "inputs" : "outputs");
+    return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s is NULL", outputs ? "inputs" : "outputs");
   RequestArguments arguments{opType, numInputs, inputDesc, numOutputs, outputDesc, attr};
   // A dynamic model writes the inferred output shapes back to the request's descriptions (a
   // model with a static plan has no dynamic dim: no need to look at every dim).
   auto writeOutputDims = [&](const Model &model, const std::vector<std::vector<int64_t>> &dims) {
-    if (model.staticLaunch || !model.request.isDynamic()) return;
-    for (size_t i = 0; i < dims.size(); ++i) outputDesc[i]->dims = dims[i];
+    if (writeBack == nullptr || model.staticLaunch || !model.request.isDynamic()) return;
+    for (size_t i = 0; i < dims.size(); ++i) writeBack[i]->dims = dims[i];
   };
   thread_local RequestMemo<RequestKey> memo;
   MemoizedRequest memoized;
   if (memo.find([&](const RequestKey &key) { return key.matches(arguments); }, memoized)) {
     writeOutputDims(*memoized.model, *memoized.outputDims);
-    return launchModel(*memoized.model, *memoized.inputDims, *memoized.outputDims, inputs, outputs, stream, __func__);
+    return launchModel(*memoized.model, *memoized.inputDims, *memoized.outputDims, inputs, outputs, stream, caller);
   }
   uint64_t storeGeneration = modelStore().generation();  // before the lookup: a change after it voids the memo
   ResolvedRequest request;
-  if (aclError error = resolveRequest(opType, numInputs, inputDesc, numOutputs, outputDesc, attr, false, request, __func__))
+  if (aclError error = resolveRequest(opType, numInputs, inputDesc, numOutputs, outputDesc, attr, false, request, caller))
     return error;
   std::string mismatch;
   std::shared_ptr<Model> model = modelStore().find(request, mismatch);
-  if (!model) return ACLCPU_FAIL(ACL_ERROR_OP_NOT_FOUND, "no compiled or loaded model matches: %s", mismatch.c_str());
+  if (!model)
+    return reportError(ACL_ERROR_OP_NOT_FOUND, caller, "no compiled or loaded model matches: %s", mismatch.c_str());
   auto outputDims = tensorDims(request.outputs);
   if (model->request.isDynamic()) {
     // Output shapes follow from this request's inputs.
     std::vector<TensorSpec> outputsInferred;
     std::string error;
     if (!inferOutputs(request.spec, outputsInferred, error))
-      return ACLCPU_FAIL(ACL_ERROR_INVALID_PARAM, "%s", error.c_str());
+      return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s", error.c_str());
     for (size_t i = 0; i < outputsInferred.size(); ++i) outputDims[i] = outputsInferred[i].shape;
   }
   memoized = memo.remember(RequestKey::of(arguments), storeGeneration, std::move(model), tensorDims(request.inputs),
                            std::move(outputDims));
   writeOutputDims(*memoized.model, *memoized.outputDims);
-  return launchModel(*memoized.model, *memoized.inputDims, *memoized.outputDims, inputs, outputs, stream, __func__);
+  return launchModel(*memoized.model, *memoized.inputDims, *memoized.outputDims, inputs, outputs, stream, caller);
+}
+
+}  // namespace
+
+extern "C" aclError aclopExecuteV2(const char *opType, int numInputs, aclTensorDesc *inputDesc[],
+                                   aclDataBuffer *inputs[], int numOutputs, aclTensorDesc *outputDesc[],
+                                   aclDataBuffer *outputs[], aclopAttr *attr, aclrtStream stream) {
+  ACLCPU_REQUIRE_INIT();
+  return executeOp(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr, stream, outputDesc,
+                   __func__);
+}
+
+// CANN's first execute: the same lookup and launch, its descriptions const (a dynamic model's
+// output shapes are not written back).
+extern "C" aclError aclopExecute(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],
+                                 const aclDataBuffer *const inputs[], int numOutputs,
+                                 const aclTensorDesc *const outputDesc[], aclDataBuffer *const outputs[],
+                                 const aclopAttr *attr, aclrtStream stream) {
+  ACLCPU_REQUIRE_INIT();
+  return executeOp(opType, numInputs, inputDesc, inputs, numOutputs, outputDesc, outputs, attr, stream, nullptr,
+                   __func__);
 }
 
 extern "C" aclError aclopCreateHandle(const char *opType, int numInputs, const aclTensorDesc *const inputDesc[],

@@ -84,6 +84,23 @@ void bindOperators(py::module_ &op) {
     for (const std::string &value : values) texts.push_back(value.c_str());
     return setList(a, name, texts, aclopSetAttrListString);
   });
+  op.def("set_attr_list_data_type", [](uint64_t a, const std::string &name, const std::vector<int> &values) {
+    std::vector<aclDataType> types;
+    for (int value : values) types.push_back(static_cast<aclDataType>(value));
+    return setList(a, name, types, aclopSetAttrListDataType);
+  });
+  op.def("set_attr_list_list_int", [scalar](uint64_t a, const std::string &name,
+                                            const std::vector<std::vector<int64_t>> &values) {
+    std::vector<int> counts;
+    std::vector<const int64_t *> lists;
+    for (const auto &list : values) {
+      counts.push_back(static_cast<int>(list.size()));
+      lists.push_back(list.data());
+    }
+    return scalar(a, [&](aclopAttr *attr) {
+      return aclopSetAttrListListInt(attr, name.c_str(), static_cast<int>(values.size()), counts.data(), lists.data());
+    });
+  });
 
   // Compile and execute.
   op.def("compile", [](const std::string &type, const std::vector<uint64_t> &inDesc,

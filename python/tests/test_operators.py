@@ -239,3 +239,21 @@ def test_offline_models_from_atc(stream, tmp_path):
     np.testing.assert_array_equal(z.read(), np.arange(6) * -3)
     for t in (x, y, z):
         t.release()
+
+
+def test_pad_d_takes_paddings_as_a_list_of_lists(stream):
+    # set_attr_list_list_int (aclopSetAttrListListInt): PadD against np.pad.
+    rng = np.random.default_rng(11)
+    x = Tensor(rng.random((2, 3), np.float32), ACL_FLOAT)
+    out = Tensor(np.full((3, 7), -1, np.float32), ACL_FLOAT)
+    attr = acl.op.create_attr()
+    assert acl.op.set_attr_list_list_int(attr, "paddings", [[1, 0], [2, 2]]) == 0
+    assert acl.op.set_attr_list_data_type(attr, "unused", [ACL_FLOAT, ACL_INT32]) == 0
+    assert acl.op.set_attr_list_data_type(attr, "unused", [ACL_FLOAT, 5]) == ACL_ERROR_INVALID_PARAM
+    assert acl.op.compile("PadD", [x.desc], [out.desc], attr, 0, 0, None) == 0, acl.get_recent_err_msg()
+    assert acl.op.execute_v2("PadD", [x.desc], [x.buffer], [out.desc], [out.buffer], attr, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    np.testing.assert_array_equal(out.read(), np.pad(x.array, [(1, 0), (2, 2)]))
+    assert acl.op.destroy_attr(attr) == 0
+    for t in (x, out):
+        t.release()

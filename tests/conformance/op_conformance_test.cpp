@@ -879,6 +879,7 @@ TEST_F(Conformance, ArgMaxArgMin) {
   printf("arg max / min: %d cases\n", checked_);
 }
 
+// Pad and PadV3 (paddings a const input) and PadD (a list_list_int attribute).
 TEST_F(Conformance, Pad) {
   struct PadCase {
     std::vector<int64_t> shape, paddings;  // (before, after) per dim
@@ -892,9 +893,10 @@ TEST_F(Conformance, Pad) {
   int variant = 0;
   for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_BOOL})
     for (const PadCase &pc : cases)
-      for (const char *op : {"Pad", "PadV3"}) {
+      for (const char *op : {"Pad", "PadV3", "PadD"}) {
         ++variant;
         size_t rank = pc.shape.size();
+        const bool asAttribute = std::string(op) == "PadD";
         std::vector<int64_t> out;
         for (size_t d = 0; d < rank; ++d) out.push_back(pc.shape[d] + pc.paddings[2 * d] + pc.paddings[2 * d + 1]);
         // PadV3 of a float tensor pads with 2.5 (a constant_values input), else zeros.
@@ -906,7 +908,13 @@ TEST_F(Conformance, Pad) {
                std::string(op) == "PadV3" ? std::function<void(aclopAttr *)>([](aclopAttr *attr) {
                  aclopSetAttrString(attr, "mode", "constant");
                })
-                                          : nullptr,
+               : asAttribute ? std::function<void(aclopAttr *)>([pc](aclopAttr *attr) {  // aclopSetAttrListListInt
+                   std::vector<int> counts(pc.shape.size(), 2);
+                   std::vector<const int64_t *> pairs;
+                   for (size_t d = 0; d < pc.shape.size(); ++d) pairs.push_back(pc.paddings.data() + 2 * d);
+                   aclopSetAttrListListInt(attr, "paddings", int(counts.size()), counts.data(), pairs.data());
+                 })
+                             : nullptr,
                HostTensor(type, out),
                [pc, value](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
                  std::vector<int64_t> source = index;
@@ -917,6 +925,10 @@ TEST_F(Conformance, Pad) {
                  return in[0].at(ravel(source, pc.shape));
                }};
         c.constInputs = {1};
+        if (asAttribute) {
+          c.inputs.pop_back();
+          c.constInputs.clear();
+        }
         if (withValue) {
           HostTensor constant(ACL_FLOAT, {});
           constant.set(0, value);

@@ -310,6 +310,36 @@ TEST_F(OpApiTest, RepeatedExecuteV2FollowsTheModelStore) {
   aclopDestroyHandle(handle);
 }
 
+// aclopExecute (CANN's first execute, deprecated there): the same lookup and launch as
+// aclopExecuteV2, its descriptions const, so a dynamic model's output shape is not written back.
+TEST_F(OpApiTest, DeprecatedExecuteRunsAndLeavesItsDescriptions) {
+  ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_FUZZ), ACL_SUCCESS);
+  Desc a = desc(ACL_FLOAT, {4, 8}), out = desc(ACL_FLOAT, {4, 8});
+  const aclTensorDesc *inputs[] = {a.get(), a.get()};
+  const aclTensorDesc *outputs[] = {out.get()};
+  ASSERT_EQ(aclopCompile("Sub", 2, inputs, 1, outputs, nullptr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr), ACL_SUCCESS)
+      << recentError();
+  Desc x = desc(ACL_FLOAT, {5, 8}), z = desc(ACL_FLOAT, {-1, -1});
+  auto left = randomFloats(40, 7), right = randomFloats(40, 8);
+  DeviceTensor<float> dx(left), dy(right), dz(std::vector<float>(40));
+  const aclTensorDesc *in[] = {x.get(), x.get()};
+  const aclDataBuffer *buffers[] = {dx.buffer, dy.buffer};
+  const aclTensorDesc *outDescs[] = {z.get()};
+  aclDataBuffer *outBuffers[] = {dz.buffer};
+  for (int call = 0; call < 2; ++call)  // the second from the memo
+    ASSERT_EQ(aclopExecute("Sub", 2, in, buffers, 1, outDescs, outBuffers, nullptr, stream_), ACL_SUCCESS)
+        << recentError();
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  int64_t dim = 0;
+  ASSERT_EQ(aclGetTensorDescDimV2(z.get(), 0, &dim), ACL_SUCCESS);
+  EXPECT_EQ(dim, -1) << "a const description is not written";
+  auto result = dz.read();
+  for (int i = 0; i < 40; ++i) ASSERT_EQ(result[i], left[i] - right[i]) << i;
+  EXPECT_EQ(aclopExecute("Sub", 2, in, nullptr, 1, outDescs, outBuffers, nullptr, stream_), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclopExecute("Div", 2, in, buffers, 1, outDescs, outBuffers, nullptr, stream_), ACL_ERROR_OP_NOT_FOUND);
+  EXPECT_NE(recentError().find("aclopExecute"), std::string::npos) << recentError();
+}
+
 TEST_F(OpApiTest, FuzzCompileServesManyShapesAndWritesOutputShapes) {
   ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_FUZZ), ACL_SUCCESS);
   Desc a = desc(ACL_FLOAT, {4, 8}), out = desc(ACL_FLOAT, {4, 8});

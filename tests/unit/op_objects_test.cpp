@@ -113,6 +113,13 @@ TEST(OpAttr, SettersValidateAndReplace) {
   const char *names[] = {"a", "b"};
   EXPECT_EQ(aclopSetAttrListString(attr, "names", 2, names), ACL_SUCCESS);
   EXPECT_EQ(aclopSetAttrListInt(attr, "empty", 0, nullptr), ACL_SUCCESS);
+  const aclDataType types[] = {ACL_FLOAT, ACL_INT8};
+  EXPECT_EQ(aclopSetAttrListDataType(attr, "types", 2, types), ACL_SUCCESS);
+  const int64_t first[] = {1, 2}, second[] = {3};
+  const int64_t *const lists[] = {first, second, nullptr};
+  const int counts[] = {2, 1, 0};
+  EXPECT_EQ(aclopSetAttrListListInt(attr, "paddings", 3, counts, lists), ACL_SUCCESS) << "an empty list may be NULL";
+  EXPECT_EQ(aclopSetAttrListListInt(attr, "none", 0, nullptr, nullptr), ACL_SUCCESS);
 
   EXPECT_EQ(aclopSetAttrBool(nullptr, "x", 1), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclopSetAttrBool(attr, nullptr, 1), ACL_ERROR_INVALID_PARAM);
@@ -123,6 +130,17 @@ TEST(OpAttr, SettersValidateAndReplace) {
   const char *withNull[] = {"a", nullptr};
   EXPECT_EQ(aclopSetAttrListString(attr, "names", 2, withNull), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclopSetAttrDataType(attr, "T", static_cast<aclDataType>(5)), ACL_ERROR_INVALID_PARAM);
+  const aclDataType unknown[] = {ACL_FLOAT, static_cast<aclDataType>(5)};
+  EXPECT_EQ(aclopSetAttrListDataType(attr, "types", 2, unknown), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclopSetAttrListDataType(attr, "types", 2, nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclopSetAttrListListInt(attr, "paddings", -1, counts, lists), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclopSetAttrListListInt(attr, "paddings", 2, nullptr, lists), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclopSetAttrListListInt(attr, "paddings", 2, counts, nullptr), ACL_ERROR_INVALID_PARAM);
+  const int negative[] = {2, -1};
+  EXPECT_EQ(aclopSetAttrListListInt(attr, "paddings", 2, negative, lists), ACL_ERROR_INVALID_PARAM);
+  const int64_t *const withNullList[] = {first, nullptr};
+  EXPECT_EQ(aclopSetAttrListListInt(attr, "paddings", 2, counts, withNullList), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclopSetAttrListListInt(nullptr, "paddings", 1, counts, lists), ACL_ERROR_INVALID_PARAM);
   aclopDestroyAttr(attr);
   aclopDestroyAttr(nullptr);
 }

@@ -583,22 +583,72 @@ TEST_F(Conformance, SliceBroadcastToTile) {
   printf("slice, broadcast_to, tile: %d cases\n", checked_);
 }
 
-// StridedSlice and StridedSliceD against the indices each dim picks, worked out by hand from
-// TensorFlow's rules: negative begin/end from the end, clamping, begin_mask/end_mask, negative
-// strides, shrink_axis_mask (down to a 0-d result), an empty slice, dims past the lists, and
-// enough rows for several blocks.
+// A StridedSlice spec and the result it gives, worked out by hand: `picks` the indices each
+// input dim takes, `layout` the result's dims (an input dim, or -1 for a new axis; shrunk dims
+// are absent).
+struct StridedSliceCase {
+  const char *spec;  // the Python slice it stands for
+  std::vector<int64_t> shape, begin, end, strides;
+  int64_t beginMask, endMask, ellipsisMask, newAxisMask, shrinkMask;
+  std::vector<std::vector<int64_t>> picks;  // per input dim
+  std::vector<int64_t> layout;
+};
+
+// StridedSliceD (the lists as attributes) or StridedSlice (as const inputs 1-3) of `sc`.
+Case stridedSliceCase(aclDataType type, const StridedSliceCase &sc, bool asInputs) {
+  std::vector<int64_t> out;
+  for (int64_t d : sc.layout) out.push_back(d < 0 ? 1 : int64_t(sc.picks[d].size()));
+  Case c{asInputs ? "StridedSlice" : "StridedSliceD", {randomTensor(type, sc.shape, 49)},
+         [sc, asInputs](aclopAttr *attr) {
+           if (!asInputs) {
+             aclopSetAttrListInt(attr, "begin", int(sc.begin.size()), sc.begin.data());
+             aclopSetAttrListInt(attr, "end", int(sc.end.size()), sc.end.data());
+             aclopSetAttrListInt(attr, "strides", int(sc.strides.size()), sc.strides.data());
+           }
+           aclopSetAttrInt(attr, "begin_mask", sc.beginMask);
+           aclopSetAttrInt(attr, "end_mask", sc.endMask);
+           aclopSetAttrInt(attr, "ellipsis_mask", sc.ellipsisMask);
+           aclopSetAttrInt(attr, "new_axis_mask", sc.newAxisMask);
+           aclopSetAttrInt(attr, "shrink_axis_mask", sc.shrinkMask);
+         },
+         HostTensor(type, out),
+         [sc](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+           std::vector<int64_t> source(sc.shape.size());
+           for (size_t d = 0; d < source.size(); ++d) source[d] = sc.picks[d].empty() ? 0 : sc.picks[d][0];  // shrunk
+           for (size_t at = 0; at < sc.layout.size(); ++at)
+             if (sc.layout[at] >= 0) source[sc.layout[at]] = sc.picks[sc.layout[at]][index[at]];
+           return in[0].at(ravel(source, sc.shape));
+         }};
+  if (asInputs) {
+    c.inputs.push_back(int64Tensor(sc.begin));
+    c.inputs.push_back(int64Tensor(sc.end));
+    c.inputs.push_back(int64Tensor(sc.strides));
+    c.constInputs = {1, 2, 3};
+  }
+  return c;
+}
+
+// The lists over the input's dims, as TensorFlow reads them: negative begin/end from the end,
+// clamping, begin_mask/end_mask, negative strides, shrink_axis_mask (down to a 0-d result), an
+// empty slice, dims past the lists, and enough rows for several blocks.
 TEST_F(Conformance, StridedSlice) {
-  struct StridedCase {
-    std::vector<int64_t> shape, begin, end, strides;
-    int64_t beginMask, endMask, shrinkMask;
-    std::vector<std::vector<int64_t>> picks;  // per input dim
-  };
   auto range = [](int64_t from, int64_t count, int64_t step) {
     std::vector<int64_t> v;
     for (int64_t i = 0; i < count; ++i) v.push_back(from + i * step);
     return v;
   };
-  const StridedCase cases[] = {
+  // The result's dims are the input's less the shrunk ones.
+  auto kept = [](size_t rank, int64_t shrinkMask) {
+    std::vector<int64_t> layout;
+    for (size_t d = 0; d < rank; ++d)
+      if (!(shrinkMask >> d & 1)) layout.push_back(int64_t(d));
+    return layout;
+  };
+  const struct {
+    std::vector<int64_t> shape, begin, end, strides;
+    int64_t beginMask, endMask, shrinkMask;
+    std::vector<std::vector<int64_t>> picks;
+  } cases[] = {
       {{10}, {2}, {8}, {2}, 0, 0, 0, {{2, 4, 6}}},
       {{10}, {8}, {1}, {-3}, 0, 0, 0, {{8, 5, 2}}},
       {{4, 5}, {1, -1}, {3, 0}, {1, -1}, 0, 0, 0, {{1, 2}, {4, 3, 2, 1}}},
@@ -614,53 +664,18 @@ TEST_F(Conformance, StridedSlice) {
       // inputs pass through): one element each.
       {{7, 5}, {6, 1}, {-100, 5}, {INT64_MIN, int64_t{1} << 62}, 0, 0, 0, {{6}, {1}}}};
   for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT64, ACL_BOOL})
-    for (const StridedCase &sc : cases)
-      for (bool asInputs : {false, true}) {
-        std::vector<int64_t> out;
-        for (size_t d = 0; d < sc.picks.size(); ++d)
-          if (!(sc.shrinkMask >> d & 1)) out.push_back(int64_t(sc.picks[d].size()));
-        Case c{asInputs ? "StridedSlice" : "StridedSliceD", {randomTensor(type, sc.shape, 49)},
-               [sc, asInputs](aclopAttr *attr) {
-                 if (!asInputs) {
-                   aclopSetAttrListInt(attr, "begin", int(sc.begin.size()), sc.begin.data());
-                   aclopSetAttrListInt(attr, "end", int(sc.end.size()), sc.end.data());
-                   aclopSetAttrListInt(attr, "strides", int(sc.strides.size()), sc.strides.data());
-                 }
-                 aclopSetAttrInt(attr, "begin_mask", sc.beginMask);
-                 aclopSetAttrInt(attr, "end_mask", sc.endMask);
-                 aclopSetAttrInt(attr, "shrink_axis_mask", sc.shrinkMask);
-               },
-               HostTensor(type, out),
-               [sc](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
-                 std::vector<int64_t> source;
-                 size_t next = 0;
-                 for (size_t d = 0; d < sc.picks.size(); ++d)
-                   source.push_back(sc.shrinkMask >> d & 1 ? sc.picks[d][0] : sc.picks[d][index[next++]]);
-                 return in[0].at(ravel(source, sc.shape));
-               }};
-        if (asInputs) {
-          c.inputs.push_back(int64Tensor(sc.begin));
-          c.inputs.push_back(int64Tensor(sc.end));
-          c.inputs.push_back(int64Tensor(sc.strides));
-          c.constInputs = {1, 2, 3};
-        }
-        check(c);
-      }
+    for (const auto &sc : cases)
+      for (bool asInputs : {false, true})
+        check(stridedSliceCase(type,
+                               {"", sc.shape, sc.begin, sc.end, sc.strides, sc.beginMask, sc.endMask, 0, 0,
+                                sc.shrinkMask, sc.picks, kept(sc.shape.size(), sc.shrinkMask)},
+                               asInputs));
   printf("strided slice: %d cases\n", checked_);
 }
 
-// StridedSlice's ellipsis_mask and new_axis_mask, as TensorFlow lays a spec's entries over the
-// input's dims: `layout` lists the result's dims (an input dim, or -1 for a new axis; shrunk
-// dims are absent), `picks` the indices each input dim takes, worked out by hand.
+// ellipsis_mask and new_axis_mask, as TensorFlow lays a spec's entries over the input's dims.
 TEST_F(Conformance, StridedSliceEllipsisAndNewAxes) {
-  struct SpecCase {
-    const char *spec;  // the Python slice it stands for
-    std::vector<int64_t> shape, begin, end, strides;
-    int64_t beginMask, endMask, ellipsisMask, newAxisMask, shrinkMask;
-    std::vector<std::vector<int64_t>> picks;  // per input dim
-    std::vector<int64_t> layout;
-  };
-  const SpecCase cases[] = {
+  const StridedSliceCase cases[] = {
       {"[..., 1]", {2, 3, 4}, {0, 1}, {0, 2}, {1, 1}, 0, 0, 1, 0, 2, {{0, 1}, {0, 1, 2}, {1}}, {0, 1}},
       {"[:, None, 1:3]", {4, 5}, {0, 0, 1}, {0, 0, 3}, {1, 1, 1}, 1, 1, 0, 2, 0, {{0, 1, 2, 3}, {1, 2}}, {0, -1, 1}},
       {"[None, ..., None]", {3, 2}, {0, 0, 0}, {0, 0, 0}, {1, 1, 1}, 0, 0, 2, 5, 0, {{0, 1, 2}, {0, 1}}, {-1, 0, 1, -1}},
@@ -679,39 +694,10 @@ TEST_F(Conformance, StridedSliceEllipsisAndNewAxes) {
       {"[...]", {2, 3}, {0}, {0}, {1}, 0, 0, 1, 0, 0, {{0, 1}, {0, 1, 2}}, {0, 1}},
       {"[None, None, ::-1]", {4}, {0, 0, 0}, {0, 0, 0}, {1, 1, -1}, 4, 4, 0, 3, 0, {{3, 2, 1, 0}}, {-1, -1, 0}}};
   for (aclDataType type : {ACL_FLOAT, ACL_INT8, ACL_BOOL})
-    for (const SpecCase &sc : cases)
+    for (const StridedSliceCase &sc : cases)
       for (bool asInputs : {false, true}) {
         SCOPED_TRACE(sc.spec);
-        std::vector<int64_t> out;
-        for (int64_t d : sc.layout) out.push_back(d < 0 ? 1 : int64_t(sc.picks[d].size()));
-        Case c{asInputs ? "StridedSlice" : "StridedSliceD", {randomTensor(type, sc.shape, 50)},
-               [sc, asInputs](aclopAttr *attr) {
-                 if (!asInputs) {
-                   aclopSetAttrListInt(attr, "begin", int(sc.begin.size()), sc.begin.data());
-                   aclopSetAttrListInt(attr, "end", int(sc.end.size()), sc.end.data());
-                   aclopSetAttrListInt(attr, "strides", int(sc.strides.size()), sc.strides.data());
-                 }
-                 aclopSetAttrInt(attr, "begin_mask", sc.beginMask);
-                 aclopSetAttrInt(attr, "end_mask", sc.endMask);
-                 aclopSetAttrInt(attr, "ellipsis_mask", sc.ellipsisMask);
-                 aclopSetAttrInt(attr, "new_axis_mask", sc.newAxisMask);
-                 aclopSetAttrInt(attr, "shrink_axis_mask", sc.shrinkMask);
-               },
-               HostTensor(type, out),
-               [sc](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
-                 std::vector<int64_t> source(sc.shape.size());
-                 for (size_t d = 0; d < source.size(); ++d) source[d] = sc.picks[d][0];  // shrunk dims
-                 for (size_t at = 0; at < sc.layout.size(); ++at)
-                   if (sc.layout[at] >= 0) source[sc.layout[at]] = sc.picks[sc.layout[at]][index[at]];
-                 return in[0].at(ravel(source, sc.shape));
-               }};
-        if (asInputs) {
-          c.inputs.push_back(int64Tensor(sc.begin));
-          c.inputs.push_back(int64Tensor(sc.end));
-          c.inputs.push_back(int64Tensor(sc.strides));
-          c.constInputs = {1, 2, 3};
-        }
-        check(c);
+        check(stridedSliceCase(type, sc, asInputs));
       }
   printf("strided slice with ellipsis and new axes: %d cases\n", checked_);
 }

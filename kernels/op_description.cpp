@@ -45,6 +45,12 @@ bool dataTypeNumbered(int64_t value, aclDataType &out) {
   return false;
 }
 
+// A data type attribute's value: a name (DT_FLOAT, float) or its number.
+bool dataTypeOf(const json &value, aclDataType &out) {
+  if (value.is_string()) return dataTypeNamed(value.get<std::string>(), out);
+  return value.is_number_integer() && dataTypeNumbered(value.get<int64_t>(), out);
+}
+
 bool formatNamed(const std::string &name, aclFormat &out) {
   static const std::pair<const char *, aclFormat> names[] = {
       {"nd", ACL_FORMAT_ND},       {"nchw", ACL_FORMAT_NCHW},         {"nhwc", ACL_FORMAT_NHWC},
@@ -193,9 +199,7 @@ bool parseAttribute(const json &in, aclopAttr &attr, const std::string &field, s
     parsed = value.get<std::string>();
   } else if (type == "data_type" && (value.is_string() || value.is_number_integer())) {
     aclDataType dataType = ACL_DT_UNDEFINED;
-    if (value.is_string() ? !dataTypeNamed(value.get<std::string>(), dataType)
-                          : !dataTypeNumbered(value.get<int64_t>(), dataType))
-      return fail(error, where, "unknown data type " + value.dump());
+    if (!dataTypeOf(value, dataType)) return fail(error, where, "unknown data type " + value.dump());
     parsed = DataTypeValue{dataType};
   } else if (type == "list_int") {
     std::vector<int64_t> list;
@@ -220,15 +224,13 @@ bool parseAttribute(const json &in, aclopAttr &attr, const std::string &field, s
     if (!valid) return fail(error, where, "must be a list of lists of integers");
     parsed = std::move(lists);
   } else if (type == "list_data_type") {
+    if (!value.is_array()) return fail(error, where, "must be a list of data types");
     std::vector<DataTypeValue> types;
-    for (const json &item : value.is_array() ? value : json::array()) {
+    for (const json &item : value) {
       aclDataType dataType = ACL_DT_UNDEFINED;
-      if (item.is_string() ? !dataTypeNamed(item.get<std::string>(), dataType)
-                           : !item.is_number_integer() || !dataTypeNumbered(item.get<int64_t>(), dataType))
-        return fail(error, where, "unknown data type " + item.dump());
+      if (!dataTypeOf(item, dataType)) return fail(error, where, "unknown data type " + item.dump());
       types.push_back(DataTypeValue{dataType});
     }
-    if (!value.is_array()) return fail(error, where, "must be a list of data types");
     parsed = std::move(types);
   } else if (type == "bool" || type == "int" || type == "float" || type == "string" || type == "data_type") {
     return fail(error, where, value.dump() + " is not a " + type);

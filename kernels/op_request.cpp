@@ -20,43 +20,30 @@ void appendNumber(std::string &out, float value) {
   out += text;
 }
 
+// A value as it reads in a signature: numbers and bools as numbers, dtypes as "dtype:N", lists
+// in brackets (their strings unquoted), a string alone in quotes.
+void appendValue(std::string &out, int64_t value) { appendNumber(out, value); }
+void appendValue(std::string &out, float value) { appendNumber(out, value); }
+void appendValue(std::string &out, bool value) { out += value ? "1" : "0"; }
+void appendValue(std::string &out, DataTypeValue value) {
+  out += "dtype:";
+  appendNumber(out, int64_t(value.type));
+}
+template <class Element>
+void appendValue(std::string &out, const std::vector<Element> &list) {
+  out += '[';
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (i) out += ',';
+    if constexpr (std::is_same_v<Element, std::string>) out += list[i];
+    else appendValue(out, static_cast<const Element &>(list[i]));
+  }
+  out += ']';
+}
+
 void describeValue(std::string &out, const OpAttrValue &value) {
   std::visit([&](const auto &v) {
-    using T = std::decay_t<decltype(v)>;
-    if constexpr (std::is_same_v<T, DataTypeValue>) {
-      out += "dtype:";
-      appendNumber(out, int64_t(v.type));
-    } else if constexpr (std::is_same_v<T, std::string>) {
-      out += '"' + v + '"';
-    } else if constexpr (std::is_same_v<T, bool>) {
-      out += v ? "1" : "0";
-    } else if constexpr (std::is_same_v<T, int64_t> || std::is_same_v<T, float>) {
-      appendNumber(out, v);
-    } else {
-      out += '[';
-      for (size_t i = 0; i < v.size(); ++i) {
-        if (i) out += ',';
-        using Element = typename T::value_type;
-        if constexpr (std::is_same_v<Element, std::string>) {
-          out += v[i];
-        } else if constexpr (std::is_same_v<Element, float>) {
-          appendNumber(out, v[i]);
-        } else if constexpr (std::is_same_v<Element, DataTypeValue>) {
-          out += "dtype:";
-          appendNumber(out, int64_t(v[i].type));
-        } else if constexpr (std::is_same_v<Element, std::vector<int64_t>>) {
-          out += '[';
-          for (size_t j = 0; j < v[i].size(); ++j) {
-            if (j) out += ',';
-            appendNumber(out, v[i][j]);
-          }
-          out += ']';
-        } else {
-          appendNumber(out, int64_t(v[i]));
-        }
-      }
-      out += ']';
-    }
+    if constexpr (std::is_same_v<std::decay_t<decltype(v)>, std::string>) out += '"' + v + '"';
+    else appendValue(out, v);
   }, value);
 }
 

@@ -8,6 +8,7 @@
 #include "op_compiler.h"
 
 #include "../../kernels/ukernels/ukernels.h"
+#include "../common/host_tensor.h"
 
 #include <gtest/gtest.h>
 
@@ -201,14 +202,7 @@ TEST(UkernelGemm, MatchesPlainLoopsOverLayoutsModesAndShapes) {
 }
 
 // bf16 rounding to nearest even, as generated code's truncf rounds (denormals kept, NaN quiet).
-float roundedToBf16(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  if (std::isnan(value)) return value;
-  bits = (bits + 0x7fffu + ((bits >> 16) & 1u)) & 0xffff0000u;
-  std::memcpy(&value, &bits, sizeof(value));
-  return value;
-}
+float roundedToBf16(float value) { return aclcpu_test::fromBf16(aclcpu_test::toBf16(value)); }
 
 // The AVX2 low-precision ukernels round each f16 or f32 input to bf16 before its products: ties
 // go to even (1 + 2^-8 down to 1, 1 + 3 x 2^-8 up to 1 + 2^-6), anything past a tie up, a

@@ -351,7 +351,6 @@ Value insertUnitDims(OpBuilder &b, Location loc, Value kept, RankedTensorType re
   return tensor::ExpandShapeOp::create(b, loc, resultType, kept, groups);
 }
 
-
 // A generic over the kept dims of `dims` reading `inputs` (tensors of those dims) into a new
 // tensor of `element`, each element `body(inputs' elements)`.
 Value mapKept(OpBuilder &b, Location loc, ValueRange inputs, Value like, const ReductionDims &dims, Type element,

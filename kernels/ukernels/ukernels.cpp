@@ -2,6 +2,7 @@
 // the baseline CPU: nothing here may use the ukernels' instruction sets.
 #include "ukernels.h"
 
+#include "aarch64_outline_atomics.h"
 #include "float_builtins.h"
 
 #include <unistd.h>
@@ -33,6 +34,10 @@ const UkernelSymbol *ukernelSymbols(int &count) {
        reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f16f16f32_rounded_avx2)},
       {"aclcpu_ukernel_gemm_f32f32f32_rounded_avx2",
        reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f32f32f32_rounded_avx2)},
+#elif defined(__aarch64__)
+#define ACLCPU_OUTLINE_ATOMIC_SYMBOL(name) {"__aarch64_" #name, reinterpret_cast<void *>(&__aarch64_##name)},
+      ACLCPU_FOR_EACH_OUTLINE_ATOMIC(ACLCPU_OUTLINE_ATOMIC_SYMBOL)
+#undef ACLCPU_OUTLINE_ATOMIC_SYMBOL
 #endif
   };
   count = static_cast<int>(sizeof(symbols) / sizeof(symbols[0]));

@@ -62,8 +62,9 @@ struct UkernelSymbol {
   void *address;
 };
 
-// The ukernels this build contains (on x86) and the float builtins generated code may call
-// (float_builtins.h); the JIT resolves generated code's calls against this table.
+// The ukernels this build contains (on x86), the float builtins generated code may call
+// (float_builtins.h) and, on AArch64, libgcc's outline atomics that g++-compiled kernels call
+// (aarch64_outline_atomics.h); the JIT resolves loaded code's calls against this table.
 const UkernelSymbol *ukernelSymbols(int &count);
 
 // Scratch for packed panels (slots 0, 1) and slot 2 (the f32 few-rows path's sums, the s8 panels'

@@ -29,17 +29,25 @@ inline float fromBf16(uint16_t value) {
   return result;
 }
 
+// An integral value wrapped into a narrower integer: through int64 first, as a double outside
+// the narrow type's range converted straight to it is undefined (x86-64 wraps through a 32-bit
+// conversion, AArch64 saturates).
+template <class Integer>
+Integer wrapToInteger(double value) {
+  return static_cast<Integer>(static_cast<int64_t>(value));
+}
+
 inline void storeElement(aclDataType type, uint8_t *at, double value) {
   switch (type) {
     case ACL_FLOAT: { float v = float(value); memcpy(at, &v, 4); break; }
     case ACL_DOUBLE: memcpy(at, &value, 8); break;
     case ACL_FLOAT16: { uint16_t v = aclFloatToFloat16(float(value)); memcpy(at, &v, 2); break; }
     case ACL_BF16: { uint16_t v = toBf16(float(value)); memcpy(at, &v, 2); break; }
-    case ACL_INT8: { int8_t v = int8_t(value); memcpy(at, &v, 1); break; }
-    case ACL_UINT8: { uint8_t v = uint8_t(value); memcpy(at, &v, 1); break; }
+    case ACL_INT8: { int8_t v = wrapToInteger<int8_t>(value); memcpy(at, &v, 1); break; }
+    case ACL_UINT8: { uint8_t v = wrapToInteger<uint8_t>(value); memcpy(at, &v, 1); break; }
     case ACL_BOOL: { uint8_t v = value != 0; memcpy(at, &v, 1); break; }
-    case ACL_INT16: { int16_t v = int16_t(value); memcpy(at, &v, 2); break; }
-    case ACL_INT32: { int32_t v = int32_t(value); memcpy(at, &v, 4); break; }
+    case ACL_INT16: { int16_t v = wrapToInteger<int16_t>(value); memcpy(at, &v, 2); break; }
+    case ACL_INT32: { int32_t v = wrapToInteger<int32_t>(value); memcpy(at, &v, 4); break; }
     case ACL_INT64: { int64_t v = int64_t(value); memcpy(at, &v, 8); break; }
     default: break;
   }

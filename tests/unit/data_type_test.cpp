@@ -1,4 +1,4 @@
-// aclDataTypeSize and the fp16 conversions, against the compiler's own _Float16 as the oracle.
+// aclDataTypeSize and the fp16 conversions, against the compiler's own binary16 as the oracle.
 #include "acl/acl.h"
 
 #include <gtest/gtest.h>
@@ -23,11 +23,19 @@ TEST(DataTypes, Sizes) {
   EXPECT_EQ(aclDataTypeSize(ACL_STRING), 0u);
 }
 
-#if defined(__FLT16_MAX__)
+// The compiler's binary16: GCC 12's C++ has _Float16 on x86-64 but not on AArch64, where
+// __fp16 is the same IEEE format and converts from float with the same rounding.
+#if defined(__aarch64__)
+#define ACLCPU_COMPILER_HALF __fp16
+#elif defined(__FLT16_MAX__)
+#define ACLCPU_COMPILER_HALF _Float16
+#endif
+
+#if defined(ACLCPU_COMPILER_HALF)
 TEST(DataTypes, Float16ToFloatIsExactForEveryHalf) {
   for (uint32_t bits = 0; bits <= 0xFFFF; ++bits) {
     uint16_t h = static_cast<uint16_t>(bits);
-    _Float16 reference;
+    ACLCPU_COMPILER_HALF reference;
     memcpy(&reference, &h, 2);
     float expected = static_cast<float>(reference);
     float actual = aclFloat16ToFloat(h);
@@ -46,7 +54,7 @@ TEST(DataTypes, FloatToFloat16RoundsToNearestEven) {
       uint32_t bits = (high << 13) | low;
       float value;
       memcpy(&value, &bits, 4);
-      _Float16 reference = static_cast<_Float16>(value);
+      ACLCPU_COMPILER_HALF reference = static_cast<ACLCPU_COMPILER_HALF>(value);
       uint16_t expected;
       memcpy(&expected, &reference, 2);
       uint16_t actual = aclFloatToFloat16(value);

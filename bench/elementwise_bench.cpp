@@ -9,7 +9,9 @@
 #include "acl/acl_op.h"
 
 #include <benchmark/benchmark.h>
+#if defined(__x86_64__)
 #include "intrinsics.h"  // <immintrin.h> without GCC 12's false warnings
+#endif
 
 #include <cstdint>
 #include <cstring>

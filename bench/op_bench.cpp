@@ -214,11 +214,14 @@ BENCHMARK(BM_CompileGemmFromDiskCache)->Unit(benchmark::kMillisecond)->Iteration
 
 namespace {
 
-// The OpenBLAS kernel set for this CPU, or "" when OpenBLAS's own choice should stand.
+// The OpenBLAS kernel set for this CPU, or "" when OpenBLAS's own choice should stand (always
+// off x86: its SSE3 fallback for unknown CPUs is an x86 matter).
 const char *preferredOpenBlasCore() {
+#if defined(__x86_64__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")) return "SkylakeX";
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "Haswell";
+#endif
   return "";
 }
 

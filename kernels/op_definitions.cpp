@@ -522,6 +522,7 @@ std::vector<OpDefinition> buildTable() {
                    translateSoftmax});
   table.push_back({"Transpose", {"TransposeD"}, "transpose", 1, 2, {}, translateTranspose});
   table.push_back(conv2dDefinition());
+  for (OpDefinition &pooling : poolingDefinitions()) table.push_back(std::move(pooling));
   for (OpDefinition &definition : table)
     definition.onCubeCores = definition.type == "GEMM" || definition.type == "MatMul" ||
                              definition.type == "BatchMatMul" || definition.type == "Conv2D";

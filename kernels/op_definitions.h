@@ -38,8 +38,9 @@ struct OpDefinition {
 };
 
 const OpDefinition *findOpDefinition(const std::string &type);
-// Definitions kept in their own files.
+// Definitions kept in their own file (window_op_definitions.cpp).
 OpDefinition conv2dDefinition();
+std::vector<OpDefinition> poolingDefinitions();
 const std::vector<OpDefinition> &opDefinitions();
 
 }  // namespace aclcpu

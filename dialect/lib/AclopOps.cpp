@@ -240,6 +240,19 @@ int64_t convOutputSize(int64_t in, int64_t padBefore, int64_t padAfter, int64_t 
   return span < 0 ? -1 : span / stride + 1;
 }
 
+// Output size of one pooled dim (Pool2DOp's padding modes); -1 when no window fits.
+int64_t poolOutputSize(StringRef paddingMode, int64_t in, int64_t padBefore, int64_t padAfter, int64_t window,
+                       int64_t stride, bool ceilMode) {
+  if (ShapedType::isDynamic(in)) return ShapedType::kDynamic;
+  if (in == 0) return 0;  // no windows, whatever the padding
+  if (paddingMode == "SAME") return llvm::divideCeil(in, stride);
+  int64_t span = in + padBefore + padAfter - window;
+  if (span < 0) return -1;
+  if (!ceilMode) return span / stride + 1;
+  int64_t out = llvm::divideCeil(span, stride) + 1;
+  return (out - 1) * stride >= in + padBefore ? out - 1 : out;  // the last window would start in padding
+}
+
 } // namespace
 
 std::optional<ConvLayout> mlir::aclop::convLayout(StringRef format, bool filter) {
@@ -288,6 +301,8 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
     if (failed(inference.merge(biasType->getDimSize(0), outChannels, "bias size and output channels")))
       return failure();
   }
+  if (in[data->h] == 0 || in[data->w] == 0)  // every window would lie in the padding
+    return inference.fail("the input's height and width must not be 0");
   int64_t oh = convOutputSize(in[data->h], pads[0], pads[1], kh, strides[0], dilations[0]);
   int64_t ow = convOutputSize(in[data->w], pads[2], pads[3], kw, strides[1], dilations[1]);
   if (oh == -1 || ow == -1)
@@ -299,6 +314,42 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   shape[data->h] = oh;
   shape[data->w] = ow;
   results.push_back(RankedTensorType::get(shape, element));
+  return success();
+}
+
+LogicalResult Pool2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc, Adaptor adaptor,
+                                         SmallVectorImpl<Type> &results) {
+  Inference inference(loc, getOperationName());
+  StringRef mode = adaptor.getMode(), paddingMode = adaptor.getPaddingMode();
+  if (mode != "max" && mode != "avg") return inference.fail("mode must be \"max\" or \"avg\", not " + mode);
+  auto input = inference.tensorOfRank(adaptor.getInput(), "input", mode == "max" ? kNumeric : Float, 4);
+  if (failed(input)) return failure();
+  std::optional<ConvLayout> data = convLayout(adaptor.getDataFormat(), false);
+  if (!data) return inference.fail("data_format must be NCHW or NHWC, not " + adaptor.getDataFormat());
+  ArrayRef<int64_t> window = adaptor.getWindow(), strides = adaptor.getStrides(), pads = adaptor.getPads();
+  if (window.size() != 2 || llvm::any_of(window, [](int64_t k) { return k < 1; }))
+    return inference.fail("window must be 2 values [h, w] >= 1");
+  if (strides.size() != 2 || llvm::any_of(strides, [](int64_t s) { return s < 1; }))
+    return inference.fail("strides must be 2 values [h, w] >= 1");
+  if (paddingMode != "CALCULATED" && paddingMode != "SAME" && paddingMode != "VALID")
+    return inference.fail("padding_mode must be CALCULATED, SAME or VALID, not " + paddingMode);
+  if (pads.size() != 4 || llvm::any_of(pads, [](int64_t p) { return p < 0; }))
+    return inference.fail("pads must be 4 values [top, bottom, left, right] >= 0");
+  if (paddingMode != "CALCULATED" && llvm::any_of(pads, [](int64_t p) { return p != 0; }))
+    return inference.fail("pads apply to padding_mode CALCULATED only");
+  if (pads[0] >= window[0] || pads[1] >= window[0] || pads[2] >= window[1] || pads[3] >= window[1])
+    return inference.fail("each pad must be smaller than the window along its axis");
+  if (static_cast<int64_t>(adaptor.getDivisorOverride()) < 0) return inference.fail("divisor_override must be >= 0");
+  auto in = input->getShape();
+  int64_t oh = poolOutputSize(paddingMode, in[data->h], pads[0], pads[1], window[0], strides[0], adaptor.getCeilMode());
+  int64_t ow = poolOutputSize(paddingMode, in[data->w], pads[2], pads[3], window[1], strides[1], adaptor.getCeilMode());
+  if (oh == -1 || ow == -1)
+    return inference.fail("the window is larger than the padded input (" + Twine(in[data->h]) + "x" +
+                          Twine(in[data->w]) + ")");
+  SmallVector<int64_t> shape(in.begin(), in.end());
+  shape[data->h] = oh;
+  shape[data->w] = ow;
+  results.push_back(RankedTensorType::get(shape, input->getElementType()));
   return success();
 }
 

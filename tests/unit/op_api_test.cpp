@@ -6,6 +6,7 @@
 #include "acl/ops/acl_cblas.h"
 
 #include <cmath>
+#include <functional>
 #include <thread>
 
 #include <pthread.h>
@@ -1272,6 +1273,83 @@ TEST_F(OpApiTest, AConstantBIsReadFromItsValuesAfterItsModelIsGone) {
 // A shape whose element count, or byte size, overflows 64 bits is refused wherever a request is
 // resolved: its sizes would wrap (2^64 elements to 0, and a launch over them checked a 64-byte
 // buffer, then ran off its end).
+// Pooling and convolution refuse what they cannot compute, saying why: windows over N or C, an
+// unknown padding, a pad as wide as the window, averages of integers, a divisor_override over a
+// plane of unknown size, and a convolution whose every window would lie in padding.
+TEST_F(OpApiTest, WindowOpsRefuseWhatTheyCannotCompute) {
+  Desc x = desc(ACL_FLOAT, {1, 4, 6, 6}), y = desc(ACL_FLOAT, {1, 4, 3, 3});
+  const aclTensorDesc *inputs[] = {x.get()}, *outputs[] = {y.get()};
+  auto compile = [&](const char *op, const aclTensorDesc *const *in, const aclTensorDesc *const *out,
+                     const std::function<void(aclopAttr *)> &set) {
+    aclopAttr *attr = aclopCreateAttr();
+    int64_t ksize[] = {1, 1, 2, 2}, strides[] = {1, 1, 2, 2};
+    aclopSetAttrListInt(attr, "ksize", 4, ksize);
+    aclopSetAttrListInt(attr, "strides", 4, strides);
+    aclopSetAttrString(attr, "padding", "VALID");
+    aclopSetAttrString(attr, "data_format", "NCHW");
+    set(attr);
+    aclError result = aclopCompile(op, 1, in, 1, out, attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr);
+    aclopDestroyAttr(attr);
+    return result;
+  };
+  ASSERT_EQ(compile("MaxPool", inputs, outputs, [](aclopAttr *) {}), ACL_SUCCESS) << recentError();
+  EXPECT_EQ(compile("MaxPool", inputs, outputs,
+                    [](aclopAttr *attr) {
+                      int64_t overChannels[] = {1, 2, 2, 2};
+                      aclopSetAttrListInt(attr, "ksize", 4, overChannels);
+                    }),
+            ACL_ERROR_OP_ATTR_NOT_MATCH);
+  EXPECT_NE(recentError().find("ksize and strides must be 1 along N and C"), std::string::npos) << recentError();
+  EXPECT_EQ(compile("AvgPool", inputs, outputs, [](aclopAttr *attr) { aclopSetAttrString(attr, "padding", "FULL"); }),
+            ACL_ERROR_OP_ATTR_NOT_MATCH);
+  EXPECT_NE(recentError().find("'padding' must be \"SAME\" or \"VALID\""), std::string::npos) << recentError();
+  EXPECT_EQ(compile("MaxPoolV3", inputs, outputs,
+                    [](aclopAttr *attr) {
+                      int64_t pads[] = {2, 0, 0, 0};
+                      aclopSetAttrListInt(attr, "pads", 4, pads);
+                    }),
+            ACL_ERROR_INVALID_PARAM);  // as every shape inference refuses
+  EXPECT_NE(recentError().find("each pad must be smaller than the window"), std::string::npos) << recentError();
+  Desc ints = desc(ACL_INT32, {1, 4, 6, 6}), intOut = desc(ACL_INT32, {1, 4, 3, 3});
+  const aclTensorDesc *intInputs[] = {ints.get()}, *intOutputs[] = {intOut.get()};
+  EXPECT_EQ(compile("MaxPool", intInputs, intOutputs, [](aclopAttr *) {}), ACL_SUCCESS) << recentError();
+  EXPECT_NE(compile("AvgPool", intInputs, intOutputs, [](aclopAttr *) {}), ACL_SUCCESS);
+  EXPECT_NE(recentError().find("allowed: f16, bf16, f32, f64"), std::string::npos) << recentError();
+  Desc unknownHeight = desc(ACL_FLOAT, {1, 4, -1, 6}), pooled = desc(ACL_FLOAT, {1, 4, 1, 1});
+  int64_t ranges[4][2] = {{1, 1}, {4, 4}, {1, 16}, {6, 6}};
+  ASSERT_EQ(aclSetTensorShapeRange(unknownHeight.get(), 4, ranges), ACL_SUCCESS);
+  const aclTensorDesc *dynamicInputs[] = {unknownHeight.get()}, *pooledOutputs[] = {pooled.get()};
+  EXPECT_EQ(compile("MaxPoolV3", dynamicInputs, pooledOutputs,
+                    [](aclopAttr *attr) { aclopSetAttrBool(attr, "global_pooling", true); }),
+            ACL_SUCCESS)
+      << recentError();  // a maximum over each plane, whatever its height
+  EXPECT_EQ(compile("AvgPoolV2", dynamicInputs, pooledOutputs,
+                    [](aclopAttr *attr) {
+                      aclopSetAttrBool(attr, "global_pooling", true);
+                      aclopSetAttrInt(attr, "divisor_override", 9);
+                    }),
+            ACL_ERROR_OP_ATTR_NOT_MATCH);
+  EXPECT_NE(recentError().find("global_pooling with divisor_override needs a static height and width"),
+            std::string::npos)
+      << recentError();
+  EXPECT_NE(compile("AvgPoolV2", intInputs, intOutputs,
+                    [](aclopAttr *attr) { aclopSetAttrBool(attr, "global_pooling", true); }),
+            ACL_SUCCESS);
+  EXPECT_NE(recentError().find("average pooling takes float inputs"), std::string::npos) << recentError();
+  // Conv2D over an input of height 0 with pads that would make windows of padding alone.
+  Desc empty = desc(ACL_FLOAT, {1, 2, 0, 4}), filter = desc(ACL_FLOAT, {3, 2, 3, 3}), convOut = desc(ACL_FLOAT, {1, 3, 2, 4});
+  const aclTensorDesc *convInputs[] = {empty.get(), filter.get()}, *convOutputs[] = {convOut.get()};
+  aclopAttr *conv = aclopCreateAttr();
+  int64_t ones[] = {1, 1, 1, 1}, pads[] = {2, 2, 1, 1};
+  aclopSetAttrListInt(conv, "strides", 4, ones);
+  aclopSetAttrListInt(conv, "pads", 4, pads);
+  aclopSetAttrString(conv, "data_format", "NCHW");
+  EXPECT_NE(aclopCompile("Conv2D", 2, convInputs, 1, convOutputs, conv, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+            ACL_SUCCESS);
+  EXPECT_NE(recentError().find("the input's height and width must not be 0"), std::string::npos) << recentError();
+  aclopDestroyAttr(conv);
+}
+
 TEST_F(OpApiTest, AShapeWhoseSizeOverflowsIsRefused) {
   for (std::vector<int64_t> dims : {std::vector<int64_t>{int64_t(1) << 33, int64_t(1) << 31},   // elements
                                     std::vector<int64_t>{int64_t(1) << 31, int64_t(1) << 31}}) {  // f32 bytes

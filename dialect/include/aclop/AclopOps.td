@@ -107,7 +107,8 @@ def Aclop_Conv2DOp : Aclop_InferredOp<"conv2d"> {
     the result is in `data_format`. `strides` and `dilations` are [h, w], `pads` is
     [top, bottom, left, right] (zeros), `groups` divides the channels. The optional `bias` is
     1-d over the output channels. Channel and filter dims must be static; batch, height and
-    width may be dynamic. Float inputs; f16 and bf16 accumulate in f32.
+    width may be dynamic; height and width must not be 0. Float inputs; f16 and bf16 accumulate
+    in f32.
 
     ```mlir
     %r = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>,
@@ -123,6 +124,42 @@ def Aclop_Conv2DOp : Aclop_InferredOp<"conv2d"> {
                    DefaultValuedAttr<StrAttr, "\"NCHW\"">:$filter_format);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input `,` $filter (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Aclop_Pool2DOp : Aclop_InferredOp<"pool2d"> {
+  let summary = "2-D max or average pooling (CANN MaxPool, AvgPool, MaxPoolV3, AvgPoolV2)";
+  let description = [{
+    `input` is 4-d in `data_format` ("NCHW" or "NHWC"); each [h, w] window of `window` size,
+    `strides` apart, is reduced to one element by `mode`: "max" (any numeric type; a NaN wins)
+    or "avg" (floats; f16 and bf16 sum in f32). `padding_mode` places the windows as CANN does:
+
+    - "CALCULATED": `pads` [top, bottom, left, right] (each smaller than the window along its
+      axis); out = (in + pads - window) / stride + 1, rounded down, or up with `ceil_mode`,
+      when a window would then start in the bottom (right) padding it is dropped.
+    - "SAME": out = ceil(in / stride), the padding that takes split as evenly as it can, the
+      odd element after (TensorFlow's rule; worked out at run time for dynamic dims).
+    - "VALID": no padding; out = (in - window) / stride + 1.
+
+    Padding is never read; an empty height or width gives no windows. An average divides by
+    the window's elements inside the input (`exclusive`), or by the window clipped to the
+    padded input, or by `divisor_override` when it is not 0.
+
+    ```mlir
+    %r = aclop.pool2d %x {mode = "max", window = array<i64: 3, 3>, strides = array<i64: 2, 2>,
+                          padding_mode = "SAME", data_format = "NHWC"}
+        : (tensor<1x9x9x8xf32>) -> tensor<1x5x5x8xf32>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, StrAttr:$mode,
+                   DenseI64ArrayAttr:$window, DenseI64ArrayAttr:$strides,
+                   DefaultValuedAttr<StrAttr, "\"CALCULATED\"">:$padding_mode,
+                   DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0, 0, 0}">:$pads,
+                   DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
+                   DefaultValuedAttr<BoolAttr, "true">:$exclusive,
+                   DefaultValuedAttr<I64Attr, "0">:$divisor_override,
+                   DefaultValuedAttr<StrAttr, "\"NCHW\"">:$data_format);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
 //===----------------------------------------------------------------------===//

@@ -867,3 +867,112 @@ func.func @strided_slice_overflow(%a: tensor<4x5xf32>) {
   %r = aclop.strided_slice %a {offsets = array<i64: 1, 0>, sizes = array<i64: 3, 5>, strides = array<i64: 4611686018427387904, 1>} : (tensor<4x5xf32>) -> tensor<3x5xf32>
   return
 }
+
+// -----
+
+func.func @pool2d_mode(%x: tensor<1x1x4x4xf32>) {
+  // expected-error @below {{mode must be "max" or "avg", not min}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.pool2d %x {mode = "min", window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @pool2d_average_of_integers(%x: tensor<1x1x4x4xi32>) {
+  // expected-error @below {{input has element type i32; allowed: f16, bf16, f32, f64}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.pool2d %x {mode = "avg", window = array<i64: 2, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x4x4xi32>) -> tensor<1x1x2x2xi32>
+  return
+}
+
+// -----
+
+func.func @pool2d_window(%x: tensor<1x1x4x4xf32>) {
+  // expected-error @below {{window must be 2 values [h, w] >= 1}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.pool2d %x {mode = "max", window = array<i64: 0, 2>, strides = array<i64: 2, 2>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @pool2d_strides(%x: tensor<1x1x4x4xf32>) {
+  // expected-error @below {{strides must be 2 values [h, w] >= 1}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.pool2d %x {mode = "max", window = array<i64: 2, 2>, strides = array<i64: 2>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @pool2d_padding_mode(%x: tensor<1x1x4x4xf32>) {
+  // expected-error @below {{padding_mode must be CALCULATED, SAME or VALID, not FULL}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.pool2d %x {mode = "max", window = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding_mode = "FULL"} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @pool2d_pads_with_same(%x: tensor<1x1x4x4xf32>) {
+  // expected-error @below {{pads apply to padding_mode CALCULATED only}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.pool2d %x {mode = "max", window = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding_mode = "SAME", pads = array<i64: 1, 0, 0, 0>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @pool2d_pad_as_wide_as_window(%x: tensor<1x1x4x4xf32>) {
+  // expected-error @below {{each pad must be smaller than the window along its axis}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.pool2d %x {mode = "max", window = array<i64: 2, 3>, strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 3>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x3x5xf32>
+  return
+}
+
+// -----
+
+func.func @pool2d_too_small(%x: tensor<1x1x2x2xf32>) {
+  // expected-error @below {{the window is larger than the padded input (2x2)}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.pool2d %x {mode = "max", window = array<i64: 3, 3>, strides = array<i64: 1, 1>, padding_mode = "VALID"} : (tensor<1x1x2x2xf32>) -> tensor<1x1x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @pool2d_layout(%x: tensor<1x1x2x2xf32>) {
+  // expected-error @below {{data_format must be NCHW or NHWC, not HWCN}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.pool2d %x {mode = "max", window = array<i64: 1, 1>, strides = array<i64: 1, 1>, data_format = "HWCN"} : (tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @pool2d_divisor(%x: tensor<1x1x2x2xf32>) {
+  // expected-error @below {{divisor_override must be >= 0}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.pool2d %x {mode = "avg", window = array<i64: 1, 1>, strides = array<i64: 1, 1>, divisor_override = -1} : (tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+  return
+}
+
+// -----
+
+// ceil_mode rounds 5 / 2 windows up to 3.
+func.func @pool2d_result(%x: tensor<1x1x5x5xf32>) {
+  // expected-error @below {{'aclop.pool2d' op inferred type(s) 'tensor<1x1x3x3xf32>' are incompatible with return type(s) of operation 'tensor<1x1x2x2xf32>'}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.pool2d %x {mode = "max", window = array<i64: 2, 2>, strides = array<i64: 2, 2>, ceil_mode = true} : (tensor<1x1x5x5xf32>) -> tensor<1x1x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @conv2d_empty_height(%x: tensor<1x1x0x4xf32>, %w: tensor<1x1x3x3xf32>) {
+  // expected-error @below {{the input's height and width must not be 0}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 2, 2, 1, 1>} : (tensor<1x1x0x4xf32>, tensor<1x1x3x3xf32>) -> tensor<1x1x2x4xf32>
+  return
+}

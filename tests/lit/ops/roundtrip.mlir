@@ -158,6 +158,20 @@ func.func @conv2d(%x: tensor<1x8x8x3xf16>, %w: tensor<16x3x3x3xf16>, %b: tensor<
   return
 }
 
+// CHECK-LABEL: func @pool2d
+func.func @pool2d(%x: tensor<1x9x9x8xf16>, %d: tensor<?x3x?x?xf32>, %u: tensor<2x1x4x4xui8>) {
+  // CHECK: aclop.pool2d %{{.*}} {data_format = "NHWC", mode = "max", padding_mode = "SAME", strides = array<i64: 2, 2>, window = array<i64: 3, 3>} : (tensor<1x9x9x8xf16>) -> tensor<1x5x5x8xf16>
+  %0 = aclop.pool2d %x {mode = "max", window = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding_mode = "SAME", data_format = "NHWC"}
+      : (tensor<1x9x9x8xf16>) -> tensor<1x5x5x8xf16>
+  // CHECK: aclop.pool2d %{{.*}} {ceil_mode = true, divisor_override = 4 : i64, exclusive = false, mode = "avg", pads = array<i64: 1, 0, 0, 1>, strides = array<i64: 2, 3>, window = array<i64: 3, 2>} : (tensor<?x3x?x?xf32>) -> tensor<?x3x?x?xf32>
+  %1 = aclop.pool2d %d {mode = "avg", window = array<i64: 3, 2>, strides = array<i64: 2, 3>, pads = array<i64: 1, 0, 0, 1>, ceil_mode = true, exclusive = false, divisor_override = 4}
+      : (tensor<?x3x?x?xf32>) -> tensor<?x3x?x?xf32>
+  // CHECK: aclop.pool2d %{{.*}} {mode = "max", padding_mode = "VALID", strides = array<i64: 2, 2>, window = array<i64: 2, 2>} : (tensor<2x1x4x4xui8>) -> tensor<2x1x2x2xui8>
+  %2 = aclop.pool2d %u {mode = "max", window = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding_mode = "VALID"}
+      : (tensor<2x1x4x4xui8>) -> tensor<2x1x2x2xui8>
+  return
+}
+
 // Products with an optional bias over N.
 // CHECK-LABEL: func @product_bias
 func.func @product_bias(%a: tensor<4x8xf16>, %b: tensor<8x3xf16>, %bias: tensor<3xf32>, %x: tensor<2x4x8xf32>,

@@ -249,6 +249,78 @@ func.func @conv2d_dynamic(%x: tensor<?x4x?x?xf32>, %w: tensor<6x2x3x3xf32>) -> t
 
 // -----
 
+// pool2d, a window of at most 16: one parallel generic over the output whose body reads the
+// whole window (9 reads here) into an accumulator in registers, padding read as the identity
+// (-inf); SAME padding is worked out from the input's size (TensorFlow's rule, the odd element
+// after, so nothing before it here: 9 rows, stride 2, window 3 take 1); f16 maxima are taken in
+// f32 and narrowed in the same body.
+// CHECK-LABEL: func @max_pool_same
+// CHECK: %[[H:.*]] = tensor.dim %arg0, %c1
+// CHECK: arith.ceildivsi %[[H]], %c2
+// CHECK: arith.maxsi
+// CHECK: %[[TOP:.*]] = arith.divsi
+// CHECK: %[[INIT:.*]] = tensor.empty() : tensor<1x5x5x8xf16>
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%[[INIT]] : tensor<1x5x5x8xf16>)
+// CHECK-COUNT-9: tensor.extract %arg0
+// CHECK-NOT: tensor.extract
+// CHECK: arith.maximumf
+// CHECK: arith.truncf
+// CHECK: linalg.yield
+func.func @max_pool_same(%x: tensor<1x9x9x8xf16>) -> tensor<1x5x5x8xf16> {
+  %r = aclop.pool2d %x {mode = "max", window = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding_mode = "SAME", data_format = "NHWC"}
+      : (tensor<1x9x9x8xf16>) -> tensor<1x5x5x8xf16>
+  return %r : tensor<1x5x5x8xf16>
+}
+
+// -----
+
+// An average of a dynamic height with ceil_mode: the output height rounds up, less a window
+// that would start in the padding; padding reads as -0.0 (x + -0.0 is x), and the divisor (the
+// window clipped to the padded input, as exclusive = false asks) is worked out in the same body.
+// CHECK-LABEL: func @avg_pool_ceil
+// CHECK: %[[H:.*]] = tensor.dim %arg0, %c2
+// CHECK: %[[UP:.*]] = arith.ceildivsi
+// CHECK: %[[LATE:.*]] = arith.cmpi sge
+// CHECK: %[[ROWS:.*]] = arith.select %[[LATE]]
+// CHECK: %[[EMPTY:.*]] = arith.cmpi eq, %[[H]], %c0
+// CHECK: %[[OH:.*]] = arith.select %[[EMPTY]], %c0, %[[ROWS]]
+// CHECK: %[[INIT:.*]] = tensor.empty(%[[OH]]) : tensor<2x3x?x4xf32>
+// CHECK: linalg.generic {{.*}} outs(%[[INIT]] : tensor<2x3x?x4xf32>)
+// CHECK-COUNT-6: tensor.extract %arg0
+// CHECK: arith.select %{{.*}}, %{{.*}}, %cst{{.*}} : f32
+// CHECK: arith.addf %{{.*}} fastmath<reassoc,contract>
+// CHECK: arith.minsi
+// CHECK: arith.minsi
+// CHECK: arith.sitofp
+// CHECK: arith.divf
+func.func @avg_pool_ceil(%x: tensor<2x3x?x8xf32>) -> tensor<2x3x?x4xf32> {
+  %r = aclop.pool2d %x {mode = "avg", window = array<i64: 3, 2>, strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 0, 1>, ceil_mode = true, exclusive = false}
+      : (tensor<2x3x?x8xf32>) -> tensor<2x3x?x4xf32>
+  return %r : tensor<2x3x?x4xf32>
+}
+
+// -----
+
+// A window of more than 16: reduction loops over the window's row and column, placed before the
+// output's last dim, their bounds from a constant of the window's shape; the accumulator starts
+// at -inf; an epilogue finishes each element.
+// CHECK-DAG: #[[WINDOW:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d3, d4)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d5)>
+// CHECK-LABEL: func @max_pool_window_loops
+// CHECK: %[[ACC:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x2x5x5xf32>)
+// CHECK: %[[SHAPE:.*]] = arith.constant dense<0> : tensor<5x5xi8>
+// CHECK: %[[MAX:.*]] = linalg.generic {indexing_maps = [#[[WINDOW]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "reduction", "reduction", "parallel"]} ins(%[[SHAPE]] : tensor<5x5xi8>) outs(%[[ACC]] : tensor<1x2x5x5xf32>)
+// CHECK:   tensor.extract %arg0
+// CHECK:   arith.maximumf
+// CHECK: linalg.generic {{.*}} ins(%[[MAX]] : tensor<1x2x5x5xf32>)
+func.func @max_pool_window_loops(%x: tensor<1x2x9x9xf32>) -> tensor<1x2x5x5xf32> {
+  %r = aclop.pool2d %x {mode = "max", window = array<i64: 5, 5>, strides = array<i64: 2, 2>, padding_mode = "SAME"}
+      : (tensor<1x2x9x9xf32>) -> tensor<1x2x5x5xf32>
+  return %r : tensor<1x2x5x5xf32>
+}
+
+// -----
+
 // A matmul bias is added to the f32 accumulator in the narrowing epilogue, indexed by N.
 // CHECK-DAG: #[[N:.*]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-LABEL: func @matmul_bias

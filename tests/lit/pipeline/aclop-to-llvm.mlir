@@ -205,6 +205,22 @@ func.func @conv2d(%x: tensor<?x8x8x4xf16>, %w: tensor<3x3x2x8xf16>, %b: tensor<8
 
 // -----
 
+// CHECK-LABEL: llvm.func @pools(
+func.func @pools(%x: tensor<?x9x9x8xf16>, %y: tensor<2x3x?x?xf32>, %u: tensor<1x4x4x2xui8>)
+    -> (tensor<?x5x5x8xf16>, tensor<2x3x?x?xf32>, tensor<1x2x2x2xui8>, tensor<2x3x?x?xf32>) {
+  %0 = aclop.pool2d %x {mode = "max", window = array<i64: 3, 3>, strides = array<i64: 2, 2>, padding_mode = "SAME", data_format = "NHWC"}
+      : (tensor<?x9x9x8xf16>) -> tensor<?x5x5x8xf16>
+  %1 = aclop.pool2d %y {mode = "avg", window = array<i64: 3, 2>, strides = array<i64: 2, 1>, pads = array<i64: 1, 1, 0, 1>, ceil_mode = true}
+      : (tensor<2x3x?x?xf32>) -> tensor<2x3x?x?xf32>
+  %2 = aclop.pool2d %u {mode = "max", window = array<i64: 2, 2>, strides = array<i64: 2, 2>, padding_mode = "VALID", data_format = "NHWC"}
+      : (tensor<1x4x4x2xui8>) -> tensor<1x2x2x2xui8>
+  %3 = aclop.pool2d %y {mode = "avg", window = array<i64: 5, 4>, strides = array<i64: 1, 2>, padding_mode = "SAME"}
+      : (tensor<2x3x?x?xf32>) -> tensor<2x3x?x?xf32>
+  return %0, %1, %2, %3 : tensor<?x5x5x8xf16>, tensor<2x3x?x?xf32>, tensor<1x2x2x2xui8>, tensor<2x3x?x?xf32>
+}
+
+// -----
+
 // CHECK-LABEL: llvm.func @bmm_bias(
 func.func @bmm_bias(%a: tensor<?x4x8xf32>, %b: tensor<?x8x3xf32>, %bias: tensor<3xf32>) -> tensor<?x4x3xf32> {
   %r = aclop.batch_matmul %a, %b, %bias : (tensor<?x4x8xf32>, tensor<?x8x3xf32>, tensor<3xf32>) -> tensor<?x4x3xf32>

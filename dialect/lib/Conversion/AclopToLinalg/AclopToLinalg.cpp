@@ -272,37 +272,6 @@ struct ReductionDims {
   }
 };
 
-enum class Combine { Sum, Prod, Max, Min };
-
-TypedAttr identityOf(OpBuilder &b, Combine combine, Type type, bool isUnsigned) {
-  if (combine == Combine::Sum) return cast<TypedAttr>(b.getZeroAttr(type));
-  if (combine == Combine::Prod) return cast<TypedAttr>(b.getOneAttr(type));
-  bool max = combine == Combine::Max;
-  if (auto floatType = dyn_cast<FloatType>(type))
-    return b.getFloatAttr(type, APFloat::getInf(floatType.getFloatSemantics(), /*Negative=*/max));
-  unsigned width = type.getIntOrFloatBitWidth();
-  if (isUnsigned) return b.getIntegerAttr(type, max ? APInt::getZero(width) : APInt::getMaxValue(width));
-  return b.getIntegerAttr(type, max ? APInt::getSignedMinValue(width) : APInt::getSignedMaxValue(width));
-}
-
-Value combineOf(OpBuilder &b, Location loc, Combine combine, Value acc, Value x, bool isUnsigned) {
-  bool isFloat = isa<FloatType>(x.getType());
-  switch (combine) {
-  case Combine::Sum:
-    return addOf(b, loc, acc, x, arith::FastMathFlags::reassoc | arith::FastMathFlags::contract);
-  case Combine::Prod:
-    if (isFloat) return arith::MulFOp::create(b, loc, acc, x, arith::FastMathFlags::reassoc);
-    return arith::MulIOp::create(b, loc, acc, x);
-  case Combine::Min:
-    if (isFloat) return arith::MinimumFOp::create(b, loc, acc, x);
-    return isUnsigned ? Value(arith::MinUIOp::create(b, loc, acc, x)) : Value(arith::MinSIOp::create(b, loc, acc, x));
-  case Combine::Max:
-    break;
-  }
-  if (isFloat) return arith::MaximumFOp::create(b, loc, acc, x);
-  return isUnsigned ? Value(arith::MaxUIOp::create(b, loc, acc, x)) : Value(arith::MaxSIOp::create(b, loc, acc, x));
-}
-
 // Reduces `input` over `dims` into a tensor of the kept dims; `element(x)` maps each input
 // element (already in `accType`) before it is combined.
 Value reduce(OpBuilder &b, Location loc, Value input, const ReductionDims &dims, Combine combine, Type accType,
@@ -913,6 +882,7 @@ struct ConvertAclopToLinalgPass : aclop::impl::ConvertAclopToLinalgBase<ConvertA
                  SoftmaxPattern<LogSoftmaxOp>, LayerNormPattern, TransposePattern>(
         converter, context);
     populateConv2DToLinalgPatterns(converter, patterns);
+    populatePool2DToLinalgPatterns(converter, patterns);
     patterns.add<RetypeOtherOps>(converter, context);
     populateFunctionOpInterfaceTypeConversionPattern<func::FuncOp>(patterns, converter);
     populateReturnOpTypeConversionPattern(patterns, converter);

@@ -25,21 +25,6 @@ Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
-// The input position a window element reads: out * stride + k * dilation - pad.
-Value windowPosition(OpBuilder &b, Location loc, Value out, Value k, int64_t stride, int64_t dilation, int64_t pad) {
-  Value strided = arith::MulIOp::create(b, loc, out, constantIndex(b, loc, stride));
-  Value dilated = arith::MulIOp::create(b, loc, k, constantIndex(b, loc, dilation));
-  Value sum = arith::AddIOp::create(b, loc, strided, dilated);
-  return arith::SubIOp::create(b, loc, sum, constantIndex(b, loc, pad));
-}
-
-// 0 <= position < size.
-Value insideInput(OpBuilder &b, Location loc, Value position, Value size) {
-  Value notBefore = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, position, constantIndex(b, loc, 0));
-  Value notAfter = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, position, size);
-  return arith::AndIOp::create(b, loc, notBefore, notAfter);
-}
-
 struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(Conv2DOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
@@ -86,9 +71,9 @@ struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
           Value group = arith::DivUIOp::create(b, l, at(data.c), constantIndex(b, l, outPerGroup));
           Value channel = arith::AddIOp::create(
               b, l, arith::MulIOp::create(b, l, group, constantIndex(b, l, groupChannels)), at(4));
-          Value row = windowPosition(b, l, at(data.h), at(5), strides[0], dilations[0], pads[0]);
-          Value col = windowPosition(b, l, at(data.w), at(6), strides[1], dilations[1], pads[2]);
-          Value valid = arith::AndIOp::create(b, l, insideInput(b, l, row, height), insideInput(b, l, col, width));
+          Value row = windowPosition(b, l, at(data.h), at(5), strides[0], dilations[0], constantIndex(b, l, pads[0]));
+          Value col = windowPosition(b, l, at(data.w), at(6), strides[1], dilations[1], constantIndex(b, l, pads[2]));
+          Value valid = arith::AndIOp::create(b, l, isInRange(b, l, row, height), isInRange(b, l, col, width));
           Value zero = constantIndex(b, l, 0);
           SmallVector<Value> indices(4);
           indices[data.n] = at(data.n);

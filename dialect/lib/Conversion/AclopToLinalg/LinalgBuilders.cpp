@@ -78,6 +78,41 @@ Value isInRange(OpBuilder &b, Location loc, Value index, Value size) {
   return arith::AndIOp::create(b, loc, notBelow, below);
 }
 
+TypedAttr identityOf(OpBuilder &b, Combine combine, Type type, bool isUnsigned) {
+  if (combine == Combine::Sum) return cast<TypedAttr>(b.getZeroAttr(type));
+  if (combine == Combine::Prod) return cast<TypedAttr>(b.getOneAttr(type));
+  bool max = combine == Combine::Max;
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return b.getFloatAttr(type, APFloat::getInf(floatType.getFloatSemantics(), /*Negative=*/max));
+  unsigned width = type.getIntOrFloatBitWidth();
+  if (isUnsigned) return b.getIntegerAttr(type, max ? APInt::getZero(width) : APInt::getMaxValue(width));
+  return b.getIntegerAttr(type, max ? APInt::getSignedMinValue(width) : APInt::getSignedMaxValue(width));
+}
+
+Value combineOf(OpBuilder &b, Location loc, Combine combine, Value acc, Value x, bool isUnsigned) {
+  bool isFloat = isa<FloatType>(x.getType());
+  switch (combine) {
+  case Combine::Sum:
+    return addOf(b, loc, acc, x, arith::FastMathFlags::reassoc | arith::FastMathFlags::contract);
+  case Combine::Prod:
+    if (isFloat) return arith::MulFOp::create(b, loc, acc, x, arith::FastMathFlags::reassoc);
+    return arith::MulIOp::create(b, loc, acc, x);
+  case Combine::Min:
+    if (isFloat) return arith::MinimumFOp::create(b, loc, acc, x);
+    return isUnsigned ? Value(arith::MinUIOp::create(b, loc, acc, x)) : Value(arith::MinSIOp::create(b, loc, acc, x));
+  case Combine::Max:
+    break;
+  }
+  if (isFloat) return arith::MaximumFOp::create(b, loc, acc, x);
+  return isUnsigned ? Value(arith::MaxUIOp::create(b, loc, acc, x)) : Value(arith::MaxSIOp::create(b, loc, acc, x));
+}
+
+Value windowPosition(OpBuilder &b, Location loc, Value out, Value k, int64_t stride, int64_t dilation, Value pad) {
+  Value strided = arith::MulIOp::create(b, loc, out, arith::ConstantIndexOp::create(b, loc, stride));
+  Value dilated = arith::MulIOp::create(b, loc, k, arith::ConstantIndexOp::create(b, loc, dilation));
+  return arith::SubIOp::create(b, loc, arith::AddIOp::create(b, loc, strided, dilated), pad);
+}
+
 Type accumulatorType(Type input) {
   if (input.isInteger(8)) return IntegerType::get(input.getContext(), 32);
   return computeType(input);

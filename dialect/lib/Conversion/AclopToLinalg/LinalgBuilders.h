@@ -52,8 +52,18 @@ Type accumulatorType(Type input);
 Value addOf(OpBuilder &b, Location loc, Value x, Value y, arith::FastMathFlags flags = arith::FastMathFlags::contract);
 Value mulOf(OpBuilder &b, Location loc, Value x, Value y);
 
-// aclop.conv2d (Conv2DToLinalg.cpp).
+// How a reduction combines its elements: the identity it starts from (the extreme of the type
+// for max and min; `type` signless, `isUnsigned` its signedness) and one combining step.
+enum class Combine { Sum, Prod, Max, Min };
+TypedAttr identityOf(OpBuilder &b, Combine combine, Type type, bool isUnsigned);
+Value combineOf(OpBuilder &b, Location loc, Combine combine, Value acc, Value x, bool isUnsigned);
+
+// The input position a window element reads (index type): out * stride + k * dilation - pad.
+Value windowPosition(OpBuilder &b, Location loc, Value out, Value k, int64_t stride, int64_t dilation, Value pad);
+
+// aclop.conv2d (Conv2DToLinalg.cpp) and aclop.pool2d (Pool2DToLinalg.cpp).
 void populateConv2DToLinalgPatterns(const TypeConverter &converter, RewritePatternSet &patterns);
+void populatePool2DToLinalgPatterns(const TypeConverter &converter, RewritePatternSet &patterns);
 
 } // namespace mlir::aclop
 

@@ -285,6 +285,31 @@ TEST(Event, ASynchronizingThreadRunsBlocksOfALaunchBeforeIt) {
   EXPECT_EQ(stream->synchronize(), ACL_SUCCESS);
 }
 
+// A launch the test thread is to join: each block records where it ran, and a block on a pool
+// worker holds until one has run on the test thread (or 10 s from the launch's making have
+// passed), so the test thread finds blocks left however late the machine lets it arrive.
+struct JoinedLaunch {
+  static constexpr uint32_t kBlocks = 8;
+  BlockRecord records[kBlocks];
+  std::thread::id joiner = std::this_thread::get_id();
+  std::atomic<int> begun{0};
+  std::atomic<bool> joined{false};
+  const std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+};
+
+int32_t recordBlockOnceJoined(const void *args, const aclcpuBlockCtx *ctx) {
+  auto *launch = static_cast<JoinedLaunch *>(const_cast<void *>(args));
+  launch->begun.fetch_add(1);
+  launch->records[ctx->blockIdx] = {std::this_thread::get_id(), ctx->workerIdx, ctx->workerNum};
+  if (std::this_thread::get_id() == launch->joiner) {
+    launch->joined.store(true);
+    return 0;
+  }
+  while (!launch->joined.load() && std::chrono::steady_clock::now() < launch->deadline)
+    std::this_thread::sleep_for(100us);
+  return 0;
+}
+
 // A thread that starts waiting while a launch runs (an event's waiter records and waits after
 // enqueuing) still takes blocks of it: with no waiter at its start, the launch's offer stays
 // open beside the helper it posts to the pool (here held busy, so the launch's worker would
@@ -295,24 +320,20 @@ TEST(Event, AWaiterArrivingDuringALaunchRunsSomeOfItsBlocks) {
   holdWorkers(pool, 1, release);
   auto stream = std::make_shared<Stream>(pool, 0, std::chrono::seconds(10));
   auto event = std::make_shared<Event>(20us, EventOrigin::Plain, 0u, 0u);
-  constexpr uint32_t kBlocks = 8;
-  BlockRecord records[kBlocks];
-  std::atomic<bool> started{false};
+  JoinedLaunch launch;
   int32_t status = -1;
   stream->enqueue(task([&] {
-    started.store(true);
     uint32_t faultBlock = 0;
-    status = runBlocks(pool, recordBlock, records, kBlocks, 0, faultBlock, stream.get());
+    status = runBlocks(pool, recordBlockOnceJoined, &launch, JoinedLaunch::kBlocks, 0, faultBlock, stream.get());
   }));
-  while (!started.load()) std::this_thread::yield();
-  std::this_thread::sleep_for(2ms);  // the launch's worker is in its first block
+  while (launch.begun.load() == 0) std::this_thread::yield();  // the launch's worker is in its first block
   uint64_t generation = event->beginRecord(stream);
   stream->enqueue(event->recordTask(generation));
   event->synchronize(generation);
   release.store(true);
   EXPECT_EQ(status, 0);
   int here = 0;
-  for (const BlockRecord &record : records)
+  for (const BlockRecord &record : launch.records)
     if (record.thread == std::this_thread::get_id()) {
       ++here;
       EXPECT_EQ(record.worker, record.workers - 1);  // the outside slot

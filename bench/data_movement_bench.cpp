@@ -1,4 +1,4 @@
-// Comparisons, selection and data movement on one core, 16M-element f32 tensors (64 MiB),
+// Comparisons, selection, data movement and reductions on one core, 16M-element f32 tensors (64 MiB),
 // through handles, side by side (paired_runs.h) with memcpy moving the same bytes. Every figure
 // is GB/s of traffic: the bytes an operator must read plus those it writes.
 #include "bench_support.h"
@@ -49,6 +49,11 @@ struct MovementCase {
   }
 };
 
+void reduceOver(aclopAttr *attr, int64_t axis) {
+  aclopSetAttrListInt(attr, "axes", 1, &axis);
+  aclopSetAttrBool(attr, "keep_dims", false);
+}
+
 // Built at first use (GCC 12 mistakes a static array of these for uninitialized).
 const std::vector<MovementCase> &movementCases() {
   static const std::vector<MovementCase> cases = {
@@ -78,10 +83,19 @@ const std::vector<MovementCase> &movementCases() {
     // Rows not padded: the output filled, then the input copied into it.
     {"Pad f32, 8 each side of each row", "Pad", {{ACL_FLOAT, {kRows, kColumns - 16}, 4}, {ACL_INT64, {2, 2}, 8}},
      {ACL_FLOAT, {kRows, kColumns}, 4}, nullptr, {{}, {0, 0, 8, 8}}},
+    // Reductions over the rows (a row of accumulators updated in memory) and along them.
+    {"ReduceSumD f32, axis 0", "ReduceSumD", {{ACL_FLOAT, {kRows, kColumns}, 4}}, {ACL_FLOAT, {kColumns}, 4},
+     [](aclopAttr *attr) { reduceOver(attr, 0); }, {}},
+    {"ReduceSumD f32, axis 1", "ReduceSumD", {{ACL_FLOAT, {kRows, kColumns}, 4}}, {ACL_FLOAT, {kRows}, 4},
+     [](aclopAttr *attr) { reduceOver(attr, 1); }, {}},
+    {"ReduceMaxD f32, axis 0", "ReduceMaxD", {{ACL_FLOAT, {kRows, kColumns}, 4}}, {ACL_FLOAT, {kColumns}, 4},
+     [](aclopAttr *attr) { reduceOver(attr, 0); }, {}},
+    {"ReduceMaxD f32, axis 1", "ReduceMaxD", {{ACL_FLOAT, {kRows, kColumns}, 4}}, {ACL_FLOAT, {kRows}, 4},
+     [](aclopAttr *attr) { reduceOver(attr, 1); }, {}},
   };
   return cases;
 }
-constexpr int kCaseCount = 7;
+constexpr int kCaseCount = 11;
 
 class MovementRun : public HandleContender {
  public:

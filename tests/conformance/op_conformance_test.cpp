@@ -1430,6 +1430,66 @@ TEST_F(Conformance, ReductionsSoftmaxTranspose) {
   printf("reductions, softmax, transpose: %d cases\n", checked_);
 }
 
+// A NaN wins every maximum and minimum (IEEE 754-2019 maximum / minimum, llvm.maximum's
+// semantics): along the last axis, where the reduction is carried in vector registers, along the
+// first, where a row of accumulators is updated in memory, element-wise, and in max pooling.
+TEST_F(Conformance, MaxAndMinPropagateNaN) {
+  const double nan = std::nan("");
+  auto withNaNs = [&](HostTensor t, std::vector<int64_t> at) {
+    for (int64_t i : at) t.set(i, nan);
+    return t;
+  };
+  const std::vector<int64_t> shape = {37, 64};
+  HostTensor x = withNaNs(randomTensor(ACL_FLOAT, shape, 31), {5, 64 * 20 + 63, 64 * 36 + 7});
+  for (const char *op : {"ReduceMaxD", "ReduceMin"})
+    for (int64_t axis : {0, 1}) {
+      Reference reference = [op, axis, shape](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+        bool max = std::string(op) == "ReduceMaxD";
+        double best = max ? -INFINITY : INFINITY;
+        for (int64_t k = 0; k < shape[axis]; ++k) {
+          double v = in[0].at(axis == 0 ? k * shape[1] + index[0] : index[0] * shape[1] + k);
+          if (std::isnan(v)) return v;
+          best = max ? std::max(best, v) : std::min(best, v);
+        }
+        return best;
+      };
+      check(Case{op, {x},
+                 [axis](aclopAttr *attr) {
+                   aclopSetAttrListInt(attr, "axes", 1, &axis);
+                   aclopSetAttrBool(attr, "keep_dims", false);
+                 },
+                 HostTensor(ACL_FLOAT, {shape[1 - axis]}), reference});
+    }
+  HostTensor y = withNaNs(randomTensor(ACL_FLOAT, shape, 32), {6, 100, 64 * 30});
+  for (const char *op : {"Maximum", "Minimum"})
+    check(Case{op, {x, y}, nullptr, HostTensor(ACL_FLOAT, shape),
+               [op](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 double a = in[0].at(index[0] * 64 + index[1]), b = in[1].at(index[0] * 64 + index[1]);
+                 if (std::isnan(a) || std::isnan(b)) return std::nan("");
+                 return std::string(op) == "Maximum" ? std::max(a, b) : std::min(a, b);
+               }});
+  // 2x2 windows, stride 2, over a 1x8x8x64 NHWC input: the NaNs at (0, 5) and (3, 4) rule theirs.
+  HostTensor image = withNaNs(randomTensor(ACL_FLOAT, {1, 8, 8, 64}, 33), {5 * 64 + 9, (3 * 8 + 4) * 64 + 63});
+  check(Case{"MaxPool", {image},
+             [](aclopAttr *attr) {
+               int64_t ksize[] = {1, 2, 2, 1};
+               aclopSetAttrListInt(attr, "ksize", 4, ksize);
+               aclopSetAttrListInt(attr, "strides", 4, ksize);
+               aclopSetAttrString(attr, "padding", "VALID");
+             },
+             HostTensor(ACL_FLOAT, {1, 4, 4, 64}),
+             [](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+               double best = -INFINITY;
+               for (int64_t i = 0; i < 2; ++i)
+                 for (int64_t j = 0; j < 2; ++j) {
+                   double v = in[0].at(((index[1] * 2 + i) * 8 + index[2] * 2 + j) * 64 + index[3]);
+                   if (std::isnan(v)) return v;
+                   best = std::max(best, v);
+                 }
+               return best;
+             }});
+}
+
 // Conv2D against a direct plain-loop convolution: each tensor in its own format (NCHW / NHWC
 // data, NCHW / NHWC / HWCN filters, ND taking data_format), strides, asymmetric pads,
 // dilations, groups, bias present or absent (an ACL_DT_UNDEFINED description), f32/f16/bf16.

@@ -118,6 +118,17 @@ def AclopFastBf16Truncation : Pass<"aclop-fast-bf16-truncation", "func::FuncOp">
                            "::mlir::vector::VectorDialect", "::mlir::arith::ArithDialect"];
 }
 
+def AclopFloatMinMaxToLlvm : Pass<"aclop-float-min-max-to-llvm", "func::FuncOp"> {
+  let summary = "arith.maximumf / minimumf as llvm.maximum / llvm.minimum";
+  let description = [{
+    Runs before `arith-expand`, which would turn them into compare-and-select chains: LLVM
+    vectorizes a maximum carried through a loop only as the intrinsic, and folds a store of
+    `select(c, x, load p)` back to `p` into a masked store. The semantics are the same (a NaN
+    wins, -0 < +0).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
 def AclopLowerStridedCopies : Pass<"aclop-lower-strided-copies", "func::FuncOp"> {
   let summary = "memref.copy between non-contiguous memrefs as parallel loops";
   let description = [{

@@ -69,13 +69,15 @@ func.func @cast_to_bool(%a: tensor<7xbf16>) -> tensor<7xi1> {
 
 // -----
 
-// Reductions iterate kept dims first, compute on the kept shape, then expand for keep_dims.
-// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
-// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// Reductions iterate kept dims first, except that a kept last dim goes innermost, after the
+// reduced ones (contiguous rows of input and accumulators); they compute on the kept shape,
+// then expand for keep_dims.
+// CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // Sums may be reordered (reassoc), which lets them vectorize.
 // CHECK-LABEL: func @reduce_sum_keep_dims
 // CHECK: %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4x6xf32>)
-// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "reduction"]}
+// CHECK: %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[IN]], #[[OUT]]], iterator_types = ["parallel", "reduction", "parallel"]}
 // CHECK:   arith.addf {{.*}} fastmath<reassoc,contract>
 // CHECK: tensor.expand_shape %[[SUM]] {{\[}}[0, 1], [2]] output_shape [4, 1, 6] : tensor<4x6xf32> into tensor<4x1x6xf32>
 func.func @reduce_sum_keep_dims(%a: tensor<4x5x6xf32>) -> tensor<4x1x6xf32> {
@@ -168,11 +170,12 @@ func.func @matmul_i8(%a: tensor<3x8xi8>, %b: tensor<8x5xi8>) -> tensor<3x5xi32> 
 
 // -----
 
-// Softmax: max and sum of exp over the axes (kept dims first), then exp(x - max) / sum.
+// Softmax: max and sum of exp over the axes (here the first: the kept last dim innermost), then
+// exp(x - max) / sum.
 // CHECK-LABEL: func @softmax
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
 // CHECK:   arith.maximumf
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
 // CHECK:   math.exp
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
 // CHECK:   arith.divf

@@ -235,20 +235,33 @@ struct GemmPattern : OpConversionPattern<GemmOp> {
 // Reductions and softmax
 //===----------------------------------------------------------------------===//
 
-// The dimensions of a reduction: kept ones first, then reduced ones.
+// The dimensions of a reduction and the order the generic iterates them: kept ones first,
+// then reduced ones, except that when the input's last dim is kept it goes innermost, after
+// the reduced ones: the innermost loop then walks contiguous rows of input and accumulators,
+// which LLVM vectorizes (ReduceSum over the rows of 4096x4096 f32 walked each column, at 0.4 GB/s).
+// The block partitioning divides a leading kept dim; with none before the reduced ones, the
+// nest is one block.
 struct ReductionDims {
   SmallVector<int64_t> kept, reduced;
+  SmallVector<int64_t> order;  // input dims in iteration order
   ReductionDims(int64_t rank, ArrayRef<int64_t> axes) {
     for (int64_t i = 0; i < rank; ++i) {
       bool isReduced = axes.empty() || llvm::is_contained(axes, i) || llvm::is_contained(axes, i - rank);
       (isReduced ? reduced : kept).push_back(i);
     }
+    order = kept;
+    bool lastKept = !kept.empty() && kept.back() == rank - 1;
+    if (lastKept && !reduced.empty()) order.pop_back();
+    order.append(reduced.begin(), reduced.end());
+    if (lastKept && !reduced.empty()) order.push_back(rank - 1);
   }
   // Iteration dim of input dim `i`.
-  int64_t position(int64_t i) const {
-    auto it = llvm::find(kept, i);
-    if (it != kept.end()) return it - kept.begin();
-    return kept.size() + (llvm::find(reduced, i) - reduced.begin());
+  int64_t position(int64_t i) const { return llvm::find(order, i) - order.begin(); }
+  SmallVector<utils::IteratorType> iteratorTypes() const {
+    SmallVector<utils::IteratorType> types;
+    for (int64_t i : order)
+      types.push_back(llvm::is_contained(reduced, i) ? utils::IteratorType::reduction : utils::IteratorType::parallel);
+    return types;
   }
   int64_t rank() const { return kept.size() + reduced.size(); }
   AffineMap inputMap(MLIRContext *context) const {
@@ -258,7 +271,7 @@ struct ReductionDims {
   }
   AffineMap keptMap(MLIRContext *context) const {
     SmallVector<AffineExpr> exprs;
-    for (size_t i = 0; i < kept.size(); ++i) exprs.push_back(getAffineDimExpr(i, context));
+    for (int64_t i : kept) exprs.push_back(getAffineDimExpr(position(i), context));
     return AffineMap::get(rank(), 0, exprs, context);
   }
   RankedTensorType keptType(RankedTensorType input, Type element) const {
@@ -285,7 +298,7 @@ Value reduce(OpBuilder &b, Location loc, Value input, const ReductionDims &dims,
   maps.append(extraMaps.begin(), extraMaps.end());
   maps.push_back(dims.keptMap(context));
   return linalg::GenericOp::create(b, loc, init.getType(), inputs, init, maps,
-                                   iterators(dims.kept.size(), dims.reduced.size()),
+                                   dims.iteratorTypes(),
                                    [&](OpBuilder &nb, Location l, ValueRange args) {
                                      Value x = element(nb, l, args.drop_back());
                                      linalg::YieldOp::create(nb, l, combineOf(nb, l, combine, args.back(), x, isUnsigned));
@@ -387,10 +400,10 @@ struct ArgReducePattern : OpConversionPattern<Op> {
     Value where = fill(rewriter, loc, dims.keptEmpty(rewriter, loc, input, indexType), rewriter.getZeroAttr(indexType));
     MLIRContext *context = op.getContext();
     SmallVector<AffineMap> maps{dims.inputMap(context), dims.keptMap(context), dims.keptMap(context)};
-    int64_t reducedPosition = dims.kept.size();
+    int64_t reducedPosition = dims.position(dims.reduced.front());
     auto generic = linalg::GenericOp::create(
         rewriter, loc, TypeRange{best.getType(), where.getType()}, input, ValueRange{best, where}, maps,
-        iterators(dims.kept.size(), 1), [&](OpBuilder &b, Location l, ValueRange args) {
+        dims.iteratorTypes(), [&](OpBuilder &b, Location l, ValueRange args) {
           Value x = castScalar(b, l, args[0], element, accType, true);
           Value better;
           if (isa<FloatType>(accType))

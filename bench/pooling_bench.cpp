@@ -22,11 +22,7 @@
 
 namespace {
 
-using aclcpu_bench::Contender;
-using aclcpu_bench::HandleContender;
-using aclcpu_bench::MemcpyRun;
-using aclcpu_bench::Runtime;
-using aclcpu_bench::Tensor;
+using namespace aclcpu_bench;
 
 constexpr int kPairedRounds = 15;
 

@@ -96,6 +96,17 @@ public:
     return success();
   }
 
+  // An [h, w] pair of sizes >= 1 (strides, dilations, windows), and [top, bottom, left, right]
+  // pads >= 0: what the windowed ops (conv2d, pool2d) take.
+  LogicalResult spatialPair(ArrayRef<int64_t> values, StringRef name) const {
+    if (values.size() == 2 && llvm::all_of(values, [](int64_t v) { return v >= 1; })) return success();
+    return fail(Twine(name) + " must be 2 values [h, w] >= 1");
+  }
+  LogicalResult spatialPads(ArrayRef<int64_t> pads) const {
+    if (pads.size() == 4 && llvm::all_of(pads, [](int64_t p) { return p >= 0; })) return success();
+    return fail("pads must be 4 values [top, bottom, left, right] >= 0");
+  }
+
   // A list attribute with one entry per dim.
   LogicalResult onePerDim(ArrayRef<int64_t> values, StringRef name, int64_t rank) const {
     if (static_cast<int64_t>(values.size()) == rank) return success();
@@ -279,12 +290,9 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   if (!data) return inference.fail("data_format must be NCHW or NHWC, not " + adaptor.getDataFormat());
   if (!weights) return inference.fail("filter_format must be NCHW, NHWC or HWCN, not " + adaptor.getFilterFormat());
   ArrayRef<int64_t> strides = adaptor.getStrides(), pads = adaptor.getPads(), dilations = adaptor.getDilations();
-  if (strides.size() != 2 || llvm::any_of(strides, [](int64_t s) { return s < 1; }))
-    return inference.fail("strides must be 2 values [h, w] >= 1");
-  if (dilations.size() != 2 || llvm::any_of(dilations, [](int64_t d) { return d < 1; }))
-    return inference.fail("dilations must be 2 values [h, w] >= 1");
-  if (pads.size() != 4 || llvm::any_of(pads, [](int64_t p) { return p < 0; }))
-    return inference.fail("pads must be 4 values [top, bottom, left, right] >= 0");
+  if (failed(inference.spatialPair(strides, "strides")) || failed(inference.spatialPair(dilations, "dilations")) ||
+      failed(inference.spatialPads(pads)))
+    return failure();
   int64_t groups = adaptor.getGroups();
   auto in = input->getShape(), w = filter->getShape();
   int64_t channels = in[data->c], outChannels = w[weights->n], groupChannels = w[weights->c];
@@ -327,14 +335,11 @@ LogicalResult Pool2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
   std::optional<ConvLayout> data = convLayout(adaptor.getDataFormat(), false);
   if (!data) return inference.fail("data_format must be NCHW or NHWC, not " + adaptor.getDataFormat());
   ArrayRef<int64_t> window = adaptor.getWindow(), strides = adaptor.getStrides(), pads = adaptor.getPads();
-  if (window.size() != 2 || llvm::any_of(window, [](int64_t k) { return k < 1; }))
-    return inference.fail("window must be 2 values [h, w] >= 1");
-  if (strides.size() != 2 || llvm::any_of(strides, [](int64_t s) { return s < 1; }))
-    return inference.fail("strides must be 2 values [h, w] >= 1");
+  if (failed(inference.spatialPair(window, "window")) || failed(inference.spatialPair(strides, "strides")))
+    return failure();
   if (paddingMode != "CALCULATED" && paddingMode != "SAME" && paddingMode != "VALID")
     return inference.fail("padding_mode must be CALCULATED, SAME or VALID, not " + paddingMode);
-  if (pads.size() != 4 || llvm::any_of(pads, [](int64_t p) { return p < 0; }))
-    return inference.fail("pads must be 4 values [top, bottom, left, right] >= 0");
+  if (failed(inference.spatialPads(pads))) return failure();
   if (paddingMode != "CALCULATED" && llvm::any_of(pads, [](int64_t p) { return p != 0; }))
     return inference.fail("pads apply to padding_mode CALCULATED only");
   if (pads[0] >= window[0] || pads[1] >= window[0] || pads[2] >= window[1] || pads[3] >= window[1])

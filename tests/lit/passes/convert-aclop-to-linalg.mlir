@@ -210,23 +210,27 @@ func.func @gelu_sigmoid(%a: tensor<9xf32>) -> tensor<9xf32> {
 
 // -----
 
-// conv2d: one generic over the output dims in the output's order (NHWC here) then the
-// reductions; the NCHW filter is read through its own map, the input through tensor.extract at
-// the window position with padding masked to zero; f16 accumulates in f32 and the bias is
-// added in the narrowing epilogue.
-// CHECK-DAG: #[[FILTER:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)>
-// CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
-// CHECK-DAG: #[[BIAS:.*]] = affine_map<(d0, d1, d2, d3) -> (d3)>
+// conv2d without groups is a product (im2col): one generic builds the patches [image, pixel,
+// window in the filter's (c, h, w) order] with the padding masked to zero, collapsed to a
+// matrix; the OIHW filter, collapsed to [1, out channels, depth], is the transposed operand of
+// the batched product generic (f16 accumulates in f32); the epilogue adds the bias, narrows, and
+// writes the NHWC output through a view with the pixels collapsed.
+// CHECK-DAG: #[[BT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
 // CHECK-LABEL: func @conv2d_nhwc
-// CHECK: %[[INIT:.*]] = linalg.fill {{.*}} -> tensor<1x4x4x16xf32>
-// CHECK: %[[ACC:.*]] = linalg.generic {indexing_maps = [#[[FILTER]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%arg1 : tensor<16x3x3x3xf16>) outs(%[[INIT]] : tensor<1x4x4x16xf32>)
-// CHECK:   arith.cmpi sge
-// CHECK:   arith.cmpi slt
+// CHECK: %[[W:.*]] = tensor.collapse_shape %arg1 {{\[}}[0], [1, 2, 3]] : tensor<16x3x3x3xf16> into tensor<16x27xf16>
+// CHECK: %[[B:.*]] = tensor.expand_shape %[[W]] {{.*}} into tensor<1x16x27xf16>
+// CHECK: %[[PATCHES:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} outs(%{{.*}} : tensor<1x16x3x3x3xf16>)
+// CHECK:   arith.divui
+// CHECK:   arith.remui
 // CHECK:   tensor.extract %arg0
-// CHECK:   arith.extf
 // CHECK:   arith.select
-// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[BIAS]], #{{.*}}], {{.*}} ins(%[[ACC]], %arg2 : tensor<1x4x4x16xf32>, tensor<16xf16>)
+// CHECK: %[[P:.*]] = tensor.collapse_shape %[[PATCHES]] {{\[}}[0], [1], [2, 3, 4]] : tensor<1x16x3x3x3xf16> into tensor<1x16x27xf16>
+// CHECK: %[[ACC:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[BT]], #{{.*}}], iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%[[P]], %[[B]] : tensor<1x16x27xf16>, tensor<1x16x27xf16>) outs(%{{.*}} : tensor<1x16x16xf32>)
+// CHECK:   arith.extf
+// CHECK: %[[OUT:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2], [3]] : tensor<1x4x4x16xf16> into tensor<1x16x16xf16>
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[ACC]], %arg2 : tensor<1x16x16xf32>, tensor<16xf16>) outs(%[[OUT]] : tensor<1x16x16xf16>)
 // CHECK:   arith.truncf
+// CHECK: tensor.expand_shape %[[R]] {{\[}}[0], [1, 2], [3]] output_shape [1, 4, 4, 16]
 func.func @conv2d_nhwc(%x: tensor<1x8x8x3xf16>, %w: tensor<16x3x3x3xf16>, %b: tensor<16xf16>) -> tensor<1x4x4x16xf16> {
   %r = aclop.conv2d %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, data_format = "NHWC"}
       : (tensor<1x8x8x3xf16>, tensor<16x3x3x3xf16>, tensor<16xf16>) -> tensor<1x4x4x16xf16>
@@ -235,19 +239,70 @@ func.func @conv2d_nhwc(%x: tensor<1x8x8x3xf16>, %w: tensor<16x3x3x3xf16>, %b: te
 
 // -----
 
-// Dynamic batch and spatial dims: the output's are computed as inference does,
-// (in + pads - dilated kernel) / stride + 1.
+// NCHW data: the same product, whose epilogue writes (pixel, out channel) transposed into the
+// output's [image, out channel, pixel] view.
+// CHECK-DAG: #[[SWAP:.*]] = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
+// CHECK-LABEL: func @conv2d_nchw
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x36x3x3x3xf32>)
+// CHECK: %[[ACC:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2x36x27xf32>, tensor<1x4x27xf32>) outs(%{{.*}} : tensor<2x36x4xf32>)
+// CHECK: %[[OUT:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : tensor<2x4x6x6xf32> into tensor<2x4x36xf32>
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #[[SWAP]]], {{.*}} ins(%[[ACC]] : tensor<2x36x4xf32>) outs(%[[OUT]] : tensor<2x4x36xf32>)
+func.func @conv2d_nchw(%x: tensor<2x3x6x6xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<2x4x6x6xf32> {
+  %r = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>}
+      : (tensor<2x3x6x6xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x6x6xf32>
+  return %r : tensor<2x4x6x6xf32>
+}
+
+// -----
+
+// NCHW 1x1 with stride 1 and no padding: no patches; out channels x pixels per image, the
+// filter broadcast over the (dynamic) batch and the input read as [image, c, pixels].
+// CHECK-DAG: #[[FILTER:.*]] = affine_map<(d0, d1, d2, d3) -> (0, d1, d2)>
+// CHECK-LABEL: func @conv2d_pointwise
+// CHECK-NOT: tensor.extract
+// CHECK: %[[X:.*]] = tensor.collapse_shape %arg0 {{\[}}[0], [1], [2, 3]] : tensor<?x8x5x5xf32> into tensor<?x8x25xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[FILTER]], #{{.*}}, #{{.*}}], {{.*}} ins(%{{.*}}, %[[X]] : tensor<1x4x8xf32>, tensor<?x8x25xf32>) outs(%{{.*}} : tensor<?x4x25xf32>)
+func.func @conv2d_pointwise(%x: tensor<?x8x5x5xf32>, %w: tensor<4x8x1x1xf32>) -> tensor<?x4x5x5xf32> {
+  %r = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>}
+      : (tensor<?x8x5x5xf32>, tensor<4x8x1x1xf32>) -> tensor<?x4x5x5xf32>
+  return %r : tensor<?x4x5x5xf32>
+}
+
+// -----
+
+// With groups: one direct generic over the output dims in the output's order then the
+// reductions (input channel in group, kernel row, kernel column), the input read through
+// tensor.extract at the window position. Dynamic batch and spatial dims: the output's are
+// computed as inference does, (in + pads - dilated kernel) / stride + 1.
+// CHECK-DAG: #[[FILTER:.*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d1, d4, d5, d6)>
 // CHECK-LABEL: func @conv2d_dynamic
-// CHECK: tensor.dim %arg0, %c0
 // CHECK: tensor.dim %arg0, %c2
-// CHECK: arith.divsi
 // CHECK: tensor.dim %arg0, %c3
 // CHECK: arith.divsi
+// CHECK: arith.divsi
+// CHECK: tensor.dim %arg0, %c0
 // CHECK: tensor.empty(%{{.*}}, %{{.*}}, %{{.*}}) : tensor<?x6x?x?xf32>
+// CHECK: linalg.generic {indexing_maps = [#[[FILTER]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+// CHECK:   tensor.extract %arg0
 func.func @conv2d_dynamic(%x: tensor<?x4x?x?xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<?x6x?x?xf32> {
   %r = aclop.conv2d %x, %w {strides = array<i64: 1, 2>, pads = array<i64: 0, 0, 1, 1>, groups = 2}
       : (tensor<?x4x?x?xf32>, tensor<6x2x3x3xf32>) -> tensor<?x6x?x?xf32>
   return %r : tensor<?x6x?x?xf32>
+}
+
+// -----
+
+// A product over dynamic images and pixels: the pixel count is the output's height times width,
+// known at run time; the HWCN filter is the product's operand as stored.
+// CHECK-LABEL: func @conv2d_dynamic_product
+// CHECK: %[[PIXELS:.*]] = arith.muli
+// CHECK: tensor.empty(%{{.*}}, %[[PIXELS]]) : tensor<?x?x3x3x3xf32>
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<?x?x27xf32>, tensor<1x27x5xf32>) outs(%{{.*}} : tensor<?x?x5xf32>)
+// CHECK: tensor.expand_shape %{{.*}} {{\[}}[0], [1, 2], [3]] output_shape [%{{.*}}, %{{.*}}, %{{.*}}, 5]
+func.func @conv2d_dynamic_product(%x: tensor<?x?x?x3xf32>, %w: tensor<3x3x3x5xf32>) -> tensor<?x?x?x5xf32> {
+  %r = aclop.conv2d %x, %w {strides = array<i64: 2, 1>, pads = array<i64: 1, 1, 1, 1>, data_format = "NHWC", filter_format = "HWCN"}
+      : (tensor<?x?x?x3xf32>, tensor<3x3x3x5xf32>) -> tensor<?x?x?x5xf32>
+  return %r : tensor<?x?x?x5xf32>
 }
 
 // -----

@@ -111,13 +111,15 @@ struct CastPattern : OpConversionPattern<CastOp> {
 // Products: gemm, matmul, batch_matmul
 //===----------------------------------------------------------------------===//
 
+} // namespace
+
 // sum_k op(a)[.., m, k] * op(b)[.., k, n] in the accumulator type, over dims (batch?, m, k, n):
 // with n innermost the inner loop is a contiguous multiply-add over a row of b and of the
 // result, which vectorizes; m stays the outer parallel dim the blocks divide. With
 // `roundToBf16` each (widened) f32 input is rounded to bf16 and widened again before the product
 // (gemm's low_precision; aclop-select-strategy gives such a product a bf16 pair ukernel).
-Value contraction(OpBuilder &b, Location loc, Value lhs, Value rhs, bool transposeA, bool transposeB, bool batched,
-                  RankedTensorType resultShape, Type inputType, bool roundToBf16 = false) {
+Value aclop::contraction(OpBuilder &b, Location loc, Value lhs, Value rhs, bool transposeA, bool transposeB,
+                         bool batched, RankedTensorType resultShape, Type inputType, bool roundToBf16) {
   MLIRContext *context = b.getContext();
   Type accumulator = accumulatorType(inputType);
   int64_t offset = batched ? 1 : 0;
@@ -162,6 +164,8 @@ Value contraction(OpBuilder &b, Location loc, Value lhs, Value rhs, bool transpo
                                    })
       .getResult(0);
 }
+
+namespace {
 
 template <typename Op>
 struct ProductPattern : OpConversionPattern<Op> {

@@ -1,11 +1,19 @@
 //===- Conv2DToLinalg.cpp - aclop.conv2d -> linalg ------------------------===//
 //
-// One generic over (the four output dims in the output's order; input channel within the
-// group, kernel row, kernel column): the output dims come first, as every aclop lowering
-// iterates its kept dims first (the block partitioning relies on it). The input is read with
-// tensor.extract at the window position, and positions in the padding read as zero, so no
-// padded copy of the input is made. An optional bias is added in the epilogue that also
-// narrows f16/bf16 accumulators.
+// Without groups, a convolution is a product (im2col): for each image, the patch matrix
+// P[pixel, (c, kh, kw) in the filter's order] times the filter read as a (depth x out channels)
+// matrix, through `contraction`, so it gets GEMM's tiling, packing and ukernels. P is built by
+// one generic whose innermost dim is the filter's innermost (channels for NHWC and HWCN filters:
+// contiguous runs of the input); positions in the padding read as zero. A 1x1 convolution with
+// stride 1 and no padding reads the input as P itself. The epilogue adds the bias, narrows f16
+// and bf16 accumulators and, for NCHW, transposes (pixel, out channel) into the output.
+// Every nest iterates (image, output pixel) first, with the pixel dims collapsed as the product
+// has them, so the block partitioning gives each block the same rows in all of them.
+//
+// With groups, one generic over (the four output dims in the output's order; input channel
+// within the group, kernel row, kernel column) reads the input with tensor.extract at the window
+// position (padding masked to zero) and accumulates in place: depthwise filters are too thin for
+// a product to pay.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,83 +33,241 @@ Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
   return arith::ConstantIndexOp::create(b, loc, value);
 }
 
+// What both forms share: the layouts, the filter's extent and the output's height and width.
+struct Geometry {
+  ConvLayout data, weights;
+  int64_t kh, kw;
+  ArrayRef<int64_t> strides, pads, dilations;
+  Value height, width, outHeight, outWidth;  // index values
+};
+
+// The input element at window element (kernel row, kernel column) of output position (oh, ow) of
+// channel `channel` of image `n`, or zero in the padding.
+Value windowElement(OpBuilder &b, Location loc, Value input, const Geometry &g, Value n, Value channel, Value oh,
+                    Value ow, Value kernelRow, Value kernelCol) {
+  Value row = windowPosition(b, loc, oh, kernelRow, g.strides[0], g.dilations[0], constantIndex(b, loc, g.pads[0]));
+  Value col = windowPosition(b, loc, ow, kernelCol, g.strides[1], g.dilations[1], constantIndex(b, loc, g.pads[2]));
+  Value valid = arith::AndIOp::create(b, loc, isInRange(b, loc, row, g.height), isInRange(b, loc, col, g.width));
+  Value zero = constantIndex(b, loc, 0);
+  SmallVector<Value> indices(4);
+  indices[g.data.n] = n;
+  indices[g.data.c] = channel;
+  indices[g.data.h] = arith::SelectOp::create(b, loc, valid, row, zero);  // in bounds; masked below
+  indices[g.data.w] = arith::SelectOp::create(b, loc, valid, col, zero);
+  Value x = tensor::ExtractOp::create(b, loc, input, indices);
+  Value none = arith::ConstantOp::create(b, loc, b.getZeroAttr(x.getType()));
+  return arith::SelectOp::create(b, loc, valid, x, none);
+}
+
+// The filter's channel, row and column dims (0, 1, 2) in the order it stores them.
+SmallVector<int64_t, 3> filterWindowOrder(const ConvLayout &weights) {
+  SmallVector<int64_t, 3> order{0, 1, 2};
+  int64_t position[] = {weights.c, weights.h, weights.w};
+  llvm::sort(order, [&](int64_t x, int64_t y) { return position[x] < position[y]; });
+  return order;
+}
+
+// im2col: P[n, pixel, depth] with the depth dims (channel, kernel row, kernel column) in the
+// filter's order, so that the filter is P's partner matrix as it is stored. Built 5-d (one dim
+// each) and collapsed, a view.
+Value patchMatrix(OpBuilder &b, Location loc, Value input, const Geometry &g, ArrayRef<int64_t> filterShape,
+                  int64_t staticPixels, Value pixels) {
+  MLIRContext *context = b.getContext();
+  auto inputType = tensorType(input);
+  SmallVector<int64_t, 3> order = filterWindowOrder(g.weights);
+  int64_t extent[] = {filterShape[g.weights.c], g.kh, g.kw};
+  SmallVector<int64_t> shape{inputType.getDimSize(g.data.n), staticPixels};
+  for (int64_t which : order) shape.push_back(extent[which]);
+  auto patchType = RankedTensorType::get(shape, inputType.getElementType());
+  Value init = emptyTensor(b, loc, patchType, [&](int64_t i) { return i == 0 ? dim(b, loc, input, g.data.n) : pixels; });
+  auto generic = linalg::GenericOp::create(
+      b, loc, patchType, ValueRange{}, init, SmallVector<AffineMap>{AffineMap::getMultiDimIdentityMap(5, context)},
+      iterators(5, 0), [&](OpBuilder &nb, Location l, ValueRange) {
+        auto at = [&](int64_t i) -> Value { return linalg::IndexOp::create(nb, l, i); };
+        Value window[3];
+        for (auto [position, which] : llvm::enumerate(order)) window[which] = at(2 + position);
+        Value pixel = at(1);
+        Value oh = arith::DivUIOp::create(nb, l, pixel, g.outWidth), ow = arith::RemUIOp::create(nb, l, pixel, g.outWidth);
+        linalg::YieldOp::create(nb, l, windowElement(nb, l, input, g, at(0), window[0], oh, ow, window[1], window[2]));
+      });
+  SmallVector<int64_t> collapsed{shape[0], shape[1], extent[0] * extent[1] * extent[2]};
+  return tensor::CollapseShapeOp::create(b, loc, RankedTensorType::get(collapsed, patchType.getElementType()),
+                                         generic.getResult(0), SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}});
+}
+
+// The filter as a [1, out channels, depth] or [1, depth, out channels] matrix (a view; the unit
+// batch is broadcast over images); whether it is the former (`transposed`).
+Value filterMatrix(OpBuilder &b, Location loc, Value filter, const ConvLayout &weights, bool &transposed) {
+  auto type = tensorType(filter);
+  transposed = weights.n == 0;  // NCHW (OIHW) and NHWC (OHWI) filters; HWCN has it last
+  int64_t outChannels = type.getDimSize(weights.n);
+  int64_t depth = type.getDimSize(weights.c) * type.getDimSize(weights.h) * type.getDimSize(weights.w);
+  SmallVector<ReassociationIndices> groups = transposed ? SmallVector<ReassociationIndices>{{0}, {1, 2, 3}}
+                                                        : SmallVector<ReassociationIndices>{{0, 1, 2}, {3}};
+  SmallVector<int64_t> shape = transposed ? SmallVector<int64_t>{outChannels, depth} : SmallVector<int64_t>{depth, outChannels};
+  Value matrix = tensor::CollapseShapeOp::create(b, loc, RankedTensorType::get(shape, type.getElementType()), filter,
+                                                 groups);
+  return tensor::ExpandShapeOp::create(b, loc, RankedTensorType::get({1, shape[0], shape[1]}, type.getElementType()),
+                                       matrix, SmallVector<ReassociationIndices>{{0, 1}, {2}});
+}
+
+// The result from the product's [n, x, y] accumulator: the bias added, narrowed, and written
+// in the output's layout. `channelsLast`: y is the out channel and x the pixel, else the reverse.
+// The generic writes a collapsed view of the output (pixels as one dim, as the accumulator has
+// them), so empty-tensor elimination makes it write the kernel's output buffer in place.
+Value productEpilogue(OpBuilder &b, Location loc, Value acc, Value bias, RankedTensorType resultType, const Geometry &g,
+                      bool channelsLast, Type biasElement) {
+  MLIRContext *context = b.getContext();
+  Type accumulator = tensorType(acc).getElementType(), element = resultType.getElementType();
+  int64_t channelDim = channelsLast ? 2 : 1;
+  SmallVector<Value> sizes(4);
+  sizes[g.data.n] = dim(b, loc, acc, 0);
+  sizes[g.data.c] = dim(b, loc, acc, channelDim);
+  sizes[g.data.h] = g.outHeight;
+  sizes[g.data.w] = g.outWidth;
+  Value out = emptyTensor(b, loc, resultType, [&](int64_t i) { return sizes[i]; });
+  bool nhwc = g.data.c == 3;
+  SmallVector<ReassociationIndices> groups = nhwc ? SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}}
+                                                  : SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}};
+  auto collapsedType = tensor::CollapseShapeOp::inferCollapsedType(resultType, groups);
+  Value init = tensor::CollapseShapeOp::create(b, loc, collapsedType, out, groups);
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(3, context);
+  SmallVector<Value> inputs{acc};
+  SmallVector<AffineMap> maps{identity};
+  if (bias) {
+    inputs.push_back(bias);
+    maps.push_back(AffineMap::get(3, 0, {d(channelDim)}, context));
+  }
+  maps.push_back(nhwc == channelsLast ? identity : AffineMap::get(3, 0, {d(0), d(2), d(1)}, context));
+  auto epilogue = linalg::GenericOp::create(
+      b, loc, collapsedType, inputs, init, maps, iterators(3, 0), [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value sum = args[0];
+        if (bias) sum = addOf(nb, l, sum, castScalar(nb, l, args[1], biasElement, accumulator, true));
+        linalg::YieldOp::create(nb, l, castScalar(nb, l, sum, accumulator, element, true));
+      });
+  SmallVector<OpFoldResult> outputShape;
+  for (auto [i, size] : llvm::enumerate(sizes))
+    outputShape.push_back(resultType.isDynamicDim(i) ? OpFoldResult(size) : b.getIndexAttr(resultType.getDimSize(i)));
+  return tensor::ExpandShapeOp::create(b, loc, resultType, epilogue.getResult(0), groups, outputShape);
+}
+
+// Conv2D without groups as a product; see the file comment.
+Value productConvolution(OpBuilder &b, Location loc, Conv2DOp op, Value input, Value filter, Value bias,
+                         const Geometry &g) {
+  auto resultType = cast<RankedTensorType>(op.getType());
+  Type element = resultType.getElementType();
+  auto filterType = tensorType(filter);
+  int64_t outChannels = filterType.getDimSize(g.weights.n);
+  bool filterTransposed;
+  Value weights = filterMatrix(b, loc, filter, g.weights, filterTransposed);
+  Type biasElement = bias ? tensorType(bias).getElementType() : Type();
+  int64_t batch = resultType.getDimSize(g.data.n), outHeight = resultType.getDimSize(g.data.h),
+          outWidth = resultType.getDimSize(g.data.w);
+  int64_t staticPixels = ShapedType::isDynamic(outHeight) || ShapedType::isDynamic(outWidth)
+                             ? ShapedType::kDynamic
+                             : outHeight * outWidth;
+  bool pointwise = g.kh == 1 && g.kw == 1 && llvm::all_of(g.strides, [](int64_t s) { return s == 1; }) &&
+                   llvm::all_of(g.pads, [](int64_t p) { return p == 0; });
+  if (pointwise && g.data.c == 1) {
+    // NCHW, 1x1: out[n] = W[out channels, c] * x[n][c, pixels], rows the out channels.
+    auto pixelsType = tensor::CollapseShapeOp::inferCollapsedType(tensorType(input), {{0}, {1}, {2, 3}});
+    Value pixels = tensor::CollapseShapeOp::create(b, loc, pixelsType, input,
+                                                   SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+    auto accShape = RankedTensorType::get({batch, outChannels, staticPixels}, element);
+    Value acc = contraction(b, loc, weights, pixels, /*transposeA=*/!filterTransposed, /*transposeB=*/false,
+                            /*batched=*/true, accShape, element);
+    return productEpilogue(b, loc, acc, bias, resultType, g, /*channelsLast=*/false, biasElement);
+  }
+  Value patches;
+  if (pointwise) {  // NHWC, 1x1: the input is the patch matrix
+    auto pixelsType = tensor::CollapseShapeOp::inferCollapsedType(tensorType(input), {{0}, {1, 2}, {3}});
+    patches = tensor::CollapseShapeOp::create(b, loc, pixelsType, input,
+                                              SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
+  } else {
+    Value pixels = arith::MulIOp::create(b, loc, g.outHeight, g.outWidth);
+    patches = patchMatrix(b, loc, input, g, filterType.getShape(), staticPixels, pixels);
+  }
+  auto accShape = RankedTensorType::get({batch, staticPixels, outChannels}, element);
+  Value acc = contraction(b, loc, patches, weights, /*transposeA=*/false, /*transposeB=*/filterTransposed,
+                          /*batched=*/true, accShape, element);
+  return productEpilogue(b, loc, acc, bias, resultType, g, /*channelsLast=*/true, biasElement);
+}
+
+// Conv2D with groups: the direct generic; see the file comment.
+Value groupedConvolution(OpBuilder &b, Location loc, Conv2DOp op, Value input, Value filter, Value bias,
+                         const Geometry &g) {
+  MLIRContext *context = b.getContext();
+  auto resultType = cast<RankedTensorType>(op.getType());
+  Type element = resultType.getElementType(), accumulator = accumulatorType(element);
+  ArrayRef<int64_t> filterShape = tensorType(filter).getShape();
+  int64_t groupChannels = filterShape[g.weights.c], outPerGroup = filterShape[g.weights.n] / op.getGroups();
+  const ConvLayout &data = g.data;
+  auto accType = resultType.clone(accumulator);
+  Value init = emptyTensor(b, loc, accType, [&](int64_t i) -> Value {
+    if (i == data.n) return dim(b, loc, input, data.n);
+    return i == data.h ? g.outHeight : g.outWidth;
+  });
+  init = fill(b, loc, init, b.getZeroAttr(accumulator));
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
+  SmallVector<AffineExpr> filterExprs(4);
+  filterExprs[g.weights.n] = d(data.c);
+  filterExprs[g.weights.c] = d(4);
+  filterExprs[g.weights.h] = d(5);
+  filterExprs[g.weights.w] = d(6);
+  SmallVector<AffineMap> maps{AffineMap::get(7, 0, filterExprs, context),
+                              AffineMap::getMultiDimIdentityMap(7, context).getMajorSubMap(4)};
+  auto conv = linalg::GenericOp::create(
+      b, loc, accType, ValueRange{filter}, init, maps, iterators(4, 3), [&](OpBuilder &nb, Location l, ValueRange args) {
+        auto at = [&](int64_t i) -> Value { return linalg::IndexOp::create(nb, l, i); };
+        Value group = arith::DivUIOp::create(nb, l, at(data.c), constantIndex(nb, l, outPerGroup));
+        Value channel =
+            arith::AddIOp::create(nb, l, arith::MulIOp::create(nb, l, group, constantIndex(nb, l, groupChannels)), at(4));
+        Value x = windowElement(nb, l, input, g, at(data.n), channel, at(data.h), at(data.w), at(5), at(6));
+        Value product = mulOf(nb, l, castScalar(nb, l, x, element, accumulator, true),
+                              castScalar(nb, l, args[0], element, accumulator, true));
+        linalg::YieldOp::create(nb, l, addOf(nb, l, args[1], product));
+      });
+  Value acc = conv.getResult(0);
+  if (!bias) return castTensor(b, loc, acc, resultType, accumulator, element, /*truncate=*/true);
+  Type biasElement = tensorType(bias).getElementType();
+  Value out = emptyTensor(b, loc, resultType, [&](int64_t i) { return dim(b, loc, acc, i); });
+  AffineMap identity = b.getMultiDimIdentityMap(4);
+  auto epilogue = linalg::GenericOp::create(
+      b, loc, resultType, ValueRange{acc, bias}, out,
+      SmallVector<AffineMap>{identity, AffineMap::get(4, 0, {d(data.c)}, context), identity}, iterators(4, 0),
+      [&](OpBuilder &nb, Location l, ValueRange args) {
+        Value sum = addOf(nb, l, args[0], castScalar(nb, l, args[1], biasElement, accumulator, true));
+        linalg::YieldOp::create(nb, l, castScalar(nb, l, sum, accumulator, element, true));
+      });
+  return epilogue.getResult(0);
+}
+
 struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(Conv2DOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    MLIRContext *context = op.getContext();
-    auto resultType = cast<RankedTensorType>(op.getType());
-    Type element = resultType.getElementType(), accumulator = accumulatorType(element);
-    ConvLayout data = *convLayout(op.getDataFormat(), false), weights = *convLayout(op.getFilterFormat(), true);
     Value input = adaptor.getInput(), filter = adaptor.getFilter();
     ArrayRef<int64_t> filterShape = tensorType(filter).getShape();
-    ArrayRef<int64_t> strides = op.getStrides(), pads = op.getPads(), dilations = op.getDilations();
-    int64_t groupChannels = filterShape[weights.c], kh = filterShape[weights.h], kw = filterShape[weights.w];
-    int64_t outPerGroup = filterShape[weights.n] / op.getGroups();
-
-    // Dynamic output dims: the batch from the input; height and width as inference computes them.
-    auto outputSize = [&](int64_t dimIndex, int64_t pads, int64_t kernel, int64_t stride, int64_t dilation) -> Value {
-      Value padded = arith::AddIOp::create(rewriter, loc, dim(rewriter, loc, input, dimIndex),
-                                           constantIndex(rewriter, loc, pads));
+    Geometry g{*convLayout(op.getDataFormat(), false), *convLayout(op.getFilterFormat(), true), 0, 0,
+               op.getStrides(), op.getPads(), op.getDilations(), {}, {}, {}, {}};
+    g.kh = filterShape[g.weights.h];
+    g.kw = filterShape[g.weights.w];
+    g.height = dim(rewriter, loc, input, g.data.h);
+    g.width = dim(rewriter, loc, input, g.data.w);
+    // As inference computes them: (size + pads - dilated extent) / stride + 1.
+    auto outputSize = [&](Value size, int64_t pads, int64_t kernel, int64_t stride, int64_t dilation) -> Value {
+      Value padded = arith::AddIOp::create(rewriter, loc, size, constantIndex(rewriter, loc, pads));
       Value span = arith::SubIOp::create(rewriter, loc, padded, constantIndex(rewriter, loc, dilation * (kernel - 1) + 1));
       Value steps = arith::DivSIOp::create(rewriter, loc, span, constantIndex(rewriter, loc, stride));
       return arith::AddIOp::create(rewriter, loc, steps, constantIndex(rewriter, loc, 1));
     };
-    auto accType = resultType.clone(accumulator);
-    Value init = emptyTensor(rewriter, loc, accType, [&](int64_t i) -> Value {
-      if (i == data.n) return dim(rewriter, loc, input, data.n);
-      if (i == data.h) return outputSize(data.h, pads[0] + pads[1], kh, strides[0], dilations[0]);
-      return outputSize(data.w, pads[2] + pads[3], kw, strides[1], dilations[1]);
-    });
-    init = fill(rewriter, loc, init, rewriter.getZeroAttr(accumulator));
-    Value height = dim(rewriter, loc, input, data.h), width = dim(rewriter, loc, input, data.w);
-
-    auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
-    SmallVector<AffineExpr> filterExprs(4);
-    filterExprs[weights.n] = d(data.c);
-    filterExprs[weights.c] = d(4);
-    filterExprs[weights.h] = d(5);
-    filterExprs[weights.w] = d(6);
-    SmallVector<AffineMap> maps{AffineMap::get(7, 0, filterExprs, context),
-                                AffineMap::getMultiDimIdentityMap(7, context).getMajorSubMap(4)};
-    auto conv = linalg::GenericOp::create(
-        rewriter, loc, accType, ValueRange{filter}, init, maps, iterators(4, 3),
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          auto at = [&](int64_t i) -> Value { return linalg::IndexOp::create(b, l, i); };
-          Value group = arith::DivUIOp::create(b, l, at(data.c), constantIndex(b, l, outPerGroup));
-          Value channel = arith::AddIOp::create(
-              b, l, arith::MulIOp::create(b, l, group, constantIndex(b, l, groupChannels)), at(4));
-          Value row = windowPosition(b, l, at(data.h), at(5), strides[0], dilations[0], constantIndex(b, l, pads[0]));
-          Value col = windowPosition(b, l, at(data.w), at(6), strides[1], dilations[1], constantIndex(b, l, pads[2]));
-          Value valid = arith::AndIOp::create(b, l, isInRange(b, l, row, height), isInRange(b, l, col, width));
-          Value zero = constantIndex(b, l, 0);
-          SmallVector<Value> indices(4);
-          indices[data.n] = at(data.n);
-          indices[data.c] = channel;
-          indices[data.h] = arith::SelectOp::create(b, l, valid, row, zero);  // in bounds; masked below
-          indices[data.w] = arith::SelectOp::create(b, l, valid, col, zero);
-          Value x = castScalar(b, l, tensor::ExtractOp::create(b, l, input, indices), element, accumulator, true);
-          Value w = castScalar(b, l, args[0], element, accumulator, true);
-          Value none = arith::ConstantOp::create(b, l, b.getZeroAttr(accumulator));
-          Value product = arith::SelectOp::create(b, l, valid, mulOf(b, l, x, w), none);
-          linalg::YieldOp::create(b, l, addOf(b, l, args[1], product));
-        });
-    Value acc = conv.getResult(0);
+    g.outHeight = outputSize(g.height, g.pads[0] + g.pads[1], g.kh, g.strides[0], g.dilations[0]);
+    g.outWidth = outputSize(g.width, g.pads[2] + g.pads[3], g.kw, g.strides[1], g.dilations[1]);
     Value bias = adaptor.getBias();
-    if (!bias) {
-      rewriter.replaceOp(op, castTensor(rewriter, loc, acc, resultType, accumulator, element, /*truncate=*/true));
-      return success();
-    }
-    Value out = emptyTensor(rewriter, loc, resultType, [&](int64_t i) { return dim(rewriter, loc, acc, i); });
-    AffineMap identity = rewriter.getMultiDimIdentityMap(4);
-    auto epilogue = linalg::GenericOp::create(
-        rewriter, loc, resultType, ValueRange{acc, bias}, out,
-        SmallVector<AffineMap>{identity, AffineMap::get(4, 0, {d(data.c)}, context), identity}, iterators(4, 0),
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value sum = addOf(b, l, args[0], castScalar(b, l, args[1], element, accumulator, true));
-          linalg::YieldOp::create(b, l, castScalar(b, l, sum, accumulator, element, true));
-        });
-    rewriter.replaceOp(op, epilogue.getResults());
+    Value result = op.getGroups() == 1 ? productConvolution(rewriter, loc, op, input, filter, bias, g)
+                                       : groupedConvolution(rewriter, loc, op, input, filter, bias, g);
+    rewriter.replaceOp(op, result);
     return success();
   }
 };

@@ -58,6 +58,13 @@ enum class Combine { Sum, Prod, Max, Min };
 TypedAttr identityOf(OpBuilder &b, Combine combine, Type type, bool isUnsigned);
 Value combineOf(OpBuilder &b, Location loc, Combine combine, Value acc, Value x, bool isUnsigned);
 
+// sum_k op(a)[.., m, k] * op(b)[.., k, n] in the accumulator type of `inputType` (the
+// operands' aclop element type), over dims (batch?, m, k, n): the product generic that
+// aclop-select-strategy recognizes and gives GEMM's tiling, packing and ukernels. A batch dim
+// of size 1 in an operand is broadcast. `resultShape` gives the result's static sizes.
+Value contraction(OpBuilder &b, Location loc, Value lhs, Value rhs, bool transposeA, bool transposeB, bool batched,
+                  RankedTensorType resultShape, Type inputType, bool roundToBf16 = false);
+
 // The input position a window element reads (index type): out * stride + k * dilation - pad.
 Value windowPosition(OpBuilder &b, Location loc, Value out, Value k, int64_t stride, int64_t dilation, Value pad);
 

@@ -1,0 +1,111 @@
+// Conv2D conformance against a direct plain-loop convolution: each tensor in its own format
+// (NCHW / NHWC data, NCHW / NHWC / HWCN filters, ND taking data_format), strides, asymmetric
+// pads, dilations, groups, bias present or absent (an ACL_DT_UNDEFINED description),
+// f32/f16/bf16. Without groups the convolution runs as a product (im2col, or the input itself
+// for 1x1 stride-1 filters): the cases cover each filter layout on both data layouts there, and
+// shapes whose rows span several of the product's tiles.
+#include "conformance_fixture.h"
+
+using namespace aclcpu_test;
+
+namespace {
+
+struct Layout {
+  aclFormat format;
+  int n, c, h, w;  // positions of batch (out channels), channels, height, width
+};
+const Layout nchw{ACL_FORMAT_NCHW, 0, 1, 2, 3}, nhwc{ACL_FORMAT_NHWC, 0, 3, 1, 2}, hwcn{ACL_FORMAT_HWCN, 3, 2, 0, 1};
+
+struct Conv {
+  aclDataType type;
+  Layout data, filter;
+  int64_t batch, channels, height, width, outChannels, kh, kw;
+  int64_t stride[2], dilation[2], groups;
+  std::vector<int64_t> pads;  // top, bottom, left, right
+  bool bias, ndWithAttribute;
+};
+
+std::vector<int64_t> place(const Layout &layout, int64_t n, int64_t c, int64_t h, int64_t w) {
+  std::vector<int64_t> dims(4);
+  dims[layout.n] = n, dims[layout.c] = c, dims[layout.h] = h, dims[layout.w] = w;
+  return dims;
+}
+
+// The call, and its reference: the sum over the window's positions inside the input.
+Case convCase(const Conv &conv) {
+  int64_t groupChannels = conv.channels / conv.groups;
+  int64_t oh = (conv.height + conv.pads[0] + conv.pads[1] - conv.dilation[0] * (conv.kh - 1) - 1) / conv.stride[0] + 1;
+  int64_t ow = (conv.width + conv.pads[2] + conv.pads[3] - conv.dilation[1] * (conv.kw - 1) - 1) / conv.stride[1] + 1;
+  std::vector<HostTensor> inputs = {
+      randomTensor(conv.type, place(conv.data, conv.batch, conv.channels, conv.height, conv.width), 11, -1, 1),
+      randomTensor(conv.type, place(conv.filter, conv.outChannels, groupChannels, conv.kh, conv.kw), 12, -1, 1),
+      conv.bias ? randomTensor(conv.type, {conv.outChannels}, 13, -1, 1) : HostTensor(ACL_DT_UNDEFINED, {})};
+  Layout data = conv.data, filter = conv.filter;
+  Reference reference = [=](const std::vector<HostTensor> &in, const std::vector<int64_t> &out) {
+    int64_t n = out[data.n], f = out[data.c], y = out[data.h], x = out[data.w];
+    int64_t group = f / (conv.outChannels / conv.groups);
+    double sum = conv.bias ? in[2].at(f) : 0;
+    for (int64_t c = 0; c < groupChannels; ++c)
+      for (int64_t i = 0; i < conv.kh; ++i)
+        for (int64_t j = 0; j < conv.kw; ++j) {
+          int64_t row = y * conv.stride[0] + i * conv.dilation[0] - conv.pads[0];
+          int64_t col = x * conv.stride[1] + j * conv.dilation[1] - conv.pads[2];
+          if (row < 0 || row >= conv.height || col < 0 || col >= conv.width) continue;
+          auto xi = place(data, n, group * groupChannels + c, row, col);
+          auto wi = place(filter, f, c, i, j);
+          sum += in[0].at(ravel(xi, in[0].shape)) * in[1].at(ravel(wi, in[1].shape));
+        }
+    return sum;
+  };
+  std::vector<int64_t> strides = {1, 1, 1, 1}, dilations = {1, 1, 1, 1};
+  strides[data.h] = conv.stride[0], strides[data.w] = conv.stride[1];
+  dilations[data.h] = conv.dilation[0], dilations[data.w] = conv.dilation[1];
+  const char *dataFormat = data.format == ACL_FORMAT_NCHW ? "NCHW" : "NHWC";
+  auto attributes = [=](aclopAttr *attr) {
+    aclopSetAttrListInt(attr, "strides", 4, strides.data());
+    aclopSetAttrListInt(attr, "pads", 4, conv.pads.data());
+    aclopSetAttrListInt(attr, "dilations", 4, dilations.data());
+    aclopSetAttrInt(attr, "groups", conv.groups);
+    aclopSetAttrString(attr, "data_format", dataFormat);
+  };
+  aclFormat nd = ACL_FORMAT_ND;
+  return Case{"Conv2D", inputs, attributes, HostTensor(conv.type, place(data, conv.batch, conv.outChannels, oh, ow)),
+              reference,
+              conv.ndWithAttribute ? std::vector<aclFormat>{nd, nd, nd}
+                                   : std::vector<aclFormat>{data.format, filter.format, nd},
+              conv.ndWithAttribute ? nd : data.format};
+}
+
+TEST_F(Conformance, Conv2D) {
+  const Conv convs[] = {
+      {ACL_FLOAT, nchw, nchw, 2, 3, 7, 6, 4, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, true, false},
+      {ACL_FLOAT, nhwc, nchw, 1, 4, 9, 8, 6, 3, 2, {2, 1}, {1, 2}, 2, {0, 1, 2, 0}, false, false},
+      {ACL_FLOAT16, nhwc, hwcn, 1, 3, 5, 5, 8, 3, 3, {2, 2}, {1, 1}, 1, {1, 1, 1, 1}, false, false},
+      {ACL_BF16, nchw, nhwc, 1, 2, 6, 6, 2, 2, 2, {1, 1}, {2, 2}, 2, {0, 0, 0, 0}, true, false},
+      {ACL_FLOAT, nchw, nchw, 1, 1, 1, 1, 1, 1, 1, {1, 1}, {1, 1}, 1, {0, 0, 0, 0}, true, false},
+      {ACL_FLOAT, nchw, nchw, 1, 3, 5, 4, 5, 3, 3, {1, 1}, {1, 1}, 1, {2, 2, 2, 2}, false, true},
+      {ACL_FLOAT, nchw, nchw, 2, 16, 40, 40, 16, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, true, false},
+      // The product form's filter layouts: NHWC (OHWI) on NHWC data, NCHW (OIHW) with dilation
+      // and uneven pads on NHWC data, HWCN on NCHW data.
+      {ACL_FLOAT, nhwc, nhwc, 2, 5, 8, 7, 6, 3, 2, {1, 2}, {1, 1}, 1, {1, 0, 1, 1}, true, false},
+      {ACL_BF16, nhwc, nchw, 1, 6, 9, 9, 5, 3, 3, {2, 2}, {2, 1}, 1, {1, 2, 0, 1}, true, false},
+      {ACL_FLOAT, nchw, hwcn, 2, 4, 6, 5, 3, 2, 3, {1, 1}, {1, 1}, 1, {0, 1, 1, 1}, false, false},
+      // 1x1 with stride 1 and no padding reads the input as the patch matrix: every filter
+      // layout on both data layouts (NCHW computes out channels x pixels; the HWCN filter is
+      // then the transposed operand), and a 1x1 with stride 2, which needs patches.
+      {ACL_FLOAT, nhwc, hwcn, 2, 8, 5, 7, 6, 1, 1, {1, 1}, {1, 1}, 1, {0, 0, 0, 0}, true, false},
+      {ACL_FLOAT, nhwc, nchw, 1, 7, 3, 4, 9, 1, 1, {1, 1}, {2, 2}, 1, {0, 0, 0, 0}, false, false},
+      {ACL_FLOAT16, nchw, hwcn, 2, 5, 4, 3, 7, 1, 1, {1, 1}, {1, 1}, 1, {0, 0, 0, 0}, true, false},
+      {ACL_FLOAT, nchw, nhwc, 1, 9, 6, 6, 4, 1, 1, {1, 1}, {1, 1}, 1, {0, 0, 0, 0}, false, false},
+      {ACL_FLOAT, nchw, nchw, 1, 4, 7, 7, 3, 1, 1, {2, 2}, {1, 1}, 1, {0, 0, 0, 0}, false, false},
+      // Rows over several of the product's tiles (M = 28 * 26 pixels per image, depth 216).
+      {ACL_FLOAT, nhwc, hwcn, 2, 24, 28, 26, 40, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, true, false},
+      {ACL_FLOAT, nchw, nchw, 1, 24, 30, 29, 33, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, true, false},
+      // An empty batch; no out channels.
+      {ACL_FLOAT, nhwc, hwcn, 0, 3, 5, 5, 4, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, true, false},
+      {ACL_FLOAT, nchw, nchw, 1, 3, 5, 5, 0, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, false, false}};
+  for (const Conv &conv : convs) check(convCase(conv));
+  printf("conv2d: %d cases\n", checked_);
+}
+
+}  // namespace

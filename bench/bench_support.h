@@ -119,6 +119,31 @@ class HandleContender : public Contender {
   aclDataBuffer *output_ = nullptr;
 };
 
+// `Base` (a HandleContender) on one of the runtime's workers: each call's launches obey a
+// stream's cube-core limit of 1 (aclrtSetStreamResLimit, aclrtUseStreamResInCurrentThread), so
+// one process runs the same operator on every worker and on one, side by side.
+template <class Base>
+class OnOneWorker : public Base {
+ public:
+  template <class... Args>
+  explicit OnOneWorker(Args &&...args) : Base(std::forward<Args>(args)...) {
+    if (aclrtCreateStream(&limits_) != ACL_SUCCESS ||
+        aclrtSetStreamResLimit(limits_, ACL_RT_DEV_RES_CUBE_CORE, 1) != ACL_SUCCESS)
+      this->fail(aclGetRecentErrMsg());
+  }
+  ~OnOneWorker() override { aclrtDestroyStream(limits_); }
+  bool call() override {
+    if (!this->error().empty()) return false;
+    if (aclrtUseStreamResInCurrentThread(limits_) != ACL_SUCCESS) return this->fail(aclGetRecentErrMsg());
+    bool done = Base::call();
+    aclrtUnuseStreamResInCurrentThread(limits_);
+    return done;
+  }
+
+ private:
+  aclrtStream limits_ = nullptr;
+};
+
 // memcpy of `bytes` between device buffers (traffic: twice that).
 class MemcpyRun : public Contender {
  public:

@@ -16,6 +16,8 @@
 #endif
 
 #include <memory>
+#include <string>
+#include <utility>
 #include <vector>
 
 extern "C" void openblas_set_num_threads(int);
@@ -58,8 +60,8 @@ const std::vector<ConvCase> &convCases() {
 
 class ConvRun : public HandleContender {
  public:
-  ConvRun(const Runtime &runtime, const ConvCase &p)
-      : HandleContender(runtime), in_(ACL_FLOAT, p.input(), 4), filter_(ACL_FLOAT, p.filter(), 4),
+  ConvRun(const Runtime &runtime, const ConvCase &p, std::string name = "aclcpu")
+      : HandleContender(runtime, std::move(name)), in_(ACL_FLOAT, p.input(), 4), filter_(ACL_FLOAT, p.filter(), 4),
         out_(ACL_FLOAT, p.output(), 4) {
     const aclFormat data = p.nhwc ? ACL_FORMAT_NHWC : ACL_FORMAT_NCHW;
     std::vector<int64_t> in = p.input(), filter = p.filter(), out = p.output();
@@ -174,5 +176,25 @@ void BM_PairedConv2D(benchmark::State &state) {
   aclcpu_bench::runPaired(state, contenders, p.flops(), "GFLOP/s");
 }
 BENCHMARK(BM_PairedConv2D)->DenseRange(0, 4)->Iterations(kPairedRounds)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Thread scaling: ours on a worker per usable core beside ours on one (OnOneWorker), each case.
+// Meant to run unpinned; "threads" counts the workers.
+void BM_PairedConv2DThreads(benchmark::State &state) {
+  const ConvCase &p = convCases()[state.range(0)];
+  Runtime runtime(0);
+  uint32_t threads = 0;
+  aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, &threads);
+  if (threads < 2) return state.SkipWithError("one usable core: run unpinned on a machine with several");
+  std::vector<std::unique_ptr<Contender>> contenders;
+  contenders.push_back(std::make_unique<ConvRun>(runtime, p));
+  contenders.push_back(std::make_unique<OnOneWorker<ConvRun>>(runtime, p, "1 thread"));
+  aclcpu_bench::runPaired(state, contenders, p.flops(), "GFLOP/s");
+  state.counters["threads"] = threads;
+}
+BENCHMARK(BM_PairedConv2DThreads)
+    ->DenseRange(0, 4)
+    ->Iterations(kPairedRounds)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 }  // namespace

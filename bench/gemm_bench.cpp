@@ -29,6 +29,7 @@ namespace {
 
 using aclcpu_bench::AlignedHostArray;
 using aclcpu_bench::Contender;
+using aclcpu_bench::OnOneWorker;
 using aclcpu_bench::Runtime;
 using aclcpu_bench::Tensor;
 
@@ -72,30 +73,6 @@ class ConstBMatMul : public aclcpu_bench::HandleContender {
  private:
   Tensor a_, b_, c_;
   std::vector<uint8_t> values_;
-};
-
-// Ours on one of the runtime's threads: each call's launches obey a stream's cube-core limit of
-// 1 (aclrtSetStreamResLimit, aclrtUseStreamResInCurrentThread), so one process runs the same
-// f32 n^3 product on every worker and on one, side by side.
-class OneThreadGemm : public HandleGemm {
- public:
-  OneThreadGemm(const Runtime &runtime, int64_t n)
-      : HandleGemm(runtime, ACL_FLOAT, 4, ACL_FLOAT, n, n, n, false, false, ACL_COMPUTE_HIGH_PRECISION, "1 thread") {
-    if (aclrtCreateStream(&limits_) != ACL_SUCCESS ||
-        aclrtSetStreamResLimit(limits_, ACL_RT_DEV_RES_CUBE_CORE, 1) != ACL_SUCCESS)
-      fail(aclGetRecentErrMsg());
-  }
-  ~OneThreadGemm() override { aclrtDestroyStream(limits_); }
-  bool call() override {
-    if (!error().empty()) return false;
-    if (aclrtUseStreamResInCurrentThread(limits_) != ACL_SUCCESS) return fail(aclGetRecentErrMsg());
-    bool done = HandleGemm::call();
-    aclrtUnuseStreamResInCurrentThread(limits_);
-    return done;
-  }
-
- private:
-  aclrtStream limits_ = nullptr;
 };
 
 class OpenBlasSgemm : public Contender {
@@ -267,7 +244,7 @@ void BM_PairedGemmF32(benchmark::State &state) {
 BENCHMARK(BM_PairedGemmF32)->Apply(pairedSizes);
 
 // The thread scaling (2 threads >= 1.8x one at 1024^3 and above), side by side in one
-// process: ours on a worker per usable core beside ours on one (OneThreadGemm). Meant to run
+// process: ours on a worker per usable core beside ours on one (OnOneWorker). Meant to run
 // with every CPU (scripts/bench-report.py does not pin it); "threads" counts the workers.
 void BM_PairedGemmF32Threads(benchmark::State &state) {
   const int64_t n = state.range(0);
@@ -277,7 +254,8 @@ void BM_PairedGemmF32Threads(benchmark::State &state) {
   if (threads < 2) return state.SkipWithError("one usable core: run unpinned on a machine with several");
   Contenders contenders;
   contenders.push_back(std::make_unique<HandleGemm>(runtime, ACL_FLOAT, 4, ACL_FLOAT, n, n, n, false, false));
-  contenders.push_back(std::make_unique<OneThreadGemm>(runtime, n));
+  contenders.push_back(std::make_unique<OnOneWorker<HandleGemm>>(runtime, ACL_FLOAT, 4, ACL_FLOAT, n, n, n, false, false,
+                                                                 ACL_COMPUTE_HIGH_PRECISION, "1 thread"));
   aclcpu_bench::runPaired(state, contenders, 2.0 * n * n * n, "GFLOP/s");
   state.counters["threads"] = threads;
 }

@@ -118,6 +118,19 @@ def AclopFastBf16Truncation : Pass<"aclop-fast-bf16-truncation", "func::FuncOp">
                            "::mlir::vector::VectorDialect", "::mlir::arith::ArithDialect"];
 }
 
+def AclopEliminateExpandedEmptyTensors : Pass<"aclop-eliminate-expanded-empty-tensors", "func::FuncOp"> {
+  let summary = "Compute results that reach their destination through expand_shape in place";
+  let description = [{
+    For `bufferization.materialize_in_destination` of a `tensor.expand_shape` whose source is
+    computed in place in a `tensor.empty` (through destination-style ops and loops), the empty
+    tensor becomes the `tensor.collapse_shape` of the destination with the same reassociation.
+    `eliminate-empty-tensors` handles only matching types; without this the result gets a
+    buffer of its own and a copy into the output, which makes the kernel single-block. Runs
+    before `eliminate-empty-tensors`.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect", "::mlir::tensor::TensorDialect"];
+}
+
 def AclopFloatMinMaxToLlvm : Pass<"aclop-float-min-max-to-llvm", "func::FuncOp"> {
   let summary = "arith.maximumf / minimumf as llvm.maximum / llvm.minimum";
   let description = [{

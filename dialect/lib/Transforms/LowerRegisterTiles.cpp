@@ -45,7 +45,10 @@ struct AclopLowerRegisterTilesPass : aclop::impl::AclopLowerRegisterTilesBase<Ac
     memref::populateFoldMemRefAliasOpPatterns(patterns);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
     scf::ForOp::getCanonicalizationPatterns(patterns, context);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) return signalPassFailure();
+    // Not reaching a fixpoint is no error: every step was a valid rewrite. MLIR 22's alias
+    // folding keeps rewriting a masked, transposing transfer_read of an expand_shape (a
+    // convolution's filter, packed for the product) without converging.
+    (void)applyPatternsGreedily(getOperation(), std::move(patterns));
     // The folded indices are fresh affine.applys in the loop bodies: move the invariant ones
     // out and merge duplicates, or the read and the write of an accumulator look unrelated.
     getOperation().walk([](LoopLikeOpInterface loop) { moveLoopInvariantCode(loop); });

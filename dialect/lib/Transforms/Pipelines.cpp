@@ -24,7 +24,7 @@ std::string pipelineText(const aclop::AclopToLlvmOptions &options) {
   return "convert-aclop-to-linalg,canonicalize,cse,"
          "aclop-select-strategy{" + strategy + "},"
          "func.func(aclop-tile-and-vectorize),canonicalize,cse,"
-         "eliminate-empty-tensors,"
+         "func.func(aclop-eliminate-expanded-empty-tensors),eliminate-empty-tensors,"
          "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map "
          "buffer-alignment=64},"
          "drop-equivalent-buffer-results,buffer-deallocation-pipeline,aclop-call-ukernels,"

@@ -156,6 +156,59 @@ func.func @g(%a: memref<32x288xf32>, %b: memref<288x128xf32>, %c: memref<32x128x
 
 // -----
 
+// Conv2D kernels as products write the output in place through its collapsed view (pixels as
+// one dim) and stay block-partitioned (over images here): NHWC without bias (the product
+// itself writes the output) and NCHW with bias (the transposing epilogue does). The patch
+// matrix is the one temporary.
+// CHECK: module attributes {aclop.partitioned = {conv_nhwc_kernel = true}
+// CHECK-NOT: llvm.intr.memcpy
+// CHECK-LABEL: llvm.func @conv_nhwc_kernel(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
+func.func @conv_nhwc(%x: memref<?x10x9x16xf32>, %w: memref<3x3x16x24xf32>, %out: memref<?x10x9x24xf32>, %bi: index, %bn: index)
+    attributes {aclop.kernel = "conv_nhwc_kernel"} {
+  %tx = bufferization.to_tensor %x restrict : memref<?x10x9x16xf32> to tensor<?x10x9x16xf32>
+  %tw = bufferization.to_tensor %w restrict : memref<3x3x16x24xf32> to tensor<3x3x16x24xf32>
+  %r = aclop.conv2d %tx, %tw {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, data_format = "NHWC", filter_format = "HWCN"}
+      : (tensor<?x10x9x16xf32>, tensor<3x3x16x24xf32>) -> tensor<?x10x9x24xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x10x9x24xf32>, memref<?x10x9x24xf32>) -> ()
+  return
+}
+
+// -----
+
+// CHECK: module attributes {aclop.partitioned = {conv_nchw_kernel = true}
+// CHECK-NOT: llvm.intr.memcpy
+// CHECK-LABEL: llvm.func @conv_nchw_kernel(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
+func.func @conv_nchw(%x: memref<?x8x7x7xf32>, %w: memref<3x3x8x12xf32>, %b: memref<12xf32>, %out: memref<?x12x4x4xf32>,
+                     %bi: index, %bn: index) attributes {aclop.kernel = "conv_nchw_kernel"} {
+  %tx = bufferization.to_tensor %x restrict : memref<?x8x7x7xf32> to tensor<?x8x7x7xf32>
+  %tw = bufferization.to_tensor %w restrict : memref<3x3x8x12xf32> to tensor<3x3x8x12xf32>
+  %tb = bufferization.to_tensor %b restrict : memref<12xf32> to tensor<12xf32>
+  %r = aclop.conv2d %tx, %tw, %tb {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, filter_format = "HWCN"}
+      : (tensor<?x8x7x7xf32>, tensor<3x3x8x12xf32>, tensor<12xf32>) -> tensor<?x12x4x4xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x12x4x4xf32>, memref<?x12x4x4xf32>) -> ()
+  return
+}
+
+// -----
+
+// An OIHW filter is the product's transposed operand. Without a ukernel the product packs it
+// whole first, a nest that makes the kernel single-block; the alias folding before the
+// register tiles does not converge on that packing's masked, transposing read of the
+// collapsed filter, which must not fail the compile.
+// CHECK-LABEL: llvm.func @conv_oihw_kernel(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
+func.func @conv_oihw(%x: memref<1x8x7x7xf32>, %w: memref<12x8x3x3xf32>, %b: memref<12xf32>, %out: memref<1x12x4x4xf32>,
+                     %bi: index, %bn: index) attributes {aclop.kernel = "conv_oihw_kernel"} {
+  %tx = bufferization.to_tensor %x restrict : memref<1x8x7x7xf32> to tensor<1x8x7x7xf32>
+  %tw = bufferization.to_tensor %w restrict : memref<12x8x3x3xf32> to tensor<12x8x3x3xf32>
+  %tb = bufferization.to_tensor %b restrict : memref<12xf32> to tensor<12xf32>
+  %r = aclop.conv2d %tx, %tw, %tb {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>}
+      : (tensor<1x8x7x7xf32>, tensor<12x8x3x3xf32>, tensor<12xf32>) -> tensor<1x12x4x4xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<1x12x4x4xf32>, memref<1x12x4x4xf32>) -> ()
+  return
+}
+
+// -----
+
 // The remaining element-wise ops, chained.
 // CHECK-LABEL: llvm.func @elementwise(
 func.func @elementwise(%a: tensor<5x?xf32>, %b: tensor<?xf32>) -> tensor<5x?xf32> {

@@ -1,0 +1,62 @@
+// A result that reaches its destination through tensor.expand_shape is computed in the
+// destination: the tensor.empty it is written into becomes a collapse_shape of the destination
+// (or, when the chain starts at a collapse_shape of an empty of the destination's type, that
+// empty becomes the destination). Anything else is left to eliminate-empty-tensors.
+// RUN: %op-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(aclop-eliminate-expanded-empty-tensors))' | FileCheck %s
+
+// Through a fill and a generic into [image, pixels, channels]; the dynamic batch carries over.
+// CHECK-LABEL: func @through_fill_and_generic
+// CHECK-NOT: tensor.empty
+// CHECK: %[[OUT:.*]] = bufferization.to_tensor %arg1 restrict writable : memref<?x4x5x8xf32>
+// CHECK: %[[VIEW:.*]] = tensor.collapse_shape %[[OUT]] {{\[}}[0], [1, 2], [3]] : tensor<?x4x5x8xf32> into tensor<?x20x8xf32>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[VIEW]] : tensor<?x20x8xf32>)
+func.func @through_fill_and_generic(%x: tensor<?x20x8xf32>, %out: memref<?x4x5x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %n = tensor.dim %x, %c0 : tensor<?x20x8xf32>
+  %e = tensor.empty(%n) : tensor<?x20x8xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<?x20x8xf32>) -> tensor<?x20x8xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<?x20x8xf32>) outs(%f : tensor<?x20x8xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<?x20x8xf32>
+  %r = tensor.expand_shape %g [[0], [1, 2], [3]] output_shape [%n, 4, 5, 8] : tensor<?x20x8xf32> into tensor<?x4x5x8xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x4x5x8xf32>, memref<?x4x5x8xf32>) -> ()
+  return
+}
+
+// -----
+
+// Written through a collapsed view of an empty of the destination's type: that empty becomes
+// the destination.
+// CHECK-LABEL: func @through_collapsed_empty
+// CHECK-NOT: tensor.empty
+// CHECK: %[[OUT:.*]] = bufferization.to_tensor %arg1 restrict writable : memref<2x3x4xf32>
+// CHECK: %[[VIEW:.*]] = tensor.collapse_shape %[[OUT]] {{\[}}[0], [1, 2]] : tensor<2x3x4xf32> into tensor<2x12xf32>
+// CHECK: linalg.copy ins(%arg0 : tensor<2x12xf32>) outs(%[[VIEW]] : tensor<2x12xf32>)
+func.func @through_collapsed_empty(%x: tensor<2x12xf32>, %out: memref<2x3x4xf32>) {
+  %e = tensor.empty() : tensor<2x3x4xf32>
+  %v = tensor.collapse_shape %e [[0], [1, 2]] : tensor<2x3x4xf32> into tensor<2x12xf32>
+  %c = linalg.copy ins(%x : tensor<2x12xf32>) outs(%v : tensor<2x12xf32>) -> tensor<2x12xf32>
+  %r = tensor.expand_shape %c [[0], [1, 2]] output_shape [2, 3, 4] : tensor<2x12xf32> into tensor<2x3x4xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<2x3x4xf32>, memref<2x3x4xf32>) -> ()
+  return
+}
+
+// -----
+
+// The empty is also read elsewhere: left alone.
+// CHECK-LABEL: func @empty_used_twice
+// CHECK: tensor.empty() : tensor<2x12xf32>
+// CHECK-NOT: bufferization.to_tensor
+func.func @empty_used_twice(%x: tensor<2x12xf32>, %out: memref<2x3x4xf32>, %other: memref<2x12xf32>) {
+  %e = tensor.empty() : tensor<2x12xf32>
+  %c = linalg.copy ins(%x : tensor<2x12xf32>) outs(%e : tensor<2x12xf32>) -> tensor<2x12xf32>
+  %d = linalg.copy ins(%x : tensor<2x12xf32>) outs(%e : tensor<2x12xf32>) -> tensor<2x12xf32>
+  bufferization.materialize_in_destination %d in restrict writable %other : (tensor<2x12xf32>, memref<2x12xf32>) -> ()
+  %r = tensor.expand_shape %c [[0], [1, 2]] output_shape [2, 3, 4] : tensor<2x12xf32> into tensor<2x3x4xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<2x3x4xf32>, memref<2x3x4xf32>) -> ()
+  return
+}

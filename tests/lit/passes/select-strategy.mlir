@@ -263,3 +263,26 @@ func.func @avx2_tiles(%a: tensor<64x128xf32>, %b: tensor<128x96xf32>, %f: tensor
   return %0, %1, %2, %3, %4, %5 : tensor<64x96xf32>, tensor<64x96xf32>, tensor<64x96xf32>, tensor<448x448xf32>,
                                   tensor<7x5xf32>, tensor<64x96xi32>
 }
+
+// A generic that reads by index along an innermost dim shorter than a vector runs it scalar
+// (a masked gather per tile costs more): an NCHW convolution's patches, 3 window columns
+// innermost. An NHWC one's, 16 channels innermost, gets vectors.
+// CHECK-LABEL: func @short_gathers
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x25x8x3x3xf32>) attrs = {aclop.strategy = {tile_sizes = array<i64: 1, 1, 1, 1, 1>, vector_size = 16 : i64}}
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x25x3x3x16xf32>) attrs = {aclop.strategy = {tile_sizes = array<i64: 1, 1, 1, 1, 16>, vector_size = 16 : i64}}
+// AVX2-LABEL: func @short_gathers
+// AVX2: tile_sizes = array<i64: 1, 1, 1, 1, 1>, vector_size = 8
+// AVX2: tile_sizes = array<i64: 1, 1, 1, 1, 8>, vector_size = 8
+// UKERNEL-LABEL: func @short_gathers
+// PAIRS-LABEL: func @short_gathers
+// ROUNDED-LABEL: func @short_gathers
+// NOPAIRS-LABEL: func @short_gathers
+// AVX2TILES-LABEL: func @short_gathers
+func.func @short_gathers(%x: tensor<1x8x7x7xf32>, %w: tensor<12x8x3x3xf32>, %y: tensor<1x7x7x16xf32>, %v: tensor<3x3x16x4xf32>)
+    -> (tensor<1x12x5x5xf32>, tensor<1x5x5x4xf32>) {
+  %0 = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>}
+      : (tensor<1x8x7x7xf32>, tensor<12x8x3x3xf32>) -> tensor<1x12x5x5xf32>
+  %1 = aclop.conv2d %y, %v {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, data_format = "NHWC", filter_format = "HWCN"}
+      : (tensor<1x7x7x16xf32>, tensor<3x3x16x4xf32>) -> tensor<1x5x5x4xf32>
+  return %0, %1 : tensor<1x12x5x5xf32>, tensor<1x5x5x4xf32>
+}

@@ -96,6 +96,7 @@ aclError resolveTensor(const aclTensorDesc *desc, bool allDimsDynamic, ResolvedT
   if (elements < 0 || __builtin_mul_overflow(elements, elementBytes, &bytes))
     return reportError(ACL_ERROR_INVALID_PARAM, caller, "%s %d has more elements than fit in memory", what, index);
   out.dims = desc->dims;
+  if (allDimsDynamic) out.givenDims = desc->dims;
   for (size_t d = 0; d < out.dims.size(); ++d) {
     std::array<int64_t, 2> range{out.dims[d], out.dims[d]};
     if (d < desc->shapeRange.size()) range = desc->shapeRange[d];
@@ -110,6 +111,12 @@ aclError resolveTensor(const aclTensorDesc *desc, bool allDimsDynamic, ResolvedT
 }
 
 }  // namespace
+
+void ResolvedTensor::keepStatic(size_t d) {
+  if (d >= givenDims.size() || d >= dims.size() || givenDims[d] < 0) return;
+  dims[d] = givenDims[d];
+  if (d < ranges.size()) ranges[d] = {givenDims[d], givenDims[d]};
+}
 
 bool ResolvedRequest::isDynamic() const {
   for (const auto &tensors : {&inputs, &outputs})

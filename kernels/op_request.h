@@ -19,6 +19,12 @@ struct ResolvedTensor {
   bool present = true;                             // false: an absent optional input
   bool unknownRank = false;                        // outputs only: the shape is left to inference
   SharedConstValues constValues;                   // a constant input's values, or null
+  // Under ACL_OP_COMPILE_FUZZ (every dim made dynamic): the dims the caller gave, so that an
+  // operator that needs some of them static can keep them (keepStatic).
+  std::vector<int64_t> givenDims;
+
+  // Makes dim `d` static again at the size the caller gave, if it was made dynamic.
+  void keepStatic(size_t d);
 };
 
 struct ResolvedRequest {

@@ -56,6 +56,12 @@ std::string translateConv2D(ResolvedRequest &request) {
   if (groups == nullptr) return "attribute 'groups' must be an int";
   if (offset == nullptr || *offset != 0) return "attribute 'offset_x' must be 0 (quantized convolution is not supported)";
   size_t h = layout == "NCHW" ? 2 : 1, w = h + 1;
+  // Under ACL_OP_COMPILE_FUZZ one kernel serves every batch, height and width; the filter (and
+  // with it the bias and the input's channels) stays as given: the lowering is built around it.
+  for (ResolvedTensor *tensor : {&request.inputs[0], &request.inputs[1]})
+    for (size_t d = 0; d < tensor->dims.size(); ++d)
+      if (tensor == &request.inputs[1] || d == (layout == "NCHW" ? 1u : 3u)) tensor->keepStatic(d);
+  if (request.inputs.size() > 2) request.inputs[2].keepStatic(0);
   request.kernelInputs = {0, 1};
   if (request.inputs.size() > 2 && request.inputs[2].present) request.kernelInputs.push_back(2);
   request.spec.attributes.push_back({"strides", std::vector<int64_t>{(*strides)[h], (*strides)[w]}});

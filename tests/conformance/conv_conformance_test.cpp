@@ -108,4 +108,24 @@ TEST_F(Conformance, Conv2D) {
   printf("conv2d: %d cases\n", checked_);
 }
 
+// Compiled for dynamic shapes (ACL_OP_COMPILE_FUZZ): one kernel serves every batch, height and
+// width, the pixel count and the output's size worked out at run time; the filter and the
+// input's channels stay as given.
+TEST_F(Conformance, Conv2DCompiledForEveryShape) {
+  ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_FUZZ), ACL_SUCCESS);
+  for (int64_t size : {9, 4, 17}) {
+    check(convCase({ACL_FLOAT, nhwc, hwcn, size % 3 + 1, 5, size, size + 3, 6, 3, 3, {2, 1}, {1, 1}, 1, {1, 1, 0, 1},
+                    true, false}));
+    check(convCase({ACL_FLOAT, nchw, nchw, 2, 3, size + 1, size, 4, 3, 2, {1, 1}, {1, 2}, 1, {1, 1, 1, 1}, false,
+                    false}));
+    check(convCase({ACL_FLOAT, nchw, nchw, size % 2 + 1, 6, size, size, 5, 1, 1, {1, 1}, {1, 1}, 1, {0, 0, 0, 0}, true,
+                    false}));
+    check(convCase({ACL_FLOAT16, nhwc, nhwc, 1, 4, size, size + 1, 3, 1, 1, {1, 1}, {1, 1}, 1, {0, 0, 0, 0}, false,
+                    false}));
+    check(convCase({ACL_FLOAT, nchw, nchw, 2, 4, size, size + 2, 6, 3, 3, {1, 1}, {1, 1}, 2, {1, 1, 1, 1}, true,
+                    false}));
+  }
+  ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_DEFAULT), ACL_SUCCESS);
+}
+
 }  // namespace

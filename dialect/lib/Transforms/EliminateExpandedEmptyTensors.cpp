@@ -4,17 +4,21 @@
 // instead, but only when the types match: a result that reaches its destination through a
 // tensor.expand_shape (Conv2D's product writes [image, pixels, channels] and the output is
 // [image, height, width, channels]) got a buffer of its own and a copy into the output, and that
-// copy, a nest no block can take a share of, made the whole kernel run as one block. Here the
-// tensor.empty written in place into such a result becomes the matching collapse_shape of the
-// destination (or, when the chain starts from a collapse_shape of a tensor.empty of the
-// destination's type, that empty becomes the destination), so the result is computed in the
-// output buffer. Runs before eliminate-empty-tensors.
+// copy, a nest no block can take a share of, made the whole kernel run as one block.
+//
+// Here, for a destination memref, the collapsed result is materialized into the collapsed view
+// of the destination instead, and the tensor.empty it is computed in (or the collapse_shape of
+// an empty of the destination's type that it starts from) becomes that view, so the result is
+// computed in the output buffer and no expand_shape is left. (MLIR 22's expand-strided-metadata
+// also crashes on a memref.expand_shape with two dynamic dims in a group, which a convolution
+// over dynamic heights and widths would otherwise have.) Runs before eliminate-empty-tensors.
 //
 //===----------------------------------------------------------------------===//
 
 #include "aclop/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
@@ -28,16 +32,14 @@ using namespace mlir;
 
 namespace {
 
-// The tensor.empty whose buffer `value` is computed in: followed back through the inits that
-// destination-style ops and loops update in place. Null if the chain leaves those. The chain may
-// start at a collapse_shape of an empty (`through` is then set to it).
-tensor::EmptyOp writtenEmpty(Value value, tensor::CollapseShapeOp &through) {
+// The tensor value whose buffer `value` is computed in: followed back through the inits that
+// destination-style ops and loops update in place to a tensor.empty or to a collapse_shape of
+// one. Null if the chain leaves those.
+Value writtenEmpty(Value value) {
   while (value) {
-    if (auto empty = value.getDefiningOp<tensor::EmptyOp>()) return empty;
-    if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>()) {
-      through = collapse;
-      return collapse.getSrc().getDefiningOp<tensor::EmptyOp>();
-    }
+    if (value.getDefiningOp<tensor::EmptyOp>()) return value;
+    if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>())
+      return collapse.getSrc().getDefiningOp<tensor::EmptyOp>() ? value : Value();
     auto result = dyn_cast<OpResult>(value);
     if (!result) return {};
     Operation *owner = result.getOwner();
@@ -53,32 +55,42 @@ struct AclopEliminateExpandedEmptyTensorsPass
     : aclop::impl::AclopEliminateExpandedEmptyTensorsBase<AclopEliminateExpandedEmptyTensorsPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
-    getOperation().walk([&](bufferization::MaterializeInDestinationOp materialize) {
+    SmallVector<bufferization::MaterializeInDestinationOp> materializations;
+    getOperation().walk([&](bufferization::MaterializeInDestinationOp op) { materializations.push_back(op); });
+    for (bufferization::MaterializeInDestinationOp materialize : materializations) {
       auto expand = materialize.getSource().getDefiningOp<tensor::ExpandShapeOp>();
-      if (!expand) return;
-      tensor::CollapseShapeOp through;
-      tensor::EmptyOp empty = writtenEmpty(expand.getSrc(), through);
+      auto dest = dyn_cast<TypedValue<MemRefType>>(materialize.getDest());
+      if (!expand || !dest || !materialize.getWritable() || !dest.getType().getLayout().isIdentity()) continue;
+      Value written = writtenEmpty(expand.getSrc());
       // One use: the chain that leads to the output; anything else reading the buffer would
       // then read the output's.
-      if (!empty || !empty->hasOneUse()) return;
-      if (through && (through->hasOneUse() == false || through.getReassociationIndices() != expand.getReassociationIndices() ||
-                      empty.getType() != materialize.getSource().getType()))
-        return;
-      rewriter.setInsertionPoint(empty);
-      Value whole = materialize.buildSubsetExtraction(rewriter, empty.getLoc());
-      if (!whole) return;  // a destination that may not be written
-      if (through) {
-        rewriter.replaceOp(empty, whole);
-        return;
+      if (!written || !written.hasOneUse() || written.getType() != expand.getSrc().getType()) continue;
+      if (auto collapse = written.getDefiningOp<tensor::CollapseShapeOp>()) {
+        if (!collapse.getSrc().hasOneUse() || collapse.getReassociationIndices() != expand.getReassociationIndices())
+          continue;
       }
-      Value collapsed = tensor::CollapseShapeOp::create(rewriter, empty.getLoc(), whole, expand.getReassociationIndices());
-      if (collapsed.getType() != empty.getType()) {
-        rewriter.eraseOp(collapsed.getDefiningOp());
-        if (whole.use_empty() && whole.getDefiningOp()) rewriter.eraseOp(whole.getDefiningOp());
-        return;
-      }
-      rewriter.replaceOp(empty, collapsed);
-    });
+      MemRefType viewType = memref::CollapseShapeOp::computeCollapsedType(dest.getType(),
+                                                                           expand.getReassociationIndices());
+      if (cast<RankedTensorType>(written.getType()).getShape() != viewType.getShape()) continue;
+      Location loc = materialize.getLoc();
+      Operation *start = written.getDefiningOp();
+      rewriter.setInsertionPoint(start);
+      Value view = memref::CollapseShapeOp::create(rewriter, loc, viewType, dest, expand.getReassociationIndices());
+      rewriter.setInsertionPoint(materialize);
+      // As eliminate-empty-tensors does for matching types: the view is written through a
+      // restricted to_tensor and materialized (in place, so without a copy) into itself.
+      bufferization::MaterializeInDestinationOp::create(rewriter, loc, Type(), expand.getSrc(), view,
+                                                        /*restrict=*/true, /*writable=*/true);
+      rewriter.setInsertionPoint(start);
+      Value whole = bufferization::ToTensorOp::create(rewriter, loc, written.getType(), view, /*restrict=*/true,
+                                                      /*writable=*/true);
+      auto collapse = dyn_cast<tensor::CollapseShapeOp>(start);
+      Operation *empty = collapse ? collapse.getSrc().getDefiningOp() : nullptr;
+      rewriter.replaceOp(start, whole);
+      if (empty && empty->use_empty()) rewriter.eraseOp(empty);
+      rewriter.eraseOp(materialize);
+      if (expand->use_empty()) rewriter.eraseOp(expand);
+    }
   }
 };
 

@@ -1,15 +1,19 @@
-// A result that reaches its destination through tensor.expand_shape is computed in the
-// destination: the tensor.empty it is written into becomes a collapse_shape of the destination
-// (or, when the chain starts at a collapse_shape of an empty of the destination's type, that
-// empty becomes the destination). Anything else is left to eliminate-empty-tensors.
+// A result that reaches its destination memref through tensor.expand_shape is computed in the
+// destination: it is materialized into the destination's collapsed view instead, and the
+// tensor.empty it is written into (or the collapse_shape of an empty of the destination's type
+// that its chain starts from) becomes that view. No expand_shape is left. Anything else is
+// left to eliminate-empty-tensors.
 // RUN: %op-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(aclop-eliminate-expanded-empty-tensors))' | FileCheck %s
 
 // Through a fill and a generic into [image, pixels, channels]; the dynamic batch carries over.
 // CHECK-LABEL: func @through_fill_and_generic
 // CHECK-NOT: tensor.empty
-// CHECK: %[[OUT:.*]] = bufferization.to_tensor %arg1 restrict writable : memref<?x4x5x8xf32>
-// CHECK: %[[VIEW:.*]] = tensor.collapse_shape %[[OUT]] {{\[}}[0], [1, 2], [3]] : tensor<?x4x5x8xf32> into tensor<?x20x8xf32>
-// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[VIEW]] : tensor<?x20x8xf32>)
+// CHECK: %[[VIEW:.*]] = memref.collapse_shape %arg1 {{\[}}[0], [1, 2], [3]] : memref<?x4x5x8xf32> into memref<?x20x8xf32>
+// CHECK: %[[START:.*]] = bufferization.to_tensor %[[VIEW]] restrict writable : memref<?x20x8xf32> to tensor<?x20x8xf32>
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%[[START]] : tensor<?x20x8xf32>)
+// CHECK: %[[RESULT:.*]] = linalg.generic
+// CHECK-NOT: tensor.expand_shape
+// CHECK: bufferization.materialize_in_destination %[[RESULT]] in restrict writable %[[VIEW]] : (tensor<?x20x8xf32>, memref<?x20x8xf32>) -> ()
 func.func @through_fill_and_generic(%x: tensor<?x20x8xf32>, %out: memref<?x4x5x8xf32>) {
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32
@@ -33,9 +37,10 @@ func.func @through_fill_and_generic(%x: tensor<?x20x8xf32>, %out: memref<?x4x5x8
 // the destination.
 // CHECK-LABEL: func @through_collapsed_empty
 // CHECK-NOT: tensor.empty
-// CHECK: %[[OUT:.*]] = bufferization.to_tensor %arg1 restrict writable : memref<2x3x4xf32>
-// CHECK: %[[VIEW:.*]] = tensor.collapse_shape %[[OUT]] {{\[}}[0], [1, 2]] : tensor<2x3x4xf32> into tensor<2x12xf32>
-// CHECK: linalg.copy ins(%arg0 : tensor<2x12xf32>) outs(%[[VIEW]] : tensor<2x12xf32>)
+// CHECK: %[[VIEW:.*]] = memref.collapse_shape %arg1 {{\[}}[0], [1, 2]] : memref<2x3x4xf32> into memref<2x12xf32>
+// CHECK: %[[START:.*]] = bufferization.to_tensor %[[VIEW]] restrict writable
+// CHECK: %[[RESULT:.*]] = linalg.copy ins(%arg0 : tensor<2x12xf32>) outs(%[[START]] : tensor<2x12xf32>)
+// CHECK: bufferization.materialize_in_destination %[[RESULT]] in restrict writable %[[VIEW]]
 func.func @through_collapsed_empty(%x: tensor<2x12xf32>, %out: memref<2x3x4xf32>) {
   %e = tensor.empty() : tensor<2x3x4xf32>
   %v = tensor.collapse_shape %e [[0], [1, 2]] : tensor<2x3x4xf32> into tensor<2x12xf32>

@@ -191,6 +191,25 @@ func.func @conv_nchw(%x: memref<?x8x7x7xf32>, %w: memref<3x3x8x12xf32>, %b: memr
 
 // -----
 
+// Dynamic images, heights and widths (ACL_OP_COMPILE_FUZZ keeps the filter and the channels):
+// the output's collapsed view has two dynamic dims in a group, and no memref.expand_shape of
+// them is left (expand-strided-metadata crashes on one in MLIR 22).
+// CHECK: module attributes {aclop.partitioned = {conv_dynamic_kernel = true}
+// CHECK-NOT: llvm.intr.memcpy
+// CHECK-LABEL: llvm.func @conv_dynamic_kernel(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
+func.func @conv_dynamic(%x: memref<?x?x?x5xf32>, %w: memref<3x3x5x6xf32>, %b: memref<6xf32>, %out: memref<?x?x?x6xf32>,
+                        %bi: index, %bn: index) attributes {aclop.kernel = "conv_dynamic_kernel"} {
+  %tx = bufferization.to_tensor %x restrict : memref<?x?x?x5xf32> to tensor<?x?x?x5xf32>
+  %tw = bufferization.to_tensor %w restrict : memref<3x3x5x6xf32> to tensor<3x3x5x6xf32>
+  %tb = bufferization.to_tensor %b restrict : memref<6xf32> to tensor<6xf32>
+  %r = aclop.conv2d %tx, %tw, %tb {strides = array<i64: 2, 1>, pads = array<i64: 1, 1, 0, 1>, data_format = "NHWC", filter_format = "HWCN"}
+      : (tensor<?x?x?x5xf32>, tensor<3x3x5x6xf32>, tensor<6xf32>) -> tensor<?x?x?x6xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x?x?x6xf32>, memref<?x?x?x6xf32>) -> ()
+  return
+}
+
+// -----
+
 // An OIHW filter is the product's transposed operand. Without a ukernel the product packs it
 // whole first, a nest that makes the kernel single-block; the alias folding before the
 // register tiles does not converge on that packing's masked, transposing read of the

@@ -212,21 +212,21 @@ func.func @gelu_sigmoid(%a: tensor<9xf32>) -> tensor<9xf32> {
 
 // conv2d without groups is a product (im2col): one generic builds the patches [image, pixel,
 // window in the filter's (c, h, w) order] with the padding masked to zero, collapsed to a
-// matrix; the OIHW filter, collapsed to [1, out channels, depth], is the transposed operand of
-// the batched product generic (f16 accumulates in f32); the epilogue adds the bias, narrows, and
-// writes the NHWC output through a view with the pixels collapsed.
-// CHECK-DAG: #[[BT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+// matrix; the OIHW filter, collapsed to [out channels, depth], is the transposed operand of the
+// product generic (one image: GEMM's unbatched product; f16 accumulates in f32); the epilogue
+// adds the bias, narrows, and writes the NHWC output through a view with the pixels collapsed.
+// CHECK-DAG: #[[BT:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
 // CHECK-LABEL: func @conv2d_nhwc
 // CHECK: %[[W:.*]] = tensor.collapse_shape %arg1 {{\[}}[0], [1, 2, 3]] : tensor<16x3x3x3xf16> into tensor<16x27xf16>
-// CHECK: %[[B:.*]] = tensor.expand_shape %[[W]] {{.*}} into tensor<1x16x27xf16>
 // CHECK: %[[PATCHES:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]} outs(%{{.*}} : tensor<1x16x3x3x3xf16>)
 // CHECK:   arith.divui
 // CHECK:   arith.remui
 // CHECK:   tensor.extract %arg0
 // CHECK:   arith.select
-// CHECK: %[[P:.*]] = tensor.collapse_shape %[[PATCHES]] {{\[}}[0], [1], [2, 3, 4]] : tensor<1x16x3x3x3xf16> into tensor<1x16x27xf16>
-// CHECK: %[[ACC:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[BT]], #{{.*}}], iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%[[P]], %[[B]] : tensor<1x16x27xf16>, tensor<1x16x27xf16>) outs(%{{.*}} : tensor<1x16x16xf32>)
+// CHECK: %[[P:.*]] = tensor.collapse_shape %[[PATCHES]] {{\[}}[0, 1], [2, 3, 4]] : tensor<1x16x3x3x3xf16> into tensor<16x27xf16>
+// CHECK: %[[PRODUCT:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[BT]], #{{.*}}], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[P]], %[[W]] : tensor<16x27xf16>, tensor<16x27xf16>) outs(%{{.*}} : tensor<16x16xf32>)
 // CHECK:   arith.extf
+// CHECK: %[[ACC:.*]] = tensor.expand_shape %[[PRODUCT]] {{\[}}[0, 1], [2]] output_shape [1, 16, 16]
 // CHECK: %[[OUT:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2], [3]] : tensor<1x4x4x16xf16> into tensor<1x16x16xf16>
 // CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[ACC]], %arg2 : tensor<1x16x16xf32>, tensor<16xf16>) outs(%[[OUT]] : tensor<1x16x16xf16>)
 // CHECK:   arith.truncf
@@ -239,8 +239,9 @@ func.func @conv2d_nhwc(%x: tensor<1x8x8x3xf16>, %w: tensor<16x3x3x3xf16>, %b: te
 
 // -----
 
-// NCHW data: the same product, whose epilogue writes (pixel, out channel) transposed into the
-// output's [image, out channel, pixel] view.
+// NCHW data, two images: the batched product, the filter a [1, out channels, depth] operand
+// broadcast over them; the epilogue writes (pixel, out channel) transposed into the output's
+// [image, out channel, pixel] view.
 // CHECK-DAG: #[[SWAP:.*]] = affine_map<(d0, d1, d2) -> (d0, d2, d1)>
 // CHECK-LABEL: func @conv2d_nchw
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x36x3x3x3xf32>)

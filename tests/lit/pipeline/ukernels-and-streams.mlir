@@ -40,3 +40,25 @@ func.func @compute(%a: memref<16777216xf32>, %b: memref<16777216xf32>, %out: mem
   bufferization.materialize_in_destination %r in restrict writable %out : (tensor<16777216xf32>, memref<16777216xf32>) -> ()
   return
 }
+
+// -----
+
+// A 1x1 NCHW convolution of one image is GEMM's product of the filter and the image's
+// [channels, pixels]: alone in its kernel with its fill, so the blocks divide its columns (64
+// rows would make one block), one f32 ukernel call each writing the output in place.
+// RUN: %op-opt %s "-aclop-to-llvm=vector-bits=512 ukernels=aclcpu_ukernel_gemm_f32f32f32" -split-input-file | FileCheck %s --check-prefix=F32
+// F32: module attributes {aclop.blocks_per_worker = {pointwise_kernel = 1 : i64}, aclop.partitioned = {pointwise_kernel = true}
+// F32-NOT: llvm.intr.memcpy
+// F32-LABEL: llvm.func @__aclop_compute_pointwise_kernel(
+// F32: llvm.call @aclcpu_ukernel_gemm_f32f32f32(
+// F32-NOT: llvm.call @aclcpu_ukernel_gemm_f32f32f32(
+// F32: llvm.return
+func.func @pointwise(%x: memref<1x256x56x56xf32>, %w: memref<64x256x1x1xf32>, %out: memref<1x64x56x56xf32>, %bi: index,
+                     %bn: index) attributes {aclop.kernel = "pointwise_kernel"} {
+  %tx = bufferization.to_tensor %x restrict : memref<1x256x56x56xf32> to tensor<1x256x56x56xf32>
+  %tw = bufferization.to_tensor %w restrict : memref<64x256x1x1xf32> to tensor<64x256x1x1xf32>
+  %r = aclop.conv2d %tx, %tw {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>}
+      : (tensor<1x256x56x56xf32>, tensor<64x256x1x1xf32>) -> tensor<1x64x56x56xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<1x64x56x56xf32>, memref<1x64x56x56xf32>) -> ()
+  return
+}

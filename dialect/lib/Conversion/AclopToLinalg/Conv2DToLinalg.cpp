@@ -67,9 +67,9 @@ SmallVector<int64_t, 3> filterWindowOrder(const ConvLayout &weights) {
   return order;
 }
 
-// im2col: P[n, pixel, depth] with the depth dims (channel, kernel row, kernel column) in the
-// filter's order, so that the filter is P's partner matrix as it is stored. Built 5-d (one dim
-// each) and collapsed, a view.
+// im2col: P[n, pixel, window] with the window dims (channel, kernel row, kernel column) in the
+// filter's order, so that P collapsed to a matrix (a view) is the filter's partner as it is
+// stored.
 Value patchMatrix(OpBuilder &b, Location loc, Value input, const Geometry &g, ArrayRef<int64_t> filterShape,
                   int64_t staticPixels, Value pixels) {
   MLIRContext *context = b.getContext();
@@ -90,14 +90,13 @@ Value patchMatrix(OpBuilder &b, Location loc, Value input, const Geometry &g, Ar
         Value oh = arith::DivUIOp::create(nb, l, pixel, g.outWidth), ow = arith::RemUIOp::create(nb, l, pixel, g.outWidth);
         linalg::YieldOp::create(nb, l, windowElement(nb, l, input, g, at(0), window[0], oh, ow, window[1], window[2]));
       });
-  SmallVector<int64_t> collapsed{shape[0], shape[1], extent[0] * extent[1] * extent[2]};
-  return tensor::CollapseShapeOp::create(b, loc, RankedTensorType::get(collapsed, patchType.getElementType()),
-                                         generic.getResult(0), SmallVector<ReassociationIndices>{{0}, {1}, {2, 3, 4}});
+  return generic.getResult(0);
 }
 
-// The filter as a [1, out channels, depth] or [1, depth, out channels] matrix (a view; the unit
-// batch is broadcast over images); whether it is the former (`transposed`).
-Value filterMatrix(OpBuilder &b, Location loc, Value filter, const ConvLayout &weights, bool &transposed) {
+// The filter as an [out channels, depth] or [depth, out channels] matrix (a view), with a unit
+// batch in front (broadcast over images) when `batched`; whether it is the former (`transposed`).
+Value filterMatrix(OpBuilder &b, Location loc, Value filter, const ConvLayout &weights, bool batched,
+                   bool &transposed) {
   auto type = tensorType(filter);
   transposed = weights.n == 0;  // NCHW (OIHW) and NHWC (OHWI) filters; HWCN has it last
   int64_t outChannels = type.getDimSize(weights.n);
@@ -107,8 +106,15 @@ Value filterMatrix(OpBuilder &b, Location loc, Value filter, const ConvLayout &w
   SmallVector<int64_t> shape = transposed ? SmallVector<int64_t>{outChannels, depth} : SmallVector<int64_t>{depth, outChannels};
   Value matrix = tensor::CollapseShapeOp::create(b, loc, RankedTensorType::get(shape, type.getElementType()), filter,
                                                  groups);
+  if (!batched) return matrix;
   return tensor::ExpandShapeOp::create(b, loc, RankedTensorType::get({1, shape[0], shape[1]}, type.getElementType()),
                                        matrix, SmallVector<ReassociationIndices>{{0, 1}, {2}});
+}
+
+// `value` with its leading `groups` dims collapsed as the reassociation says (a view).
+Value collapse(OpBuilder &b, Location loc, Value value, ArrayRef<ReassociationIndices> groups) {
+  auto type = tensor::CollapseShapeOp::inferCollapsedType(tensorType(value), groups);
+  return tensor::CollapseShapeOp::create(b, loc, type, value, groups);
 }
 
 // The result from the product's [n, x, y] accumulator: the bias added, narrowed, and written
@@ -118,6 +124,13 @@ Value filterMatrix(OpBuilder &b, Location loc, Value filter, const ConvLayout &w
 Value productEpilogue(OpBuilder &b, Location loc, Value acc, Value bias, RankedTensorType resultType, const Geometry &g,
                       bool channelsLast, Type biasElement) {
   MLIRContext *context = b.getContext();
+  if (auto type = tensorType(acc); type.getRank() == 2) {  // one image: [1, x, y]
+    SmallVector<int64_t> shape{1, type.getDimSize(0), type.getDimSize(1)};
+    SmallVector<OpFoldResult> sizes{b.getIndexAttr(1), tensor::getMixedSize(b, loc, acc, 0),
+                                    tensor::getMixedSize(b, loc, acc, 1)};
+    acc = tensor::ExpandShapeOp::create(b, loc, type.clone(shape), acc, SmallVector<ReassociationIndices>{{0, 1}, {2}},
+                                        sizes);
+  }
   Type accumulator = tensorType(acc).getElementType(), element = resultType.getElementType();
   int64_t channelDim = channelsLast ? 2 : 1;
   SmallVector<Value> sizes(4);
@@ -159,38 +172,48 @@ Value productConvolution(OpBuilder &b, Location loc, Conv2DOp op, Value input, V
   Type element = resultType.getElementType();
   auto filterType = tensorType(filter);
   int64_t outChannels = filterType.getDimSize(g.weights.n);
-  bool filterTransposed;
-  Value weights = filterMatrix(b, loc, filter, g.weights, filterTransposed);
-  Type biasElement = bias ? tensorType(bias).getElementType() : Type();
   int64_t batch = resultType.getDimSize(g.data.n), outHeight = resultType.getDimSize(g.data.h),
           outWidth = resultType.getDimSize(g.data.w);
+  // One image: an unbatched product, GEMM's own (its accumulator's fill fused into the tiles, and
+  // a lone product's blocks dividing columns when rows are few).
+  bool batched = batch != 1;
+  bool filterTransposed;
+  Value weights = filterMatrix(b, loc, filter, g.weights, batched, filterTransposed);
+  Type biasElement = bias ? tensorType(bias).getElementType() : Type();
   int64_t staticPixels = ShapedType::isDynamic(outHeight) || ShapedType::isDynamic(outWidth)
                              ? ShapedType::kDynamic
                              : outHeight * outWidth;
+  auto accType = [&](int64_t rows, int64_t columns) {
+    return batched ? RankedTensorType::get({batch, rows, columns}, element)
+                   : RankedTensorType::get({rows, columns}, element);
+  };
+  // The leading image dim joins the next group when there is one image.
+  auto groups = [&](SmallVector<ReassociationIndices> perImage) {
+    if (!batched) {
+      perImage[1].insert(perImage[1].begin(), 0);
+      perImage.erase(perImage.begin());
+    }
+    return perImage;
+  };
   bool pointwise = g.kh == 1 && g.kw == 1 && llvm::all_of(g.strides, [](int64_t s) { return s == 1; }) &&
                    llvm::all_of(g.pads, [](int64_t p) { return p == 0; });
   if (pointwise && g.data.c == 1) {
     // NCHW, 1x1: out[n] = W[out channels, c] * x[n][c, pixels], rows the out channels.
-    auto pixelsType = tensor::CollapseShapeOp::inferCollapsedType(tensorType(input), {{0}, {1}, {2, 3}});
-    Value pixels = tensor::CollapseShapeOp::create(b, loc, pixelsType, input,
-                                                   SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
-    auto accShape = RankedTensorType::get({batch, outChannels, staticPixels}, element);
-    Value acc = contraction(b, loc, weights, pixels, /*transposeA=*/!filterTransposed, /*transposeB=*/false,
-                            /*batched=*/true, accShape, element);
+    Value pixels = collapse(b, loc, input, groups({{0}, {1}, {2, 3}}));
+    Value acc = contraction(b, loc, weights, pixels, /*transposeA=*/!filterTransposed, /*transposeB=*/false, batched,
+                            accType(outChannels, staticPixels), element);
     return productEpilogue(b, loc, acc, bias, resultType, g, /*channelsLast=*/false, biasElement);
   }
   Value patches;
   if (pointwise) {  // NHWC, 1x1: the input is the patch matrix
-    auto pixelsType = tensor::CollapseShapeOp::inferCollapsedType(tensorType(input), {{0}, {1, 2}, {3}});
-    patches = tensor::CollapseShapeOp::create(b, loc, pixelsType, input,
-                                              SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}});
+    patches = collapse(b, loc, input, groups({{0}, {1, 2}, {3}}));
   } else {
     Value pixels = arith::MulIOp::create(b, loc, g.outHeight, g.outWidth);
-    patches = patchMatrix(b, loc, input, g, filterType.getShape(), staticPixels, pixels);
+    patches = collapse(b, loc, patchMatrix(b, loc, input, g, filterType.getShape(), staticPixels, pixels),
+                       groups({{0}, {1}, {2, 3, 4}}));
   }
-  auto accShape = RankedTensorType::get({batch, staticPixels, outChannels}, element);
-  Value acc = contraction(b, loc, patches, weights, /*transposeA=*/false, /*transposeB=*/filterTransposed,
-                          /*batched=*/true, accShape, element);
+  Value acc = contraction(b, loc, patches, weights, /*transposeA=*/false, /*transposeB=*/filterTransposed, batched,
+                          accType(staticPixels, outChannels), element);
   return productEpilogue(b, loc, acc, bias, resultType, g, /*channelsLast=*/true, biasElement);
 }
 

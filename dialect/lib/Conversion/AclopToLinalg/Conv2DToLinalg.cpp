@@ -29,10 +29,6 @@ using namespace mlir::aclop;
 
 namespace {
 
-Value constantIndex(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
-}
-
 // What both forms share: the layouts, the filter's extent and the output's height and width.
 struct Geometry {
   ConvLayout data, weights;

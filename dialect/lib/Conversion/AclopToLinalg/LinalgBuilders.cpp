@@ -63,6 +63,8 @@ Value gatherInto(OpBuilder &b, Location loc, Value source, Value init,
       .getResult(0);
 }
 
+Value constantIndex(OpBuilder &b, Location loc, int64_t value) { return arith::ConstantIndexOp::create(b, loc, value); }
+
 int64_t dividedDim(RankedTensorType result) {
   int64_t d = 0;
   while (d < result.getRank() && result.getDimSize(d) == 1) ++d;

@@ -20,6 +20,7 @@ RankedTensorType tensorType(Value value);
 // tensor.empty of `type`; `sizeOf(i)` supplies dynamic dimension i.
 Value emptyTensor(OpBuilder &b, Location loc, RankedTensorType type, function_ref<Value(int64_t)> sizeOf);
 Value dim(OpBuilder &b, Location loc, Value tensor, int64_t index);
+Value constantIndex(OpBuilder &b, Location loc, int64_t value);
 Value fill(OpBuilder &b, Location loc, Value tensor, TypedAttr value);
 // `parallel` parallel iterators followed by `reduction` reduction iterators.
 SmallVector<utils::IteratorType> iterators(int64_t parallel, int64_t reduction);

@@ -21,8 +21,6 @@ using namespace mlir::aclop;
 
 namespace {
 
-Value constantIndex(OpBuilder &b, Location loc, int64_t value) { return arith::ConstantIndexOp::create(b, loc, value); }
-
 // One spatial axis of the pooling, as index values computed once per kernel (SAME padding
 // depends on the input's size, which may be dynamic).
 struct PoolAxis {

@@ -89,34 +89,30 @@ Value patchMatrix(OpBuilder &b, Location loc, Value input, const Geometry &g, Ar
   return generic.getResult(0);
 }
 
-// The filter as an [out channels, depth] or [depth, out channels] matrix (a view), with a unit
-// batch in front (broadcast over images) when `batched`; whether it is the former (`transposed`).
-Value filterMatrix(OpBuilder &b, Location loc, Value filter, const ConvLayout &weights, bool batched,
-                   bool &transposed) {
-  auto type = tensorType(filter);
-  transposed = weights.n == 0;  // NCHW (OIHW) and NHWC (OHWI) filters; HWCN has it last
-  int64_t outChannels = type.getDimSize(weights.n);
-  int64_t depth = type.getDimSize(weights.c) * type.getDimSize(weights.h) * type.getDimSize(weights.w);
-  SmallVector<ReassociationIndices> groups = transposed ? SmallVector<ReassociationIndices>{{0}, {1, 2, 3}}
-                                                        : SmallVector<ReassociationIndices>{{0, 1, 2}, {3}};
-  SmallVector<int64_t> shape = transposed ? SmallVector<int64_t>{outChannels, depth} : SmallVector<int64_t>{depth, outChannels};
-  Value matrix = tensor::CollapseShapeOp::create(b, loc, RankedTensorType::get(shape, type.getElementType()), filter,
-                                                 groups);
-  if (!batched) return matrix;
-  return tensor::ExpandShapeOp::create(b, loc, RankedTensorType::get({1, shape[0], shape[1]}, type.getElementType()),
-                                       matrix, SmallVector<ReassociationIndices>{{0, 1}, {2}});
-}
-
-// `value` with its leading `groups` dims collapsed as the reassociation says (a view).
+// `value` with its dims collapsed as `groups` says (a view).
 Value collapse(OpBuilder &b, Location loc, Value value, ArrayRef<ReassociationIndices> groups) {
   auto type = tensor::CollapseShapeOp::inferCollapsedType(tensorType(value), groups);
   return tensor::CollapseShapeOp::create(b, loc, type, value, groups);
 }
 
+// The filter as an [out channels, depth] or [depth, out channels] matrix (a view), with a unit
+// batch in front (broadcast over images) when `batched`; whether it is the former (`transposed`).
+Value filterMatrix(OpBuilder &b, Location loc, Value filter, const ConvLayout &weights, bool batched,
+                   bool &transposed) {
+  transposed = weights.n == 0;  // NCHW (OIHW) and NHWC (OHWI) filters; HWCN has it last
+  Value matrix = collapse(b, loc, filter,
+                          transposed ? SmallVector<ReassociationIndices>{{0}, {1, 2, 3}}
+                                     : SmallVector<ReassociationIndices>{{0, 1, 2}, {3}});
+  if (!batched) return matrix;
+  ArrayRef<int64_t> shape = tensorType(matrix).getShape();
+  return tensor::ExpandShapeOp::create(b, loc, tensorType(matrix).clone({1, shape[0], shape[1]}), matrix,
+                                       SmallVector<ReassociationIndices>{{0, 1}, {2}});
+}
+
 // The result from the product's [n, x, y] accumulator: the bias added, narrowed, and written
 // in the output's layout. `channelsLast`: y is the out channel and x the pixel, else the reverse.
 // The generic writes a collapsed view of the output (pixels as one dim, as the accumulator has
-// them), so empty-tensor elimination makes it write the kernel's output buffer in place.
+// them), which aclop-eliminate-expanded-empty-tensors makes the kernel's output buffer.
 Value productEpilogue(OpBuilder &b, Location loc, Value acc, Value bias, RankedTensorType resultType, const Geometry &g,
                       bool channelsLast, Type biasElement) {
   MLIRContext *context = b.getContext();
@@ -138,8 +134,8 @@ Value productEpilogue(OpBuilder &b, Location loc, Value acc, Value bias, RankedT
   bool nhwc = g.data.c == 3;
   SmallVector<ReassociationIndices> groups = nhwc ? SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}}
                                                   : SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}};
-  auto collapsedType = tensor::CollapseShapeOp::inferCollapsedType(resultType, groups);
-  Value init = tensor::CollapseShapeOp::create(b, loc, collapsedType, out, groups);
+  Value init = collapse(b, loc, out, groups);
+  auto collapsedType = tensorType(init);
   auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
   AffineMap identity = AffineMap::getMultiDimIdentityMap(3, context);
   SmallVector<Value> inputs{acc};

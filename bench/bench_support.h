@@ -16,6 +16,14 @@
 #include <utility>
 #include <vector>
 
+// A plain loop built for the host's widest vectors (GCC's target_clones on x86-64): the
+// anchor a compiler makes of the textbook loop.
+#if defined(__x86_64__)
+#define ACLCPU_WIDEST_VECTORS __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define ACLCPU_WIDEST_VECTORS
+#endif
+
 namespace aclcpu_bench {
 
 struct Runtime {

@@ -1,9 +1,10 @@
 // Conv2D on one core through handles, side by side (paired_runs.h) with the two CPU baselines a
 // CNN framework would otherwise call: im2col + OpenBLAS's sgemm (Caffe's scheme, the patch
 // matrix rebuilt on every call) and, where Debian's libdnnl-dev is installed, oneDNN's own
-// convolution primitive on plain (not blocked) layouts. Figures are GFLOP/s (2 per
-// multiply-add of the direct convolution). Part of op_bench, whose main() puts OpenBLAS and
-// oneDNN on one core.
+// convolution primitive on plain (not blocked) layouts. Depthwise convolutions, which no GEMM
+// serves, run beside oneDNN and a plain loop instead. Figures are GFLOP/s (2 per multiply-add
+// of the direct convolution). Part of op_bench, whose main() puts OpenBLAS and oneDNN on one
+// core.
 #include "bench_support.h"
 
 #include "acl/acl_op.h"
@@ -15,6 +16,7 @@
 #include <dnnl.hpp>
 #endif
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <utility>
@@ -33,17 +35,18 @@ constexpr int kPairedRounds = 15;
 struct ConvCase {
   const char *name;
   bool nhwc;
-  int64_t c, h, w, oc, k, stride, pad;
+  int64_t c, h, w, oc, k, stride, pad, groups = 1;
   int64_t oh() const { return (h + 2 * pad - k) / stride + 1; }
   int64_t ow() const { return (w + 2 * pad - k) / stride + 1; }
   std::vector<int64_t> input() const { return nhwc ? std::vector<int64_t>{1, h, w, c} : std::vector<int64_t>{1, c, h, w}; }
   std::vector<int64_t> filter() const {
-    return nhwc ? std::vector<int64_t>{k, k, c, oc} : std::vector<int64_t>{oc, c, k, k};
+    return nhwc ? std::vector<int64_t>{k, k, c / groups, oc} : std::vector<int64_t>{oc, c / groups, k, k};
   }
   std::vector<int64_t> output() const {
     return nhwc ? std::vector<int64_t>{1, oh(), ow(), oc} : std::vector<int64_t>{1, oc, oh(), ow()};
   }
-  int64_t depth() const { return c * k * k; }
+  int64_t depth() const { return c / groups * k * k; }  // per output element
+  bool depthwise() const { return groups == c && oc == c; }
   double flops() const { return 2.0 * double(oh() * ow()) * double(oc) * double(depth()); }
 };
 
@@ -54,6 +57,13 @@ const std::vector<ConvCase> &convCases() {
       {"Conv2D 1x1 NCHW 1x256x56x56 -> 64 f32", false, 256, 56, 56, 64, 1, 1, 0},
       {"Conv2D 7x7/2 NCHW 1x3x224x224 -> 64 f32 (stem)", false, 3, 224, 224, 64, 7, 2, 3},
       {"Conv2D 3x3/1 NHWC 1x14x14x256 -> 256 f32 (stage 3)", true, 256, 14, 14, 256, 3, 1, 1},
+      // MobileNet's depthwise convolutions (groups = channels) and a ResNeXt 32x4d group.
+      {"Conv2D depthwise 3x3/1 NHWC 1x112x112x32 f32 (MobileNet)", true, 32, 112, 112, 32, 3, 1, 1, 32},
+      {"Conv2D depthwise 3x3/2 NHWC 1x112x112x96 f32 (MobileNetV2)", true, 96, 112, 112, 96, 3, 2, 1, 96},
+      {"Conv2D depthwise 3x3/1 NHWC 1x14x14x576 f32 (MobileNetV2)", true, 576, 14, 14, 576, 3, 1, 1, 576},
+      {"Conv2D depthwise 3x3/1 NCHW 1x32x112x112 f32", false, 32, 112, 112, 32, 3, 1, 1, 32},
+      {"Conv2D 3x3/1 NCHW 1x128x56x56 -> 128 f32, 32 groups (ResNeXt)", false, 128, 56, 56, 128, 3, 1, 1, 32},
+      {"Conv2D 3x3/1 NHWC 1x56x56x128 -> 128 f32, 32 groups (ResNeXt)", true, 128, 56, 56, 128, 3, 1, 1, 32},
   };
   return cases;
 }
@@ -76,7 +86,7 @@ class ConvRun : public HandleContender {
     aclopSetAttrListInt(attr, "strides", 4, strides.data());
     aclopSetAttrListInt(attr, "pads", 4, pads.data());
     aclopSetAttrListInt(attr, "dilations", 4, dilations.data());
-    aclopSetAttrInt(attr, "groups", 1);
+    aclopSetAttrInt(attr, "groups", p.groups);
     aclopSetAttrInt(attr, "offset_x", 0);
     aclopSetAttrString(attr, "data_format", p.nhwc ? "NHWC" : "NCHW");
     compileAndBind("Conv2D", {inDesc, filterDesc}, outDesc, {in_.buffer, filter_.buffer}, out_.buffer, attr);
@@ -130,6 +140,61 @@ class Im2colSgemmRun : public Contender {
   AlignedHostArray<float> in_, filter_, patches_, out_;
 };
 
+// A depthwise convolution as plain loops, the compiler vectorizing the innermost: channels for
+// NHWC (each window position updates a row of outputs), output columns for NCHW (each window
+// column's valid range worked out first, so the loop has no branch).
+ACLCPU_WIDEST_VECTORS
+void depthwiseByHand(const ConvCase &p, const float *in, const float *filter, float *out) {
+  const int64_t oh = p.oh(), ow = p.ow(), c = p.c, k = p.k, s = p.stride;
+  if (p.nhwc) {
+    for (int64_t y = 0; y < oh; ++y)
+      for (int64_t x = 0; x < ow; ++x) {
+        float *o = out + (y * ow + x) * c;
+        std::fill(o, o + c, 0.0f);
+        for (int64_t i = 0; i < k; ++i)
+          for (int64_t j = 0; j < k; ++j) {
+            const int64_t row = y * s + i - p.pad, col = x * s + j - p.pad;
+            if (row < 0 || row >= p.h || col < 0 || col >= p.w) continue;
+            const float *v = in + (row * p.w + col) * c, *f = filter + (i * k + j) * c;
+            for (int64_t ch = 0; ch < c; ++ch) o[ch] += v[ch] * f[ch];
+          }
+      }
+    return;
+  }
+  for (int64_t ch = 0; ch < c; ++ch)
+    for (int64_t y = 0; y < oh; ++y) {
+      float *o = out + (ch * oh + y) * ow;
+      std::fill(o, o + ow, 0.0f);
+      for (int64_t i = 0; i < k; ++i) {
+        const int64_t row = y * s + i - p.pad;
+        if (row < 0 || row >= p.h) continue;
+        const float *v = in + (ch * p.h + row) * p.w;
+        for (int64_t j = 0; j < k; ++j) {
+          const float f = filter[(ch * k + i) * k + j];
+          const int64_t first = std::max<int64_t>(0, (p.pad - j + s - 1) / s);
+          const int64_t end = std::min<int64_t>(ow, (p.w - 1 + p.pad - j) / s + 1);
+          for (int64_t x = first; x < end; ++x) o[x] += f * v[x * s + j - p.pad];
+        }
+      }
+    }
+}
+
+class DepthwiseLoopRun : public Contender {
+ public:
+  explicit DepthwiseLoopRun(const ConvCase &p)
+      : Contender("plain loop"), case_(p), in_(size_t(p.c * p.h * p.w), 1.0f), filter_(size_t(p.oc * p.k * p.k), 0.5f),
+        out_(size_t(p.oc * p.oh() * p.ow()), 0.0f) {}
+  bool call() override {
+    depthwiseByHand(case_, in_.data(), filter_.data(), out_.data());
+    benchmark::ClobberMemory();
+    return true;
+  }
+
+ private:
+  ConvCase case_;
+  AlignedHostArray<float> in_, filter_, out_;
+};
+
 #ifdef ACLCPU_HAVE_ONEDNN
 // oneDNN's convolution on the case's own plain layouts (NCHW/OIHW or NHWC/HWIO).
 class OneDnnConvRun : public Contender {
@@ -138,7 +203,11 @@ class OneDnnConvRun : public Contender {
     using tag = dnnl::memory::format_tag;
     const auto f32 = dnnl::memory::data_type::f32;
     dnnl::memory::desc src({1, p.c, p.h, p.w}, f32, p.nhwc ? tag::nhwc : tag::nchw);
-    dnnl::memory::desc weights({p.oc, p.c, p.k, p.k}, f32, p.nhwc ? tag::hwio : tag::oihw);
+    // Groups: weights (groups, out channels, in channels of a group, ...), stored as our filter is.
+    dnnl::memory::desc weights = p.groups == 1
+                                     ? dnnl::memory::desc({p.oc, p.c, p.k, p.k}, f32, p.nhwc ? tag::hwio : tag::oihw)
+                                     : dnnl::memory::desc({p.groups, p.oc / p.groups, p.c / p.groups, p.k, p.k}, f32,
+                                                          p.nhwc ? tag::hwigo : tag::goihw);
     dnnl::memory::desc dst({1, p.oc, p.oh(), p.ow()}, f32, p.nhwc ? tag::nhwc : tag::nchw);
     dnnl::convolution_forward::primitive_desc pd(
         dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src,
@@ -169,13 +238,14 @@ void BM_PairedConv2D(benchmark::State &state) {
   Runtime runtime;
   std::vector<std::unique_ptr<Contender>> contenders;
   contenders.push_back(std::make_unique<ConvRun>(runtime, p));
-  contenders.push_back(std::make_unique<Im2colSgemmRun>(p));
+  if (p.groups == 1) contenders.push_back(std::make_unique<Im2colSgemmRun>(p));
+  if (p.depthwise()) contenders.push_back(std::make_unique<DepthwiseLoopRun>(p));
 #ifdef ACLCPU_HAVE_ONEDNN
   contenders.push_back(std::make_unique<OneDnnConvRun>(p));
 #endif
   aclcpu_bench::runPaired(state, contenders, p.flops(), "GFLOP/s");
 }
-BENCHMARK(BM_PairedConv2D)->DenseRange(0, 4)->Iterations(kPairedRounds)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_PairedConv2D)->DenseRange(0, 10)->Iterations(kPairedRounds)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Thread scaling: ours on a worker per usable core beside ours on one (OnOneWorker), each case.
 // Meant to run unpinned; "threads" counts the workers.
@@ -192,7 +262,7 @@ void BM_PairedConv2DThreads(benchmark::State &state) {
   state.counters["threads"] = threads;
 }
 BENCHMARK(BM_PairedConv2DThreads)
-    ->DenseRange(0, 4)
+    ->DenseRange(0, 10)
     ->Iterations(kPairedRounds)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

@@ -14,12 +14,6 @@
 #include <string>
 #include <vector>
 
-#if defined(__x86_64__)
-#define ACLCPU_WIDEST_VECTORS __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define ACLCPU_WIDEST_VECTORS
-#endif
-
 namespace {
 
 using namespace aclcpu_bench;

@@ -3,7 +3,11 @@
 // pads, dilations, groups, bias present or absent (an ACL_DT_UNDEFINED description),
 // f32/f16/bf16. Without groups the convolution runs as a product (im2col, or the input itself
 // for 1x1 stride-1 filters): the cases cover each filter layout on both data layouts there, and
-// shapes whose rows span several of the product's tiles.
+// shapes whose rows span several of the product's tiles. Depthwise convolutions (one input
+// channel a group), and groups of a few channels, run as one generic reading each window in a
+// straight run, NCHW through a padded copy of the input: the cases cover both data layouts with
+// every filter layout, channel multipliers, uneven pads, strides and dilations, windows too wide
+// to unroll, and enough channels to divide over blocks.
 #include "conformance_fixture.h"
 
 using namespace aclcpu_test;
@@ -103,7 +107,22 @@ TEST_F(Conformance, Conv2D) {
       {ACL_FLOAT, nchw, nchw, 1, 24, 30, 29, 33, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, true, false},
       // An empty batch; no out channels.
       {ACL_FLOAT, nhwc, hwcn, 0, 3, 5, 5, 4, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, true, false},
-      {ACL_FLOAT, nchw, nchw, 1, 3, 5, 5, 0, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, false, false}};
+      {ACL_FLOAT, nchw, nchw, 1, 3, 5, 5, 0, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, false, false},
+      // Depthwise.
+      {ACL_FLOAT, nhwc, hwcn, 2, 8, 9, 7, 8, 3, 3, {1, 1}, {1, 1}, 8, {1, 1, 1, 1}, true, false},
+      {ACL_FLOAT, nchw, nchw, 1, 6, 10, 11, 6, 3, 3, {2, 2}, {1, 1}, 6, {1, 0, 2, 1}, true, false},
+      {ACL_FLOAT16, nchw, nchw, 2, 4, 9, 8, 8, 5, 5, {1, 1}, {2, 1}, 4, {2, 2, 2, 2}, false, false},
+      {ACL_FLOAT, nhwc, nchw, 1, 5, 7, 9, 15, 3, 2, {1, 2}, {1, 1}, 5, {0, 0, 0, 0}, true, false},
+      {ACL_BF16, nchw, hwcn, 1, 16, 12, 12, 16, 7, 7, {1, 1}, {1, 1}, 16, {3, 3, 3, 3}, true, false},
+      {ACL_FLOAT, nhwc, nhwc, 1, 3, 12, 11, 6, 9, 9, {1, 1}, {1, 1}, 3, {4, 4, 4, 4}, true, false},
+      {ACL_FLOAT, nchw, nchw, 1, 48, 40, 40, 48, 3, 3, {1, 1}, {1, 1}, 48, {1, 1, 1, 1}, true, false},
+      {ACL_FLOAT, nhwc, hwcn, 1, 40, 33, 30, 40, 3, 3, {1, 1}, {1, 1}, 40, {1, 1, 1, 1}, false, false},
+      {ACL_FLOAT, nchw, nchw, 0, 4, 6, 6, 4, 3, 3, {1, 1}, {1, 1}, 4, {1, 1, 1, 1}, true, false},
+      // Groups of a few channels (ResNeXt's 4 in, 4 out) unroll as depthwise ones do; 6 channels
+      // x 3x3 is past the unrolled window and takes the direct nest.
+      {ACL_FLOAT, nchw, nchw, 1, 32, 20, 19, 32, 3, 3, {1, 1}, {1, 1}, 8, {1, 1, 1, 1}, true, false},
+      {ACL_FLOAT, nhwc, hwcn, 2, 16, 9, 10, 24, 3, 3, {2, 1}, {1, 1}, 4, {1, 1, 1, 1}, true, false},
+      {ACL_FLOAT, nhwc, nchw, 1, 12, 8, 7, 4, 3, 3, {1, 1}, {1, 1}, 2, {1, 1, 1, 1}, false, false}};
   for (const Conv &conv : convs) check(convCase(conv));
   printf("conv2d: %d cases\n", checked_);
 }
@@ -124,6 +143,11 @@ TEST_F(Conformance, Conv2DCompiledForEveryShape) {
                     false}));
     check(convCase({ACL_FLOAT, nchw, nchw, 2, 4, size, size + 2, 6, 3, 3, {1, 1}, {1, 1}, 2, {1, 1, 1, 1}, true,
                     false}));
+    // Depthwise: NCHW's padded copy sized at run time (one size with no images).
+    check(convCase({ACL_FLOAT, nchw, nchw, size % 3, 6, size, size + 1, 6, 3, 3, {1, 1}, {1, 1}, 6, {1, 2, 0, 1},
+                    true, false}));
+    check(convCase({ACL_FLOAT, nhwc, hwcn, size % 3, 5, size + 2, size, 5, 3, 3, {2, 1}, {1, 1}, 5, {1, 1, 1, 1},
+                    false, false}));
   }
   ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_DEFAULT), ACL_SUCCESS);
 }

@@ -271,7 +271,8 @@ func.func @conv2d_pointwise(%x: tensor<?x8x5x5xf32>, %w: tensor<4x8x1x1xf32>) ->
 
 // -----
 
-// With groups: one direct generic over the output dims in the output's order then the
+// Groups whose window (input channels of a group x kernel rows x columns, 6x3x3 here) is too
+// large to unroll: one direct generic over the output dims in the output's order then the
 // reductions (input channel in group, kernel row, kernel column), the input read through
 // tensor.extract at the window position. Dynamic batch and spatial dims: the output's are
 // computed as inference does, (in + pads - dilated kernel) / stride + 1.
@@ -282,13 +283,72 @@ func.func @conv2d_pointwise(%x: tensor<?x8x5x5xf32>, %w: tensor<4x8x1x1xf32>) ->
 // CHECK: arith.divsi
 // CHECK: arith.divsi
 // CHECK: tensor.dim %arg0, %c0
-// CHECK: tensor.empty(%{{.*}}, %{{.*}}, %{{.*}}) : tensor<?x6x?x?xf32>
+// CHECK: tensor.empty(%{{.*}}, %{{.*}}, %{{.*}}) : tensor<?x4x?x?xf32>
 // CHECK: linalg.generic {indexing_maps = [#[[FILTER]], #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
 // CHECK:   tensor.extract %arg0
-func.func @conv2d_dynamic(%x: tensor<?x4x?x?xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<?x6x?x?xf32> {
+func.func @conv2d_dynamic(%x: tensor<?x12x?x?xf32>, %w: tensor<4x6x3x3xf32>) -> tensor<?x4x?x?xf32> {
   %r = aclop.conv2d %x, %w {strides = array<i64: 1, 2>, pads = array<i64: 0, 0, 1, 1>, groups = 2}
-      : (tensor<?x4x?x?xf32>, tensor<6x2x3x3xf32>) -> tensor<?x6x?x?xf32>
-  return %r : tensor<?x6x?x?xf32>
+      : (tensor<?x12x?x?xf32>, tensor<4x6x3x3xf32>) -> tensor<?x4x?x?xf32>
+  return %r : tensor<?x4x?x?xf32>
+}
+
+// -----
+
+// Depthwise (one input channel a group): one parallel generic over the output, each window read
+// in a straight run (masked at the padding), the filter by out channel, the bias added and the
+// sum narrowed in the same body. A channel multiplier of 2 reads input channel oc / 2.
+// CHECK-LABEL: func @conv2d_depthwise_nhwc
+// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%arg2 : tensor<8xf16>)
+// CHECK: %[[OC:.*]] = linalg.index 3
+// CHECK: %[[C:.*]] = arith.divui %[[OC]], %c2
+// CHECK-COUNT-9: tensor.extract %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %[[C]]] : tensor<1x6x6x4xf16>
+// CHECK-NOT: tensor.extract %arg0
+// CHECK: tensor.extract %arg1[%c2{{.*}}, %c2{{.*}}, %c0{{.*}}, %[[OC]]] : tensor<3x3x1x8xf16>
+// CHECK: arith.truncf
+// CHECK-NEXT: linalg.yield
+func.func @conv2d_depthwise_nhwc(%x: tensor<1x6x6x4xf16>, %w: tensor<3x3x1x8xf16>, %b: tensor<8xf16>) -> tensor<1x3x3x8xf16> {
+  %r = aclop.conv2d %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 0, 1, 0>, groups = 4, data_format = "NHWC", filter_format = "HWCN"}
+      : (tensor<1x6x6x4xf16>, tensor<3x3x1x8xf16>, tensor<8xf16>) -> tensor<1x3x3x8xf16>
+  return %r : tensor<1x3x3x8xf16>
+}
+
+// -----
+
+// NCHW depthwise reads a zero-padded copy of the input (sized at run time here), unmasked: the
+// innermost dim is the output's columns, along which a masked read is a gather.
+// CHECK-LABEL: func @conv2d_depthwise_nchw
+// CHECK: %[[ZEROS:.*]] = linalg.fill
+// CHECK: %[[COPY:.*]] = linalg.generic
+// CHECK: %[[PADDED:.*]] = tensor.insert_slice %[[COPY]] into %[[ZEROS]][0, 0, 1, 0]
+// CHECK: linalg.generic
+// CHECK-NOT: arith.select
+// CHECK-COUNT-4: tensor.extract %[[PADDED]]
+// CHECK-NOT: tensor.extract %arg0
+// CHECK: linalg.yield
+func.func @conv2d_depthwise_nchw(%x: tensor<?x4x?x?xf32>, %w: tensor<4x1x2x2xf32>) -> tensor<?x4x?x?xf32> {
+  %r = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 0, 0, 1>, groups = 4}
+      : (tensor<?x4x?x?xf32>, tensor<4x1x2x2xf32>) -> tensor<?x4x?x?xf32>
+  return %r : tensor<?x4x?x?xf32>
+}
+
+// -----
+
+// Groups of a few input channels unroll as well (2 channels x 3x3 here, unpadded: no copy): out
+// channel oc is in group oc / 3, whose input channels start at group * 2.
+// CHECK-LABEL: func @conv2d_groups_unrolled
+// CHECK: %[[OC:.*]] = linalg.index 1
+// CHECK: %[[GROUP:.*]] = arith.divui %[[OC]], %c3
+// CHECK: %[[FIRST:.*]] = arith.muli %[[GROUP]], %c2
+// CHECK-COUNT-9: tensor.extract %arg0[%{{.*}}, %[[FIRST]], %{{.*}}, %{{.*}}] : tensor<1x4x6x6xf32>
+// CHECK: %[[SECOND:.*]] = arith.addi %[[FIRST]], %c1
+// CHECK-COUNT-9: tensor.extract %arg0[%{{.*}}, %[[SECOND]], %{{.*}}, %{{.*}}] : tensor<1x4x6x6xf32>
+// CHECK-NOT: tensor.extract %arg0
+// CHECK: tensor.extract %arg1[%[[OC]], %c1{{.*}}, %c2{{.*}}, %c2{{.*}}] : tensor<6x2x3x3xf32>
+// CHECK-NEXT: arith.mulf
+func.func @conv2d_groups_unrolled(%x: tensor<1x4x6x6xf32>, %w: tensor<6x2x3x3xf32>) -> tensor<1x6x4x4xf32> {
+  %r = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, groups = 2}
+      : (tensor<1x4x6x6xf32>, tensor<6x2x3x3xf32>) -> tensor<1x6x4x4xf32>
+  return %r : tensor<1x6x4x4xf32>
 }
 
 // -----

@@ -210,6 +210,40 @@ func.func @conv_dynamic(%x: memref<?x?x?x5xf32>, %w: memref<3x3x5x6xf32>, %b: me
 
 // -----
 
+// Depthwise kernels stay block-partitioned and read the input without gathers: NCHW through its
+// padded copy (blocks divide the copy and the convolution alike, by channels with one image),
+// NHWC along channels.
+// CHECK: module attributes {aclop.partitioned = {dw_nchw_kernel = true}
+// CHECK-NOT: llvm.intr.masked.gather
+// CHECK-LABEL: llvm.func @dw_nchw_kernel(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
+func.func @dw_nchw(%x: memref<1x32x20x20xf32>, %w: memref<32x1x3x3xf32>, %b: memref<32xf32>, %out: memref<1x32x20x20xf32>,
+                   %bi: index, %bn: index) attributes {aclop.kernel = "dw_nchw_kernel"} {
+  %tx = bufferization.to_tensor %x restrict : memref<1x32x20x20xf32> to tensor<1x32x20x20xf32>
+  %tw = bufferization.to_tensor %w restrict : memref<32x1x3x3xf32> to tensor<32x1x3x3xf32>
+  %tb = bufferization.to_tensor %b restrict : memref<32xf32> to tensor<32xf32>
+  %r = aclop.conv2d %tx, %tw, %tb {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, groups = 32}
+      : (tensor<1x32x20x20xf32>, tensor<32x1x3x3xf32>, tensor<32xf32>) -> tensor<1x32x20x20xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<1x32x20x20xf32>, memref<1x32x20x20xf32>) -> ()
+  return
+}
+
+// -----
+
+// CHECK: module attributes {aclop.partitioned = {dw_nhwc_kernel = true}
+// CHECK-NOT: llvm.intr.masked.gather
+// CHECK-LABEL: llvm.func @dw_nhwc_kernel(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
+func.func @dw_nhwc(%x: memref<?x?x?x64xf32>, %w: memref<3x3x1x64xf32>, %out: memref<?x?x?x64xf32>, %bi: index, %bn: index)
+    attributes {aclop.kernel = "dw_nhwc_kernel"} {
+  %tx = bufferization.to_tensor %x restrict : memref<?x?x?x64xf32> to tensor<?x?x?x64xf32>
+  %tw = bufferization.to_tensor %w restrict : memref<3x3x1x64xf32> to tensor<3x3x1x64xf32>
+  %r = aclop.conv2d %tx, %tw {strides = array<i64: 2, 2>, pads = array<i64: 0, 1, 0, 1>, groups = 64, data_format = "NHWC", filter_format = "HWCN"}
+      : (tensor<?x?x?x64xf32>, tensor<3x3x1x64xf32>) -> tensor<?x?x?x64xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x?x?x64xf32>, memref<?x?x?x64xf32>) -> ()
+  return
+}
+
+// -----
+
 // An OIHW filter is the product's transposed operand. Without a ukernel the product packs it
 // whole first, a nest that makes the kernel single-block; the alias folding before the
 // register tiles does not converge on that packing's masked, transposing read of the

@@ -10,10 +10,18 @@
 // Every nest iterates (image, output pixel) first, with the pixel dims collapsed as the product
 // has them, so the block partitioning gives each block the same rows in all of them.
 //
-// With groups, one generic over (the four output dims in the output's order; input channel
+// Groups of few input channels (depthwise: one), where a group's window holds at most
+// kUnrolledWindow elements, as pooling's small windows: one parallel generic over the output,
+// each element's window read in a straight run, the products summed in registers, the bias
+// added and the sum narrowed there, and stored once. The innermost loop walks the output's last
+// dim: channels for NHWC, which a depthwise convolution reads as contiguous runs of input and
+// filter; columns for NCHW, read from a zero-padded copy of the input so that no read is masked
+// (a masked read along columns is a gather a vector).
+//
+// Other groups: one generic over (the four output dims in the output's order; input channel
 // within the group, kernel row, kernel column) reads the input with tensor.extract at the window
-// position (padding masked to zero) and accumulates in place: depthwise filters are too thin for
-// a product to pay.
+// position (padding masked to zero) and accumulates in place: such thin filters are not worth a
+// product.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,16 +46,22 @@ struct Geometry {
 };
 
 // The input element at window element (kernel row, kernel column) of output position (oh, ow) of
-// channel `channel` of image `n`, or zero in the padding.
+// channel `channel` of image `n`, or zero in the padding. Without padding every window lies
+// inside the input, and the read needs no mask.
 Value windowElement(OpBuilder &b, Location loc, Value input, const Geometry &g, Value n, Value channel, Value oh,
                     Value ow, Value kernelRow, Value kernelCol) {
   Value row = windowPosition(b, loc, oh, kernelRow, g.strides[0], g.dilations[0], constantIndex(b, loc, g.pads[0]));
   Value col = windowPosition(b, loc, ow, kernelCol, g.strides[1], g.dilations[1], constantIndex(b, loc, g.pads[2]));
-  Value valid = arith::AndIOp::create(b, loc, isInRange(b, loc, row, g.height), isInRange(b, loc, col, g.width));
-  Value zero = constantIndex(b, loc, 0);
   SmallVector<Value> indices(4);
   indices[g.data.n] = n;
   indices[g.data.c] = channel;
+  if (llvm::all_of(g.pads, [](int64_t pad) { return pad == 0; })) {
+    indices[g.data.h] = row;
+    indices[g.data.w] = col;
+    return tensor::ExtractOp::create(b, loc, input, indices);
+  }
+  Value valid = arith::AndIOp::create(b, loc, isInRange(b, loc, row, g.height), isInRange(b, loc, col, g.width));
+  Value zero = constantIndex(b, loc, 0);
   indices[g.data.h] = arith::SelectOp::create(b, loc, valid, row, zero);  // in bounds; masked below
   indices[g.data.w] = arith::SelectOp::create(b, loc, valid, col, zero);
   Value x = tensor::ExtractOp::create(b, loc, input, indices);
@@ -209,6 +223,100 @@ Value productConvolution(OpBuilder &b, Location loc, Conv2DOp op, Value input, V
   return productEpilogue(b, loc, acc, bias, resultType, g, /*channelsLast=*/true, biasElement);
 }
 
+// Group windows (input channels of a group x kernel rows x columns) of at most this many
+// elements are read in one straight run per output element: a 7x7 depthwise filter (ConvNeXt)
+// and a ResNeXt group's 4 channels x 3x3 are.
+constexpr int64_t kUnrolledWindow = 49;
+
+// The input with its padding made real (zeros), and `g` changed to read it without padding.
+// Blocks divide the copy and the convolution alike: along images, or with one image along
+// channels (dividedDim; neither is padded).
+Value paddedInput(OpBuilder &b, Location loc, Value input, Geometry &g) {
+  static constexpr int64_t kNoPads[4] = {0, 0, 0, 0};
+  auto type = tensorType(input);
+  SmallVector<int64_t> low(4, 0), added(4, 0);
+  low[g.data.h] = g.pads[0];
+  low[g.data.w] = g.pads[2];
+  added[g.data.h] = g.pads[0] + g.pads[1];
+  added[g.data.w] = g.pads[2] + g.pads[3];
+  SmallVector<int64_t> shape(type.getShape());
+  for (auto [size, more] : llvm::zip(shape, added))
+    if (!ShapedType::isDynamic(size)) size += more;
+  Value init = emptyTensor(b, loc, type.clone(shape), [&](int64_t i) -> Value {
+    return arith::AddIOp::create(b, loc, dim(b, loc, input, i), constantIndex(b, loc, added[i]));
+  });
+  Value filled = fill(b, loc, init, b.getZeroAttr(type.getElementType()));
+  Value part = emptyTensor(b, loc, type, [&](int64_t i) { return dim(b, loc, input, i); });
+  Value copied = gatherInto(b, loc, input, part, [](OpBuilder &, Location, int64_t, Value index) { return index; });
+  SmallVector<OpFoldResult> offsets, strides(4, b.getIndexAttr(1));
+  for (int64_t offset : low) offsets.push_back(b.getIndexAttr(offset));
+  Value padded = tensor::InsertSliceOp::create(b, loc, copied, filled, offsets, tensor::getMixedSizes(b, loc, input),
+                                               strides);
+  g.height = dim(b, loc, padded, g.data.h);
+  g.width = dim(b, loc, padded, g.data.w);
+  g.pads = kNoPads;
+  return padded;
+}
+
+// Conv2D with groups, a small group window: the unrolled generic; see the file comment.
+Value unrolledGroupConvolution(OpBuilder &b, Location loc, Conv2DOp op, Value input, Value filter, Value bias,
+                               Geometry g) {
+  MLIRContext *context = b.getContext();
+  bool padded = llvm::any_of(g.pads, [](int64_t pad) { return pad != 0; });
+  bool empty = llvm::is_contained(tensorType(input).getShape(), 0);  // nothing to read, nothing to copy
+  if (g.data.c == 1 && padded && !empty) input = paddedInput(b, loc, input, g);
+  auto resultType = cast<RankedTensorType>(op.getType());
+  Type element = resultType.getElementType(), accumulator = accumulatorType(element);
+  ArrayRef<int64_t> filterShape = tensorType(filter).getShape();
+  int64_t groupChannels = filterShape[g.weights.c], outPerGroup = filterShape[g.weights.n] / op.getGroups();
+  const ConvLayout &data = g.data;
+  Value init = emptyTensor(b, loc, resultType, [&](int64_t i) -> Value {
+    if (i == data.n) return dim(b, loc, input, data.n);
+    return i == data.h ? g.outHeight : g.outWidth;
+  });
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  Type biasElement;
+  if (bias) {
+    inputs.push_back(bias);
+    maps.push_back(AffineMap::get(4, 0, {getAffineDimExpr(data.c, context)}, context));
+    biasElement = tensorType(bias).getElementType();
+  }
+  maps.push_back(b.getMultiDimIdentityMap(4));
+  auto conv = linalg::GenericOp::create(
+      b, loc, resultType, inputs, init, maps, iterators(4, 0), [&](OpBuilder &nb, Location l, ValueRange args) {
+        auto at = [&](int64_t i) -> Value { return linalg::IndexOp::create(nb, l, i); };
+        Value outChannel = at(data.c);
+        Value group = outPerGroup == 1 ? outChannel
+                                       : arith::DivUIOp::create(nb, l, outChannel, constantIndex(nb, l, outPerGroup));
+        Value firstChannel =
+            groupChannels == 1 ? group : arith::MulIOp::create(nb, l, group, constantIndex(nb, l, groupChannels));
+        Value acc = arith::ConstantOp::create(nb, l, nb.getZeroAttr(accumulator));
+        for (int64_t inGroup = 0; inGroup < groupChannels; ++inGroup) {
+          Value channel = inGroup == 0 ? firstChannel
+                                       : arith::AddIOp::create(nb, l, firstChannel, constantIndex(nb, l, inGroup));
+          for (int64_t row = 0; row < g.kh; ++row)
+            for (int64_t col = 0; col < g.kw; ++col) {
+              Value kernelRow = constantIndex(nb, l, row), kernelCol = constantIndex(nb, l, col);
+              Value x =
+                  windowElement(nb, l, input, g, at(data.n), channel, at(data.h), at(data.w), kernelRow, kernelCol);
+              SmallVector<Value> indices(4);
+              indices[g.weights.n] = outChannel;
+              indices[g.weights.c] = constantIndex(nb, l, inGroup);
+              indices[g.weights.h] = kernelRow;
+              indices[g.weights.w] = kernelCol;
+              Value w = tensor::ExtractOp::create(nb, l, filter, indices);
+              acc = addOf(nb, l, acc,
+                          mulOf(nb, l, castScalar(nb, l, x, element, accumulator, true),
+                                castScalar(nb, l, w, element, accumulator, true)));
+            }
+        }
+        if (bias) acc = addOf(nb, l, acc, castScalar(nb, l, args[0], biasElement, accumulator, true));
+        linalg::YieldOp::create(nb, l, castScalar(nb, l, acc, accumulator, element, true));
+      });
+  return conv.getResult(0);
+}
+
 // Conv2D with groups: the direct generic; see the file comment.
 Value groupedConvolution(OpBuilder &b, Location loc, Conv2DOp op, Value input, Value filter, Value bias,
                          const Geometry &g) {
@@ -280,7 +388,9 @@ struct Conv2DPattern : OpConversionPattern<Conv2DOp> {
     g.outHeight = outputSize(g.height, g.pads[0] + g.pads[1], g.kh, g.strides[0], g.dilations[0]);
     g.outWidth = outputSize(g.width, g.pads[2] + g.pads[3], g.kw, g.strides[1], g.dilations[1]);
     Value bias = adaptor.getBias();
+    bool unrolled = op.getGroups() > 1 && filterShape[g.weights.c] * g.kh * g.kw <= kUnrolledWindow;
     Value result = op.getGroups() == 1 ? productConvolution(rewriter, loc, op, input, filter, bias, g)
+                   : unrolled          ? unrolledGroupConvolution(rewriter, loc, op, input, filter, bias, g)
                                        : groupedConvolution(rewriter, loc, op, input, filter, bias, g);
     rewriter.replaceOp(op, result);
     return success();

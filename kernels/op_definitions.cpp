@@ -521,11 +521,12 @@ std::vector<OpDefinition> buildTable() {
   table.push_back({"LogSoftmaxV2", {}, "log_softmax", 1, 1, {{"axes", OpAttrValue(std::vector<int64_t>{-1})}},
                    translateSoftmax});
   table.push_back({"Transpose", {"TransposeD"}, "transpose", 1, 2, {}, translateTranspose});
-  table.push_back(conv2dDefinition());
+  for (OpDefinition &convolution : convolutionDefinitions()) table.push_back(std::move(convolution));
   for (OpDefinition &pooling : poolingDefinitions()) table.push_back(std::move(pooling));
   for (OpDefinition &definition : table)
     definition.onCubeCores = definition.type == "GEMM" || definition.type == "MatMul" ||
-                             definition.type == "BatchMatMul" || definition.type == "Conv2D";
+                             definition.type == "BatchMatMul" || definition.type == "Conv2D" ||
+                             definition.type == "DepthwiseConv2D";
   return table;
 }
 

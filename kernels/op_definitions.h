@@ -39,7 +39,7 @@ struct OpDefinition {
 
 const OpDefinition *findOpDefinition(const std::string &type);
 // Definitions kept in their own file (window_op_definitions.cpp).
-OpDefinition conv2dDefinition();
+std::vector<OpDefinition> convolutionDefinitions();
 std::vector<OpDefinition> poolingDefinitions();
 const std::vector<OpDefinition> &opDefinitions();
 

@@ -1,5 +1,5 @@
-// CANN's windowed operators: Conv2D -> aclop.conv2d; MaxPool, AvgPool, MaxPoolV3 and AvgPoolV2
-// -> aclop.pool2d. Each tensor's own format says how to read its dims (an NHWC input with an
+// CANN's windowed operators: Conv2D and DepthwiseConv2D -> aclop.conv2d; MaxPool, AvgPool,
+// MaxPoolV3 and AvgPoolV2 -> aclop.pool2d. Each tensor's own format says how to read its dims (an NHWC input with an
 // NCHW filter is normal); an ND tensor takes the data_format attribute's layout. Per-dim lists
 // (strides, dilations, ksize) come in the input's layout order, pads as [top, bottom, left, right].
 #include "op_definitions.h"
@@ -71,6 +71,41 @@ std::string translateConv2D(ResolvedRequest &request) {
   request.spec.attributes.push_back({"data_format", layout});
   request.spec.attributes.push_back({"filter_format", filterLayout});
   return "";
+}
+
+// DepthwiseConv2D is Conv2D with a group per input channel. Its filter is [kh, kw, C, M] (HWCN;
+// ND reads as HWCN) or [M, C, kh, kw] (NCHW), M the channel multiplier, and output channel
+// c * M + m takes filter (c, m): the HWCN filter is, as stored, Conv2D's HWCN filter [kh, kw, 1,
+// C * M]; the NCHW one is Conv2D's [C, 1, kh, kw] when M is 1 (with M above 1 its output
+// channels would not be one dim of it: refused).
+std::string translateDepthwiseConv2D(ResolvedRequest &request) {
+  std::string layout;
+  if (std::string error = dataLayout(request, layout); !error.empty()) return error;
+  ResolvedTensor &x = request.inputs[0], &filter = request.inputs[1];
+  if (x.dims.size() != 4 || filter.dims.size() != 4) return "x and the filter must be 4-d";
+  const size_t c = layout == "NCHW" ? 1 : 3;
+  x.keepStatic(c);
+  for (size_t d = 0; d < 4; ++d) filter.keepStatic(d);
+  const std::vector<int64_t> &f = filter.dims;
+  if (std::any_of(f.begin(), f.end(), [](int64_t d) { return d < 0; })) return "the filter's dims must be known";
+  const bool hwcn = filter.format == ACL_FORMAT_HWCN || filter.format == ACL_FORMAT_ND;
+  if (!hwcn && filter.format != ACL_FORMAT_NCHW)
+    return "the filter must be HWCN ([kh, kw, C, multiplier]), NCHW ([multiplier, C, kh, kw]) or ND (read as HWCN)";
+  const int64_t channels = hwcn ? f[2] : f[1], multiplier = hwcn ? f[3] : f[0];
+  if (x.dims[c] != channels)
+    return "the filter is for " + std::to_string(channels) + " input channels, x has " + std::to_string(x.dims[c]);
+  if (channels == 0) return "x has no channels";
+  if (!hwcn && multiplier != 1)
+    return "an NCHW filter with a channel multiplier above 1 is not supported (give it as HWCN)";
+  const std::vector<int64_t> conv =
+      hwcn ? std::vector<int64_t>{f[0], f[1], 1, channels * multiplier} : std::vector<int64_t>{channels, 1, f[2], f[3]};
+  filter.dims = conv;
+  if (!filter.givenDims.empty()) filter.givenDims = conv;
+  filter.ranges.clear();
+  for (int64_t d : conv) filter.ranges.push_back({d, d});
+  filter.format = hwcn ? ACL_FORMAT_HWCN : ACL_FORMAT_NCHW;
+  request.attributes["groups"] = channels;
+  return translateConv2D(request);
 }
 
 // TensorFlow's MaxPool / AvgPool take `padding` "SAME" or "VALID"; MaxPoolV3 / AvgPoolV2 take
@@ -166,19 +201,30 @@ std::vector<OpDefinition> poolingDefinitions() {
           {"AvgPoolV2", {}, "pool2d", 1, 1, v2, pool("avg", true)}};
 }
 
-OpDefinition conv2dDefinition() {
-  return {"Conv2D",
-          {},
-          "conv2d",
-          2,
-          4,
-          {{"strides", std::nullopt},
-           {"pads", std::nullopt},
-           {"dilations", OpAttrValue(std::vector<int64_t>{1, 1, 1, 1})},
-           {"groups", OpAttrValue(int64_t{1})},
-           {"data_format", OpAttrValue(std::string("NHWC"))},
-           {"offset_x", OpAttrValue(int64_t{0})}},
-          translateConv2D};
+std::vector<OpDefinition> convolutionDefinitions() {
+  return {{"Conv2D",
+           {},
+           "conv2d",
+           2,
+           4,
+           {{"strides", std::nullopt},
+            {"pads", std::nullopt},
+            {"dilations", OpAttrValue(std::vector<int64_t>{1, 1, 1, 1})},
+            {"groups", OpAttrValue(int64_t{1})},
+            {"data_format", OpAttrValue(std::string("NHWC"))},
+            {"offset_x", OpAttrValue(int64_t{0})}},
+           translateConv2D},
+          {"DepthwiseConv2D",
+           {},
+           "conv2d",
+           2,
+           4,
+           {{"strides", std::nullopt},
+            {"pads", std::nullopt},
+            {"dilations", OpAttrValue(std::vector<int64_t>{1, 1, 1, 1})},
+            {"data_format", OpAttrValue(std::string("NHWC"))},
+            {"offset_x", OpAttrValue(int64_t{0})}},
+           translateDepthwiseConv2D}};
 }
 
 }  // namespace aclcpu

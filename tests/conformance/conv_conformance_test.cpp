@@ -127,6 +127,70 @@ TEST_F(Conformance, Conv2D) {
   printf("conv2d: %d cases\n", checked_);
 }
 
+// DepthwiseConv2D: x NCHW or NHWC; the filter [kh, kw, C, M] (HWCN, or ND) or [M, C, kh, kw]
+// (NCHW); output channel c * M + m.
+struct Depthwise {
+  aclDataType type;
+  Layout data;
+  aclFormat filterFormat;
+  int64_t batch, channels, height, width, multiplier, kh, kw;
+  int64_t stride[2], dilation[2];
+  std::vector<int64_t> pads;  // top, bottom, left, right
+  bool bias;
+};
+
+Case depthwiseCase(const Depthwise &dw) {
+  const int64_t m = dw.multiplier, outChannels = dw.channels * m;
+  int64_t oh = (dw.height + dw.pads[0] + dw.pads[1] - dw.dilation[0] * (dw.kh - 1) - 1) / dw.stride[0] + 1;
+  int64_t ow = (dw.width + dw.pads[2] + dw.pads[3] - dw.dilation[1] * (dw.kw - 1) - 1) / dw.stride[1] + 1;
+  const bool nchwFilter = dw.filterFormat == ACL_FORMAT_NCHW;
+  std::vector<int64_t> filterDims = nchwFilter ? std::vector<int64_t>{m, dw.channels, dw.kh, dw.kw}
+                                                : std::vector<int64_t>{dw.kh, dw.kw, dw.channels, m};
+  std::vector<HostTensor> inputs = {
+      randomTensor(dw.type, place(dw.data, dw.batch, dw.channels, dw.height, dw.width), 21, -1, 1),
+      randomTensor(dw.type, filterDims, 22, -1, 1),
+      dw.bias ? randomTensor(dw.type, {outChannels}, 23, -1, 1) : HostTensor(ACL_DT_UNDEFINED, {})};
+  Layout data = dw.data;
+  Reference reference = [=](const std::vector<HostTensor> &in, const std::vector<int64_t> &out) {
+    int64_t n = out[data.n], o = out[data.c], y = out[data.h], x = out[data.w], c = o / m, q = o % m;
+    double sum = dw.bias ? in[2].at(o) : 0;
+    for (int64_t i = 0; i < dw.kh; ++i)
+      for (int64_t j = 0; j < dw.kw; ++j) {
+        int64_t row = y * dw.stride[0] + i * dw.dilation[0] - dw.pads[0];
+        int64_t col = x * dw.stride[1] + j * dw.dilation[1] - dw.pads[2];
+        if (row < 0 || row >= dw.height || col < 0 || col >= dw.width) continue;
+        std::vector<int64_t> wi = nchwFilter ? std::vector<int64_t>{q, c, i, j} : std::vector<int64_t>{i, j, c, q};
+        sum += in[0].at(ravel(place(data, n, c, row, col), in[0].shape)) * in[1].at(ravel(wi, in[1].shape));
+      }
+    return sum;
+  };
+  std::vector<int64_t> strides = {1, 1, 1, 1}, dilations = {1, 1, 1, 1};
+  strides[data.h] = dw.stride[0], strides[data.w] = dw.stride[1];
+  dilations[data.h] = dw.dilation[0], dilations[data.w] = dw.dilation[1];
+  const char *dataFormat = data.format == ACL_FORMAT_NCHW ? "NCHW" : "NHWC";
+  auto attributes = [=](aclopAttr *attr) {
+    aclopSetAttrListInt(attr, "strides", 4, strides.data());
+    aclopSetAttrListInt(attr, "pads", 4, dw.pads.data());
+    aclopSetAttrListInt(attr, "dilations", 4, dilations.data());
+    aclopSetAttrString(attr, "data_format", dataFormat);
+  };
+  return Case{"DepthwiseConv2D", inputs, attributes,
+              HostTensor(dw.type, place(data, dw.batch, outChannels, oh, ow)), reference,
+              std::vector<aclFormat>{data.format, dw.filterFormat, ACL_FORMAT_ND}, data.format};
+}
+
+TEST_F(Conformance, DepthwiseConv2D) {
+  const Depthwise cases[] = {
+      {ACL_FLOAT, nhwc, ACL_FORMAT_HWCN, 2, 8, 9, 7, 1, 3, 3, {1, 1}, {1, 1}, {1, 1, 1, 1}, true},
+      {ACL_FLOAT16, nhwc, ACL_FORMAT_HWCN, 1, 5, 8, 8, 2, 3, 3, {2, 2}, {1, 1}, {0, 1, 0, 1}, true},
+      {ACL_FLOAT, nchw, ACL_FORMAT_NCHW, 1, 6, 10, 9, 1, 5, 3, {1, 2}, {2, 1}, {4, 4, 1, 1}, false},
+      {ACL_BF16, nchw, ACL_FORMAT_HWCN, 2, 4, 7, 7, 3, 3, 3, {2, 2}, {1, 1}, {1, 1, 1, 1}, true},
+      {ACL_FLOAT, nhwc, ACL_FORMAT_ND, 1, 3, 6, 5, 2, 2, 2, {1, 1}, {1, 1}, {0, 0, 0, 0}, false},
+      {ACL_FLOAT, nhwc, ACL_FORMAT_NCHW, 1, 7, 6, 6, 1, 3, 3, {1, 1}, {1, 1}, {1, 1, 1, 1}, true}};
+  for (const Depthwise &dw : cases) check(depthwiseCase(dw));
+  printf("depthwise conv2d: %d cases\n", checked_);
+}
+
 // Compiled for dynamic shapes (ACL_OP_COMPILE_FUZZ): one kernel serves every batch, height and
 // width, the pixel count and the output's size worked out at run time; the filter and the
 // input's channels stay as given.
@@ -148,6 +212,8 @@ TEST_F(Conformance, Conv2DCompiledForEveryShape) {
                     true, false}));
     check(convCase({ACL_FLOAT, nhwc, hwcn, size % 3, 5, size + 2, size, 5, 3, 3, {2, 1}, {1, 1}, 5, {1, 1, 1, 1},
                     false, false}));
+    check(depthwiseCase({ACL_FLOAT, nhwc, ACL_FORMAT_HWCN, size % 2 + 1, 4, size, size + 1, 2, 3, 3, {1, 1}, {1, 1},
+                         {1, 1, 1, 1}, true}));
   }
   ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_DEFAULT), ACL_SUCCESS);
 }

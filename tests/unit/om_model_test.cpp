@@ -72,6 +72,50 @@ class OmModelTest : public OpApiTest {
   }
 };
 
+// DepthwiseConv2D's filter [kh, kw, C, M] is Conv2D's [kh, kw, 1, C * M] to the kernel: the
+// model atc writes is found again for the request as given, and runs without compiling.
+TEST_F(OmModelTest, AtcDepthwiseConvolutionRunsWithoutCompiling) {
+  TempFolder folder;
+  const std::string ops = std::string(R"([{"op": "DepthwiseConv2D", "input_desc": [)") +
+                          R"({"format": "NHWC", "type": "float", "shape": [1, 4, 5, 2]},)" +
+                          R"({"format": "HWCN", "type": "float", "shape": [3, 3, 2, 2]}], "output_desc": [)" +
+                          R"({"format": "NHWC", "type": "float", "shape": [1, 4, 5, 4]}], "attr": [)" +
+                          R"({"name": "strides", "type": "list_int", "value": [1, 1, 1, 1]},)" +
+                          R"({"name": "pads", "type": "list_int", "value": [1, 1, 1, 1]}]}])";
+  runAtc(ops, folder.path + "/op_models");
+  uint64_t before = compilations();
+  ASSERT_EQ(aclopSetModelDir((folder.path + "/op_models").c_str()), ACL_SUCCESS) << recentError();
+  Desc x = desc(ACL_FLOAT, {1, 4, 5, 2}, ACL_FORMAT_NHWC), w = desc(ACL_FLOAT, {3, 3, 2, 2}, ACL_FORMAT_HWCN),
+       y = desc(ACL_FLOAT, {1, 4, 5, 4}, ACL_FORMAT_NHWC);
+  auto input = randomFloats(40, 6), filter = randomFloats(36, 7);
+  DeviceTensor<float> dx(input), dw(filter), dy(std::vector<float>(80));
+  aclopAttr *attr = aclopCreateAttr();
+  int64_t ones[] = {1, 1, 1, 1};
+  aclopSetAttrListInt(attr, "strides", 4, ones);
+  aclopSetAttrListInt(attr, "pads", 4, ones);
+  aclTensorDesc *inputs[] = {x.get(), w.get()}, *outputs[] = {y.get()};
+  aclDataBuffer *inBuffers[] = {dx.buffer, dw.buffer}, *outBuffers[] = {dy.buffer};
+  ASSERT_EQ(aclopExecuteV2("DepthwiseConv2D", 2, inputs, inBuffers, 1, outputs, outBuffers, attr, stream_), ACL_SUCCESS)
+      << recentError();
+  aclopDestroyAttr(attr);
+  ASSERT_EQ(aclrtSynchronizeStream(stream_), ACL_SUCCESS);
+  auto out = dy.read();
+  for (int row = 0; row < 4; ++row)
+    for (int col = 0; col < 5; ++col)
+      for (int o = 0; o < 4; ++o) {
+        int c = o / 2, m = o % 2;
+        double expected = 0;
+        for (int i = 0; i < 3; ++i)
+          for (int j = 0; j < 3; ++j) {
+            int r = row + i - 1, q = col + j - 1;
+            if (r < 0 || r >= 4 || q < 0 || q >= 5) continue;
+            expected += input[(r * 5 + q) * 2 + c] * filter[((i * 3 + j) * 2 + c) * 2 + m];
+          }
+        EXPECT_NEAR(out[(row * 5 + col) * 4 + o], expected, 1e-5) << row << "," << col << "," << o;
+      }
+  EXPECT_EQ(compilations(), before) << "the loaded model runs without compiling";
+}
+
 TEST_F(OmModelTest, AtcModelsRunThroughEveryCallFlowWithoutCompiling) {
   TempFolder folder;
   runAtc(kSampleOps, folder.path + "/op_models");

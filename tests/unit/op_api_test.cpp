@@ -1347,6 +1347,24 @@ TEST_F(OpApiTest, WindowOpsRefuseWhatTheyCannotCompute) {
   EXPECT_NE(aclopCompile("Conv2D", 2, convInputs, 1, convOutputs, conv, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
             ACL_SUCCESS);
   EXPECT_NE(recentError().find("the input's height and width must not be 0"), std::string::npos) << recentError();
+  // DepthwiseConv2D: an NCHW filter [multiplier, C, kh, kw] with a multiplier above 1 (its
+  // output channels c * M + m are not one dim of it), and a filter for other channels.
+  Desc dwX = desc(ACL_FLOAT, {1, 2, 5, 5}), dwOut = desc(ACL_FLOAT, {1, 4, 5, 5});
+  Desc mchw = desc(ACL_FLOAT, {2, 2, 3, 3}, ACL_FORMAT_NCHW);
+  Desc otherChannels = desc(ACL_FLOAT, {3, 3, 3, 1}, ACL_FORMAT_HWCN);
+  int64_t samePads[] = {1, 1, 1, 1};
+  aclopSetAttrListInt(conv, "pads", 4, samePads);
+  const aclTensorDesc *multiplied[] = {dwX.get(), mchw.get()}, *dwOutputs[] = {dwOut.get()};
+  EXPECT_EQ(
+      aclopCompile("DepthwiseConv2D", 2, multiplied, 1, dwOutputs, conv, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+      ACL_ERROR_OP_ATTR_NOT_MATCH);
+  EXPECT_NE(recentError().find("an NCHW filter with a channel multiplier above 1 is not supported"), std::string::npos)
+      << recentError();
+  const aclTensorDesc *mismatched[] = {dwX.get(), otherChannels.get()};
+  EXPECT_EQ(
+      aclopCompile("DepthwiseConv2D", 2, mismatched, 1, dwOutputs, conv, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr),
+      ACL_ERROR_OP_ATTR_NOT_MATCH);
+  EXPECT_NE(recentError().find("the filter is for 3 input channels, x has 2"), std::string::npos) << recentError();
   aclopDestroyAttr(conv);
 }
 

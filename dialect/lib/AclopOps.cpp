@@ -309,6 +309,7 @@ LogicalResult Conv2DOp::inferReturnTypes(MLIRContext *, std::optional<Location> 
     if (failed(inference.merge(biasType->getDimSize(0), outChannels, "bias size and output channels")))
       return failure();
   }
+  if (kh < 1 || kw < 1) return inference.fail("the filter's height and width must be at least 1");
   if (in[data->h] == 0 || in[data->w] == 0)  // every window would lie in the padding
     return inference.fail("the input's height and width must not be 0");
   int64_t oh = convOutputSize(in[data->h], pads[0], pads[1], kh, strides[0], dilations[0]);

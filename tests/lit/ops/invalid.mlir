@@ -236,6 +236,15 @@ func.func @conv2d_groups(%x: tensor<1x4x5x5xf32>, %w: tensor<6x3x3x3xf32>) {
 
 // -----
 
+func.func @conv2d_empty_filter(%x: tensor<1x1x5x5xf32>, %w: tensor<1x1x0x3xf32>) {
+  // expected-error @below {{the filter's height and width must be at least 1}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>} : (tensor<1x1x5x5xf32>, tensor<1x1x0x3xf32>) -> tensor<1x1x8x5xf32>
+  return
+}
+
+// -----
+
 func.func @conv2d_too_small(%x: tensor<1x1x2x2xf32>, %w: tensor<1x1x3x3xf32>) {
   // expected-error @below {{the dilated filter is larger than the padded input (2x2)}}
   // expected-error @below {{failed to infer returned types}}

@@ -92,8 +92,8 @@ class HandleContender : public Contender {
   ~HandleContender() override { aclopDestroyHandle(handle_); }
   bool call() override {
     if (handle_ == nullptr) return false;
-    if (aclopExecWithHandle(handle_, static_cast<int>(inputs_.size()), inputs_.data(), 1, &output_,
-                            runtime_.stream) != ACL_SUCCESS ||
+    if (aclopExecWithHandle(handle_, static_cast<int>(inputs_.size()), inputs_.data(),
+                            static_cast<int>(outputs_.size()), outputs_.data(), runtime_.stream) != ACL_SUCCESS ||
         aclrtSynchronizeStream(runtime_.stream) != ACL_SUCCESS)
       return fail(aclGetRecentErrMsg());
     return true;
@@ -101,30 +101,39 @@ class HandleContender : public Contender {
 
  protected:
   // `handle` null: its creation failed, and the recent error says why.
-  void bind(aclopHandle *handle, std::vector<const aclDataBuffer *> inputs, aclDataBuffer *output) {
+  void bind(aclopHandle *handle, std::vector<const aclDataBuffer *> inputs, std::vector<aclDataBuffer *> outputs) {
     handle_ = handle;
     inputs_ = std::move(inputs);
-    output_ = output;
+    outputs_ = std::move(outputs);
     if (handle_ == nullptr) fail(aclGetRecentErrMsg());
   }
+  void bind(aclopHandle *handle, std::vector<const aclDataBuffer *> inputs, aclDataBuffer *output) {
+    bind(handle, std::move(inputs), std::vector<aclDataBuffer *>{output});
+  }
   // Compiles `opType` over the descriptions (and attributes, if any) and binds a handle of it.
+  void compileAndBind(const char *opType, std::vector<const aclTensorDesc *> inDescs,
+                      std::vector<const aclTensorDesc *> outDescs, std::vector<const aclDataBuffer *> inputs,
+                      std::vector<aclDataBuffer *> outputs, const aclopAttr *attr = nullptr) {
+    const int count = static_cast<int>(inDescs.size()), outCount = static_cast<int>(outDescs.size());
+    aclopHandle *handle = nullptr;
+    if (aclopCompile(opType, count, inDescs.data(), outCount, outDescs.data(), attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS,
+                     nullptr) != ACL_SUCCESS ||
+        aclopCreateHandle(opType, count, inDescs.data(), outCount, outDescs.data(), attr, &handle) != ACL_SUCCESS)
+      handle = nullptr;
+    bind(handle, std::move(inputs), std::move(outputs));
+  }
   void compileAndBind(const char *opType, std::vector<const aclTensorDesc *> inDescs, const aclTensorDesc *outDesc,
                       std::vector<const aclDataBuffer *> inputs, aclDataBuffer *output,
                       const aclopAttr *attr = nullptr) {
-    const int count = static_cast<int>(inDescs.size());
-    aclopHandle *handle = nullptr;
-    if (aclopCompile(opType, count, inDescs.data(), 1, &outDesc, attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr) !=
-            ACL_SUCCESS ||
-        aclopCreateHandle(opType, count, inDescs.data(), 1, &outDesc, attr, &handle) != ACL_SUCCESS)
-      handle = nullptr;
-    bind(handle, std::move(inputs), output);
+    compileAndBind(opType, std::move(inDescs), std::vector<const aclTensorDesc *>{outDesc}, std::move(inputs),
+                   std::vector<aclDataBuffer *>{output}, attr);
   }
 
  private:
   const Runtime &runtime_;
   aclopHandle *handle_ = nullptr;
   std::vector<const aclDataBuffer *> inputs_;
-  aclDataBuffer *output_ = nullptr;
+  std::vector<aclDataBuffer *> outputs_;
 };
 
 // `Base` (a HandleContender) on one of the runtime's workers: each call's launches obey a

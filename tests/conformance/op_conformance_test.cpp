@@ -864,8 +864,9 @@ TEST_F(Conformance, Split) {
 
 // LayerNorm against a double-precision two-pass reference: y, mean and variance (population),
 // normalizing from begin_norm_axis and scaling from begin_params_axis (which may start before
-// it), an f32 gamma and beta with f16 x, rows enough for several blocks, an empty batch, and x
-// far from 0 for its spread (32 +- 2: a one-pass E[x^2] - E[x]^2 in f32 loses the variance there).
+// it), an f32 gamma and beta with f16 x, rows enough for several blocks, an empty batch, x far
+// from 0 for its spread (32 +- 2: a one-pass E[x^2] - E[x]^2 in f32 loses the variance there),
+// and kernels compiled for every shape.
 TEST_F(Conformance, LayerNorm) {
   struct NormCase {
     std::vector<int64_t> shape;
@@ -877,60 +878,66 @@ TEST_F(Conformance, LayerNorm) {
                             {{2, 3, 4}, 2, 1, 0},  {{300, 512}, 1, 1, 0}, {{0, 8}, 1, 1, 0},
                             {{4, 37}, 1, 1, 32}};
   const float epsilon = 1e-5f;
+  auto normCase = [&](aclDataType type, aclDataType paramType, const NormCase &nc) {
+    int64_t rank = int64_t(nc.shape.size());
+    int64_t normAxis = nc.normAxis < 0 ? nc.normAxis + rank : nc.normAxis;
+    int64_t paramsAxis = nc.paramsAxis < 0 ? nc.paramsAxis + rank : nc.paramsAxis;
+    std::vector<int64_t> params(nc.shape.begin() + paramsAxis, nc.shape.end()), statistics = nc.shape;
+    for (int64_t d = normAxis; d < rank; ++d) statistics[d] = 1;
+    // Mean and variance of the row holding `index` (the dims from normAxis varied).
+    auto moments = [=](const HostTensor &x, std::vector<int64_t> index) {
+      int64_t count = 1;
+      for (int64_t d = normAxis; d < rank; ++d) count *= nc.shape[d];
+      std::vector<double> values;
+      for (int64_t k = 0; k < count; ++k) {
+        int64_t rest = k;
+        for (int64_t d = rank - 1; d >= normAxis; --d) {
+          index[d] = rest % nc.shape[d];
+          rest /= nc.shape[d];
+        }
+        values.push_back(x.at(ravel(index, nc.shape)));
+      }
+      double mean = 0, variance = 0;
+      for (double v : values) mean += v / double(count);
+      for (double v : values) variance += (v - mean) * (v - mean) / double(count);
+      return std::pair{mean, variance};
+    };
+    auto y = [=](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+      auto [mean, variance] = moments(in[0], index);
+      std::vector<int64_t> p(index.begin() + paramsAxis, index.end());
+      return (in[0].at(ravel(index, nc.shape)) - mean) / std::sqrt(variance + epsilon) * in[1].at(ravel(p, params)) +
+             in[2].at(ravel(p, params));
+    };
+    Case c{"LayerNorm",
+           {randomTensor(type, nc.shape, 46, nc.offset - 2, nc.offset + 2), randomTensor(paramType, params, 47),
+            randomTensor(paramType, params, 48)},
+           [=](aclopAttr *attr) {
+             aclopSetAttrInt(attr, "begin_norm_axis", nc.normAxis);
+             aclopSetAttrInt(attr, "begin_params_axis", nc.paramsAxis);
+             aclopSetAttrFloat(attr, "epsilon", epsilon);
+           },
+           HostTensor(type, nc.shape), y};
+    c.moreOutputs = {{HostTensor(type, statistics),
+                      [=](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                        return moments(in[0], index).first;
+                      }},
+                     {HostTensor(type, statistics),
+                      [=](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                        return moments(in[0], index).second;
+                      }}};
+    return c;
+  };
   for (aclDataType type : kFloats)
     for (int variant = 0; variant < (type == ACL_FLOAT16 ? 2 : 1); ++variant) {
       aclDataType paramType = variant ? ACL_FLOAT : type;  // f32 parameters: one x type is enough
-      for (const NormCase &nc : cases) {
-        if (nc.offset != 0 && type != ACL_FLOAT) continue;
-        int64_t rank = int64_t(nc.shape.size());
-        int64_t normAxis = nc.normAxis < 0 ? nc.normAxis + rank : nc.normAxis;
-        int64_t paramsAxis = nc.paramsAxis < 0 ? nc.paramsAxis + rank : nc.paramsAxis;
-        std::vector<int64_t> params(nc.shape.begin() + paramsAxis, nc.shape.end()), statistics = nc.shape;
-        for (int64_t d = normAxis; d < rank; ++d) statistics[d] = 1;
-        // Mean and variance of the row holding `index` (the dims from normAxis varied).
-        auto moments = [=](const HostTensor &x, std::vector<int64_t> index) {
-          int64_t count = 1;
-          for (int64_t d = normAxis; d < rank; ++d) count *= nc.shape[d];
-          std::vector<double> values;
-          for (int64_t k = 0; k < count; ++k) {
-            int64_t rest = k;
-            for (int64_t d = rank - 1; d >= normAxis; --d) {
-              index[d] = rest % nc.shape[d];
-              rest /= nc.shape[d];
-            }
-            values.push_back(x.at(ravel(index, nc.shape)));
-          }
-          double mean = 0, variance = 0;
-          for (double v : values) mean += v / double(count);
-          for (double v : values) variance += (v - mean) * (v - mean) / double(count);
-          return std::pair{mean, variance};
-        };
-        auto y = [=](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
-          auto [mean, variance] = moments(in[0], index);
-          std::vector<int64_t> p(index.begin() + paramsAxis, index.end());
-          return (in[0].at(ravel(index, nc.shape)) - mean) / std::sqrt(variance + epsilon) * in[1].at(ravel(p, params)) +
-                 in[2].at(ravel(p, params));
-        };
-        Case c{"LayerNorm",
-               {randomTensor(type, nc.shape, 46, nc.offset - 2, nc.offset + 2), randomTensor(paramType, params, 47),
-                randomTensor(paramType, params, 48)},
-               [=](aclopAttr *attr) {
-                 aclopSetAttrInt(attr, "begin_norm_axis", nc.normAxis);
-                 aclopSetAttrInt(attr, "begin_params_axis", nc.paramsAxis);
-                 aclopSetAttrFloat(attr, "epsilon", epsilon);
-               },
-               HostTensor(type, nc.shape), y};
-        c.moreOutputs = {{HostTensor(type, statistics),
-                          [=](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
-                            return moments(in[0], index).first;
-                          }},
-                         {HostTensor(type, statistics),
-                          [=](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
-                            return moments(in[0], index).second;
-                          }}};
-        check(c);
-      }
+      for (const NormCase &nc : cases)
+        if (nc.offset == 0 || type == ACL_FLOAT) check(normCase(type, paramType, nc));
     }
+  // One kernel for every shape (ACL_OP_COMPILE_FUZZ): rows and their length known at run time.
+  ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_FUZZ), ACL_SUCCESS);
+  for (const NormCase &nc : {NormCase{{3, 4, 5}, 1, 2, 0}, NormCase{{6, 33}, 1, 1, 0}, NormCase{{2, 70}, 1, 1, 0}})
+    check(normCase(ACL_FLOAT16, ACL_FLOAT, nc));
+  ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_DEFAULT), ACL_SUCCESS);
   printf("layer norm: %d cases\n", checked_);
 }
 

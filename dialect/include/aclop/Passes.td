@@ -142,6 +142,19 @@ def AclopFloatMinMaxToLlvm : Pass<"aclop-float-min-max-to-llvm", "func::FuncOp">
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def AclopApproximateMath : Pass<"aclop-approximate-math", "func::FuncOp"> {
+  let summary = "f32 exp, log, tanh, erf and erfc as polynomial approximations";
+  let description = [{
+    LLVM has no vector form of these (llvm.exp, llvm.log, llvm.tanh; erf and erfc are libm calls):
+    a vector of them becomes a libm call per lane. MLIR's polynomial approximations compute
+    them in vector registers, scalar code the same way, so an element's value does not depend
+    on whether it falls in a vector or a remainder. f16 and bf16 are computed in f32 already;
+    f64 keeps libm.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def AclopLowerStridedCopies : Pass<"aclop-lower-strided-copies", "func::FuncOp"> {
   let summary = "memref.copy between non-contiguous memrefs as parallel loops";
   let description = [{

@@ -27,13 +27,16 @@ std::string pipelineText(const aclop::AclopToLlvmOptions &options) {
          "func.func(aclop-eliminate-expanded-empty-tensors),eliminate-empty-tensors,"
          "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map "
          "buffer-alignment=64},"
-         "drop-equivalent-buffer-results,buffer-deallocation-pipeline,aclop-call-ukernels,"
+         // Row statistics (a softmax's max and sum) live on the stack, not in a malloc a row.
+         "drop-equivalent-buffer-results,func.func(promote-buffers-to-stack),buffer-deallocation-pipeline,"
+         "aclop-call-ukernels,"
          "func.func(convert-linalg-to-parallel-loops),scf-forall-to-parallel,canonicalize,cse,"
          "func.func(aclop-lower-strided-copies,aclop-lower-register-tiles,aclop-version-gemm-epilogue),aclop-map-to-kernel-abi," +
          std::string(options.streamStores ? "func.func(aclop-stream-stores)," : "") +
          std::string(options.fastBf16 ? "func.func(aclop-fast-bf16-truncation)," : "") +
          "func.func(convert-vector-to-scf{full-unroll=true}),lower-affine,convert-scf-to-cf,"
-         "func.func(aclop-float-min-max-to-llvm),arith-expand{include-bf16=true},expand-strided-metadata,lower-affine,"
+         "func.func(aclop-float-min-max-to-llvm,aclop-approximate-math),arith-expand{include-bf16=true},"
+         "expand-strided-metadata,lower-affine,"
          // Math first: libm calls for what LLVM has no intrinsic for (erf) scalarize vectors.
          // enable-x86vector lowers only x86vector ops (aclop-fast-bf16-truncation's): a no-op elsewhere.
          "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,convert-vector-to-llvm{enable-x86vector},"

@@ -170,18 +170,67 @@ func.func @matmul_i8(%a: tensor<3x8xi8>, %b: tensor<8x5xi8>) -> tensor<3x5xi32> 
 
 // -----
 
-// Softmax: max and sum of exp over the axes (here the first: the kept last dim innermost), then
-// exp(x - max) / sum.
+// Softmax over leading axes (here the first: the kept last dim innermost): max and sum of exp
+// over the axes, 1 / sum once a column, then exp(x - max) times it, a nest each.
 // CHECK-LABEL: func @softmax
+// CHECK-NOT: scf.forall
 // CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
 // CHECK:   arith.maximumf
 // CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
 // CHECK:   math.exp
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel"]
 // CHECK:   arith.divf
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]
+// CHECK:   math.exp
+// CHECK:   arith.mulf
 func.func @softmax(%a: tensor<4x7xf32>) -> tensor<4x7xf32> {
   %r = aclop.softmax %a {axes = array<i64: 0>} : (tensor<4x7xf32>) -> tensor<4x7xf32>
   return %r : tensor<4x7xf32>
+}
+
+// -----
+
+// Softmax over trailing axes, row by row in an scf.forall over the kept dims: an f32 row's
+// exponentials are written into the output row, summed from there and scaled in place, each
+// taken once.
+// CHECK-LABEL: func @softmax_rows
+// CHECK: scf.forall (%[[R:.*]]) in (4) shared_outs(%[[OUT:.*]] = %{{.*}})
+// CHECK:   %[[YROW:.*]] = tensor.extract_slice %[[OUT]][%[[R]], 0] [1, 7] [1, 1]
+// CHECK:   %[[XROW:.*]] = tensor.extract_slice %arg0[%[[R]], 0] [1, 7] [1, 1]
+// CHECK:   %[[MAX:.*]] = linalg.generic {{.*}} ins(%[[XROW]] : tensor<1x7xf32>)
+// CHECK:     arith.maximumf
+// CHECK:   %[[E:.*]] = linalg.generic {{.*}} ins(%[[XROW]], %[[MAX]] : {{.*}}) outs(%[[YROW]] : tensor<1x7xf32>)
+// CHECK:     math.exp
+// CHECK:   %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[E]] : tensor<1x7xf32>)
+// CHECK:     arith.addf
+// CHECK:   %[[INVERSE:.*]] = linalg.generic {{.*}} outs(%[[SUM]] : tensor<1xf32>)
+// CHECK:     arith.divf
+// CHECK:   %[[SCALED:.*]] = linalg.generic {{.*}} ins(%[[INVERSE]] : tensor<1xf32>) outs(%[[E]] : tensor<1x7xf32>)
+// CHECK-NOT: math.exp
+// CHECK:     arith.mulf
+// CHECK:   tensor.parallel_insert_slice %[[SCALED]] into %[[OUT]][%[[R]], 0] [1, 7] [1, 1]
+func.func @softmax_rows(%a: tensor<4x7xf32>) -> tensor<4x7xf32> {
+  %r = aclop.softmax %a {axes = array<i64: -1>} : (tensor<4x7xf32>) -> tensor<4x7xf32>
+  return %r : tensor<4x7xf32>
+}
+
+// -----
+
+// A 16-bit row is summed in f32 and its exponentials taken again where the result is narrowed;
+// the loop runs over every kept dim, dynamic ones included.
+// CHECK-LABEL: func @softmax_rows_f16
+// CHECK: scf.forall (%[[I:.*]], %[[J:.*]]) in (2, %{{.*}}) shared_outs(%[[OUT:.*]] = %{{.*}})
+// CHECK:   tensor.extract_slice %arg0[%[[I]], %[[J]], 0] [1, 1, 7] [1, 1, 1] : tensor<2x?x7xf16> to tensor<1x1x7xf16>
+// CHECK:   arith.maximumf
+// CHECK:   math.exp
+// CHECK:   arith.addf
+// CHECK:   arith.divf
+// CHECK:   math.exp
+// CHECK:   arith.mulf
+// CHECK:   arith.truncf %{{.*}} : f32 to f16
+func.func @softmax_rows_f16(%a: tensor<2x?x7xf16>) -> tensor<2x?x7xf16> {
+  %r = aclop.softmax %a {axes = array<i64: -1>} : (tensor<2x?x7xf16>) -> tensor<2x?x7xf16>
+  return %r : tensor<2x?x7xf16>
 }
 
 // -----
@@ -685,25 +734,42 @@ func.func @split(%x: tensor<4x?xf32>) -> (tensor<4x2xf32>, tensor<4x?xf32>, tens
 
 // -----
 
-// The mean, then the squares about it (two passes), rsqrt(variance + epsilon), y in f32 with
-// gamma and beta read along the normalized dims, then the statistics narrowed and given their
+// Row by row (an scf.forall over the kept dims, the mean and variance shared outputs): the mean,
+// then the squares about it (two passes over the row), rsqrt(variance + epsilon), y in f32 with
+// gamma and beta read along the normalized dims; then the statistics narrowed and given their
 // unit dims back.
 // CHECK-LABEL: func @layer_norm
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
-// CHECK:   arith.extf %{{.*}} : bf16 to f32
-// CHECK: %[[MEAN:.*]] = linalg.generic {{.*}} iterator_types = ["parallel"]
-// CHECK:   arith.divf
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]{{.*}} ins(%arg0, %[[MEAN]]
-// CHECK:   arith.subf
-// CHECK:   arith.mulf
-// CHECK: math.rsqrt
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]{{.*}} ins(%arg0, %[[MEAN]], %{{.*}}, %arg1, %arg1
-// CHECK:   arith.truncf %{{.*}} : f32 to bf16
+// CHECK: %[[ROWS:.*]]:3 = scf.forall (%[[R:.*]]) in (4) shared_outs(%[[Y:.*]] = %{{.*}}, %[[MEANS:.*]] = %{{.*}}, %[[VARIANCES:.*]] = %{{.*}})
+// CHECK:   %[[MEANROW:.*]] = tensor.extract_slice %[[MEANS]][%[[R]]] [1] [1]
+// CHECK:   %[[XROW:.*]] = tensor.extract_slice %arg0[%[[R]], 0] [1, 8] [1, 1]
+// CHECK:   linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// CHECK:     arith.extf %{{.*}} : bf16 to f32
+// CHECK:   %[[MEAN:.*]] = linalg.generic {{.*}} outs(%[[MEANROW]] : tensor<1xf32>)
+// CHECK:     arith.divf
+// CHECK:   linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]{{.*}} ins(%[[XROW]], %[[MEAN]]
+// CHECK:     arith.subf
+// CHECK:     arith.mulf
+// CHECK:   math.rsqrt
+// CHECK:   linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]{{.*}} ins(%[[XROW]], %[[MEAN]], %{{.*}}, %arg1, %arg1
+// CHECK:     arith.truncf %{{.*}} : f32 to bf16
 // CHECK: tensor.expand_shape %{{.*}} {{\[\[}}0, 1]] output_shape [4, 1] : tensor<4xbf16> into tensor<4x1xbf16>
 // CHECK: tensor.expand_shape
 func.func @layer_norm(%x: tensor<4x8xbf16>, %g: tensor<8xf32>) -> (tensor<4x8xbf16>, tensor<4x1xbf16>, tensor<4x1xbf16>) {
   %r:3 = aclop.layer_norm %x, %g, %g {begin_norm_axis = 1, begin_params_axis = 1, epsilon = 1.0e-5 : f32} : (tensor<4x8xbf16>, tensor<8xf32>, tensor<8xf32>) -> (tensor<4x8xbf16>, tensor<4x1xbf16>, tensor<4x1xbf16>)
   return %r#0, %r#1, %r#2 : tensor<4x8xbf16>, tensor<4x1xbf16>, tensor<4x1xbf16>
+}
+
+// -----
+
+// Parameters from before begin_norm_axis vary by row: each row reads their row.
+// CHECK-LABEL: func @layer_norm_params_by_row
+// CHECK: scf.forall (%[[R:.*]]) in (4)
+// CHECK:   %[[GAMMA:.*]] = tensor.extract_slice %arg1[%[[R]], 0] [1, 8] [1, 1]
+// CHECK:   %[[BETA:.*]] = tensor.extract_slice %arg2[%[[R]], 0] [1, 8] [1, 1]
+// CHECK:   linalg.generic {{.*}} iterator_types = ["parallel", "parallel"]{{.*}} ins(%{{.*}}, %{{.*}}, %{{.*}}, %[[GAMMA]], %[[BETA]] :
+func.func @layer_norm_params_by_row(%x: tensor<4x8xf32>, %g: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x1xf32>, tensor<4x1xf32>) {
+  %r:3 = aclop.layer_norm %x, %g, %b {begin_norm_axis = 1, begin_params_axis = 0, epsilon = 1.0e-5 : f32} : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x1xf32>, tensor<4x1xf32>)
+  return %r#0, %r#1, %r#2 : tensor<4x8xf32>, tensor<4x1xf32>, tensor<4x1xf32>
 }
 
 // -----
@@ -725,8 +791,9 @@ func.func @floor_div_i32(%a: tensor<5xi32>, %b: tensor<5xi32>) -> tensor<5xi32> 
 
 // -----
 
-// log_softmax: the row's max + log(sum(exp(x - max))) once a row, then x less it.
+// log_softmax: the row's max + log(sum(exp(x - max))) once a row, then x less it, row by row.
 // CHECK-LABEL: func @log_softmax
+// CHECK: scf.forall
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
 // CHECK:   arith.maximumf
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]

@@ -210,6 +210,24 @@ func.func @conv_dynamic(%x: memref<?x?x?x5xf32>, %w: memref<3x3x5x6xf32>, %b: me
 
 // -----
 
+// Softmax over the last axis runs row by row: the kernel stays block-partitioned (over rows),
+// exp is polynomial code in vector registers (no libm call a lane), and the row statistics
+// live on the stack (no malloc).
+// CHECK: module attributes {aclop.partitioned = {softmax_kernel = true}
+// CHECK-NOT: llvm.call @malloc
+// CHECK-NOT: @expf
+// CHECK-NOT: llvm.intr.exp
+// CHECK-LABEL: llvm.func @softmax_kernel(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
+func.func @softmax_rows(%x: memref<?x96xf32>, %out: memref<?x96xf32>, %bi: index, %bn: index)
+    attributes {aclop.kernel = "softmax_kernel"} {
+  %tx = bufferization.to_tensor %x restrict : memref<?x96xf32> to tensor<?x96xf32>
+  %r = aclop.softmax %tx {axes = array<i64: -1>} : (tensor<?x96xf32>) -> tensor<?x96xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x96xf32>, memref<?x96xf32>) -> ()
+  return
+}
+
+// -----
+
 // Depthwise kernels stay block-partitioned and read the input without gathers: NCHW through its
 // padded copy (blocks divide the copy and the convolution alike, by channels with one image),
 // NHWC along channels.

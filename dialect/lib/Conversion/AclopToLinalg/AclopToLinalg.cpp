@@ -338,10 +338,10 @@ Value insertUnitDims(OpBuilder &b, Location loc, Value kept, RankedTensorType re
 }
 
 // A generic over the kept dims of `dims` reading `inputs` (tensors of those dims) into a new
-// tensor of `element`, each element `body(inputs' elements)`.
+// tensor of `element` (`into`, if given), each element `body(inputs' elements)`.
 Value mapKept(OpBuilder &b, Location loc, ValueRange inputs, Value like, const ReductionDims &dims, Type element,
-              function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
-  Value init = dims.keptEmpty(b, loc, like, element);
+              function_ref<Value(OpBuilder &, Location, ValueRange)> body, Value into = {}) {
+  Value init = into ? into : dims.keptEmpty(b, loc, like, element);
   auto type = tensorType(init);
   SmallVector<AffineMap> maps(inputs.size() + 1, b.getMultiDimIdentityMap(type.getRank()));
   return linalg::GenericOp::create(b, loc, type, inputs, init, maps, iterators(type.getRank(), 0),
@@ -349,6 +349,57 @@ Value mapKept(OpBuilder &b, Location loc, ValueRange inputs, Value like, const R
                                      linalg::YieldOp::create(nb, l, body(nb, l, args.drop_back()));
                                    })
       .getResult(0);
+}
+
+// Whether `input`'s reduced dims are the trailing ones, so that the reduction runs along rows
+// (forEachRow), and none is statically empty (a row of no elements cannot be sliced).
+bool reducesRows(const ReductionDims &dims, Value input) {
+  return llvm::all_of(llvm::enumerate(dims.kept), [](auto pair) { return int64_t(pair.index()) == pair.value(); }) &&
+         !llvm::is_contained(tensorType(input).getShape(), 0);
+}
+
+// One scf.forall over the kept dims of a row-wise op (reducesRows): each iteration computes a
+// row's statistics and outputs while the row is in cache, where a nest per step over the whole
+// tensor reads it from memory again for each (Softmax: three reads; LayerNorm: three). `inits`
+// are the shared outputs, each shaped like `input` or like its kept dims; `body` gets the row
+// of the input and of each init (rank kept, unit sizes along the kept dims, which the loop's
+// indices give) and returns the new rows of the inits. Blocks divide the loop's first
+// non-unit dim, as they divide every other nest's.
+using RowBody = function_ref<SmallVector<Value>(OpBuilder &, Location, Value row, ValueRange outRows, ValueRange ivs)>;
+SmallVector<Value> forEachRow(OpBuilder &b, Location loc, Value input, const ReductionDims &dims, ValueRange inits,
+                              RowBody body) {
+  int64_t kept = dims.kept.size();
+  SmallVector<OpFoldResult> counts;
+  for (int64_t i = 0; i < kept; ++i) counts.push_back(tensor::getMixedSize(b, loc, input, i));
+  auto buildRow = [&](OpBuilder &nb, Location l, ValueRange args) {
+    ValueRange ivs = args.take_front(kept), outs = args.drop_front(kept);
+    auto rowOf = [&](Value tensor) {
+      int64_t tensorRank = tensorType(tensor).getRank();
+      SmallVector<OpFoldResult> offsets, sizes, strides(tensorRank, nb.getIndexAttr(1));
+      for (int64_t i = 0; i < tensorRank; ++i) {
+        offsets.push_back(i < kept ? OpFoldResult(ivs[i]) : nb.getIndexAttr(0));
+        sizes.push_back(i < kept ? nb.getIndexAttr(1) : tensor::getMixedSize(nb, l, tensor, i));
+      }
+      return std::make_tuple(offsets, sizes, strides);
+    };
+    auto slice = [&](Value tensor) {
+      auto [offsets, sizes, strides] = rowOf(tensor);
+      return tensor::ExtractSliceOp::create(nb, l, tensor, offsets, sizes, strides).getResult();
+    };
+    SmallVector<Value> outRows;
+    for (Value out : outs) outRows.push_back(slice(out));
+    SmallVector<Value> results = body(nb, l, slice(input), outRows, ivs);
+    // Sizes first: the terminator holds nothing but the inserts.
+    SmallVector<decltype(rowOf(input))> places;
+    for (Value out : outs) places.push_back(rowOf(out));
+    auto terminator = scf::InParallelOp::create(nb, l);
+    nb.setInsertionPointToStart(terminator.getBody());
+    for (auto [result, out, place] : llvm::zip(results, outs, places)) {
+      auto &[offsets, sizes, strides] = place;
+      tensor::ParallelInsertSliceOp::create(nb, l, result, out, offsets, sizes, strides);
+    }
+  };
+  return scf::ForallOp::create(b, loc, counts, inits, std::nullopt, buildRow).getResults();
 }
 
 template <typename Op>
@@ -428,7 +479,10 @@ struct ArgReducePattern : OpConversionPattern<Op> {
   }
 };
 
-// Softmax: exp(x - max) / sum; log-softmax: x - (max + log(sum)), the offset taken once a row.
+// Softmax: exp(x - max) * (1 / sum); log-softmax: x - (max + log(sum)), the offset taken once
+// a row. Over trailing axes, row by row (forEachRow); otherwise a nest per step. exp(x - max)
+// is at most 1 and the sum at least 1, so exponentials below the smallest normal float may
+// flush to 0 (an absolute error below 2^-126): plain math.exp, not expOf.
 template <typename Op>
 struct SoftmaxPattern : OpConversionPattern<Op> {
   using OpConversionPattern<Op>::OpConversionPattern;
@@ -441,42 +495,82 @@ struct SoftmaxPattern : OpConversionPattern<Op> {
     MLIRContext *context = op.getContext();
     ReductionDims dims(inputType.getRank(), op.getAxes());
     auto widen = [&](OpBuilder &b, Location l, Value x) { return castScalar(b, l, x, element, accType, true); };
-    Value max = reduce(rewriter, loc, input, dims, Combine::Max, accType, false, {}, {},
-                       [&](OpBuilder &b, Location l, ValueRange args) { return widen(b, l, args[0]); });
-    AffineMap keptMap = dims.keptMap(context);
+    AffineMap keptMap = dims.keptMap(context), inputMap = dims.inputMap(context);
     auto shiftedExp = [&](OpBuilder &b, Location l, Value x, Value m) {
-      return math::ExpOp::create(b, l, arith::SubFOp::create(b, l, widen(b, l, x), m));
+      return math::ExpOp::create(b, l, arith::SubFOp::create(b, l, widen(b, l, x), m)).getResult();
     };
-    Value sum = reduce(rewriter, loc, input, dims, Combine::Sum, accType, false, max, keptMap,
-                       [&](OpBuilder &b, Location l, ValueRange args) { return shiftedExp(b, l, args[0], args[1]); });
-    SmallVector<Value> rowValues{max, sum};
-    if (isLog)
-      rowValues = {mapKept(rewriter, loc, rowValues, input, dims, accType, [](OpBuilder &b, Location l, ValueRange args) {
-        return Value(arith::AddFOp::create(b, l, args[0], math::LogOp::create(b, l, args[1])));
-      })};
-    // Over the input, iterated kept dims first like the reductions.
+    // A generic over `x`'s dims writing `init`, each element body(x's, the row value's).
+    auto perElement = [&](OpBuilder &b, Location l, Value x, Value rowValue, Value init,
+                          function_ref<Value(OpBuilder &, Location, Value, Value)> body) {
+      return linalg::GenericOp::create(b, l, tensorType(init), ValueRange{x, rowValue}, init,
+                                       SmallVector<AffineMap>{inputMap, keptMap, inputMap}, iterators(dims.rank(), 0),
+                                       [&](OpBuilder &nb, Location nl, ValueRange args) {
+                                         linalg::YieldOp::create(nb, nl, body(nb, nl, args[0], args[1]));
+                                       })
+          .getResult(0);
+    };
+    // The softmax of `x` (the input or a row of it) into `init`. With `keepExponentials` (f32
+    // rows) exp(x - max) is written into `init`, summed from there and scaled in place: each
+    // exponential is taken once, not again for the result.
+    auto softmax = [&](OpBuilder &b, Location l, Value x, Value init, bool keepExponentials) -> Value {
+      Value max = reduce(b, l, x, dims, Combine::Max, accType, false, {}, {},
+                         [&](OpBuilder &nb, Location nl, ValueRange args) { return widen(nb, nl, args[0]); });
+      Value exponentials, sum;
+      if (keepExponentials) {
+        exponentials = perElement(b, l, x, max, init, shiftedExp);
+        sum = reduce(b, l, exponentials, dims, Combine::Sum, accType, false, {}, {},
+                     [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+      } else {
+        sum = reduce(b, l, x, dims, Combine::Sum, accType, false, max, keptMap,
+                     [&](OpBuilder &nb, Location nl, ValueRange args) { return shiftedExp(nb, nl, args[0], args[1]); });
+      }
+      // Per row: log-softmax's offset max + log(sum), softmax's 1 / sum (a multiply an element).
+      Value offset = mapKept(
+          b, l, ValueRange{max, sum}, x, dims, accType,
+          [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
+            if constexpr (isLog) return arith::AddFOp::create(nb, nl, args[0], logOf(nb, nl, args[1]));
+            Value one = arith::ConstantOp::create(nb, nl, nb.getFloatAttr(args[1].getType(), 1.0));
+            return arith::DivFOp::create(nb, nl, one, args[1]);
+          },
+          sum);
+      if (keepExponentials)  // scaled in place: read through the output operand, or it would be copied
+        return linalg::GenericOp::create(b, l, tensorType(init), ValueRange{offset}, exponentials,
+                                         SmallVector<AffineMap>{keptMap, inputMap}, iterators(dims.rank(), 0),
+                                         [](OpBuilder &nb, Location nl, ValueRange args) {
+                                           Value scaled = arith::MulFOp::create(nb, nl, args[1], args[0]);
+                                           linalg::YieldOp::create(nb, nl, scaled);
+                                         })
+            .getResult(0);
+      Value rowMax = max;
+      return linalg::GenericOp::create(
+                 b, l, tensorType(init), ValueRange{x, rowMax, offset}, init,
+                 SmallVector<AffineMap>{inputMap, keptMap, keptMap, inputMap}, iterators(dims.rank(), 0),
+                 [&](OpBuilder &nb, Location nl, ValueRange args) {
+                   Value value =
+                       isLog ? Value(arith::SubFOp::create(nb, nl, widen(nb, nl, args[0]), args[2]))
+                             : Value(arith::MulFOp::create(nb, nl, shiftedExp(nb, nl, args[0], args[1]), args[2]));
+                   linalg::YieldOp::create(nb, nl, castScalar(nb, nl, value, accType, element, true));
+                 })
+          .getResult(0);
+    };
     Value init = emptyTensor(rewriter, loc, inputType, [&](int64_t i) { return dim(rewriter, loc, input, i); });
-    AffineMap inputMap = dims.inputMap(context);
-    SmallVector<Value> inputs{input};
-    inputs.append(rowValues);
-    SmallVector<AffineMap> maps(inputs.size(), keptMap);
-    maps.front() = inputMap;
-    maps.push_back(inputMap);
-    auto normalized = linalg::GenericOp::create(
-        rewriter, loc, inputType, inputs, init, maps, iterators(dims.rank(), 0),
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value value = isLog ? Value(arith::SubFOp::create(b, l, widen(b, l, args[0]), args[1]))
-                              : Value(arith::DivFOp::create(b, l, shiftedExp(b, l, args[0], args[1]), args[2]));
-          linalg::YieldOp::create(b, l, castScalar(b, l, value, accType, element, true));
-        });
-    rewriter.replaceOp(op, normalized.getResults());
+    if (!reducesRows(dims, input)) {
+      rewriter.replaceOp(op, softmax(rewriter, loc, input, init, false));
+      return success();
+    }
+    bool keepExponentials = !isLog && element.isF32();
+    SmallVector<Value> results = forEachRow(rewriter, loc, input, dims, init,
+                                            [&](OpBuilder &b, Location l, Value row, ValueRange outs, ValueRange) {
+                                              return SmallVector<Value>{softmax(b, l, row, outs[0], keepExponentials)};
+                                            });
+    rewriter.replaceOp(op, results.front());
     return success();
   }
 };
 
 // Mean, then the variance about it (two passes, so that a large offset does not cancel), over
-// the dims from begin_norm_axis; then y = (x - mean) * rstd * gamma + beta. Every nest iterates
-// the kept (leading) dims first, as the reductions do.
+// the dims from begin_norm_axis; then y = (x - mean) * rstd * gamma + beta. Row by row
+// (forEachRow: the normalized dims are the trailing ones), each row's three reads from cache.
 struct LayerNormPattern : OpConversionPattern<LayerNormOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(LayerNormOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
@@ -491,42 +585,73 @@ struct LayerNormPattern : OpConversionPattern<LayerNormOp> {
     MLIRContext *context = op.getContext();
     ReductionDims dims(rank, llvm::to_vector(llvm::seq<int64_t>(normAxis, rank)));
     auto widen = [&](OpBuilder &b, Location l, Value x) { return castScalar(b, l, x, element, accType, true); };
-    Value count = reducedCount(rewriter, loc, input, dims, accType);
-    Value sum = reduce(rewriter, loc, input, dims, Combine::Sum, accType, false, {}, {},
-                       [&](OpBuilder &b, Location l, ValueRange args) { return widen(b, l, args[0]); });
-    auto divideByCount = [&](OpBuilder &b, Location l, ValueRange args) {
-      return Value(arith::DivFOp::create(b, l, args[0], count));
-    };
-    Value mean = mapKept(rewriter, loc, sum, input, dims, accType, divideByCount);
-    AffineMap keptMap = dims.keptMap(context);
-    Value squares = reduce(rewriter, loc, input, dims, Combine::Sum, accType, false, mean, keptMap,
-                           [&](OpBuilder &b, Location l, ValueRange args) {
-                             Value deviation = arith::SubFOp::create(b, l, widen(b, l, args[0]), args[1]);
-                             return Value(arith::MulFOp::create(b, l, deviation, deviation));
-                           });
-    Value variance = mapKept(rewriter, loc, squares, input, dims, accType, divideByCount);
-    Value epsilon = arith::ConstantOp::create(rewriter, loc, rewriter.getFloatAttr(accType, op.getEpsilon().convertToFloat()));
-    Value rstd = mapKept(rewriter, loc, variance, input, dims, accType, [&](OpBuilder &b, Location l, ValueRange args) {
-      return Value(math::RsqrtOp::create(b, l, arith::AddFOp::create(b, l, args[0], epsilon)));
-    });
-    // y over the input's dims (kept first already: the norm dims are the trailing ones).
+    AffineMap keptMap = dims.keptMap(context), identity = dims.inputMap(context);
     SmallVector<AffineExpr> paramDims;
     for (int64_t i = paramsAxis; i < rank; ++i) paramDims.push_back(getAffineDimExpr(i, context));
-    AffineMap paramsMap = AffineMap::get(rank, 0, paramDims, context), identity = dims.inputMap(context);
+    AffineMap paramsMap = AffineMap::get(rank, 0, paramDims, context);
+    Value epsilon =
+        arith::ConstantOp::create(rewriter, loc, rewriter.getFloatAttr(accType, op.getEpsilon().convertToFloat()));
+    // y of `x` (a row, or the whole input) into `init`, its mean and variance into `meanInit`
+    // and `varianceInit`; `gamma` and `beta` are the parameters for it.
+    auto normalize = [&](OpBuilder &b, Location l, Value x, Value init, Value meanInit, Value varianceInit, Value gamma,
+                         Value beta) {
+      Value count = reducedCount(b, l, x, dims, accType);
+      auto divideByCount = [&](OpBuilder &nb, Location nl, ValueRange args) {
+        return Value(arith::DivFOp::create(nb, nl, args[0], count));
+      };
+      Value sum = reduce(b, l, x, dims, Combine::Sum, accType, false, {}, {},
+                         [&](OpBuilder &nb, Location nl, ValueRange args) { return widen(nb, nl, args[0]); });
+      Value mean = mapKept(b, l, sum, x, dims, accType, divideByCount, meanInit);
+      Value squares = reduce(b, l, x, dims, Combine::Sum, accType, false, mean, keptMap,
+                             [&](OpBuilder &nb, Location nl, ValueRange args) {
+                               Value deviation = arith::SubFOp::create(nb, nl, widen(nb, nl, args[0]), args[1]);
+                               return Value(arith::MulFOp::create(nb, nl, deviation, deviation));
+                             });
+      Value variance = mapKept(b, l, squares, x, dims, accType, divideByCount, varianceInit);
+      Value rstd = mapKept(b, l, variance, x, dims, accType, [&](OpBuilder &nb, Location nl, ValueRange args) {
+        return Value(math::RsqrtOp::create(nb, nl, arith::AddFOp::create(nb, nl, args[0], epsilon)));
+      });
+      auto y = linalg::GenericOp::create(
+          b, l, tensorType(init), ValueRange{x, mean, rstd, gamma, beta}, init,
+          SmallVector<AffineMap>{identity, keptMap, keptMap, paramsMap, paramsMap, identity}, iterators(rank, 0),
+          [&](OpBuilder &nb, Location nl, ValueRange args) {
+            Value normalized =
+                arith::MulFOp::create(nb, nl, arith::SubFOp::create(nb, nl, widen(nb, nl, args[0]), args[1]), args[2]);
+            Value gammaValue = castScalar(nb, nl, args[3], paramElement, accType, true);
+            Value betaValue = castScalar(nb, nl, args[4], paramElement, accType, true);
+            Value value = addOf(nb, nl, arith::MulFOp::create(nb, nl, normalized, gammaValue), betaValue);
+            linalg::YieldOp::create(nb, nl, castScalar(nb, nl, value, accType, element, true));
+          });
+      return SmallVector<Value>{y.getResult(0), mean, variance};
+    };
     Value init = emptyTensor(rewriter, loc, inputType, [&](int64_t i) { return dim(rewriter, loc, input, i); });
-    auto y = linalg::GenericOp::create(
-        rewriter, loc, inputType, ValueRange{input, mean, rstd, adaptor.getGamma(), adaptor.getBeta()}, init,
-        SmallVector<AffineMap>{identity, keptMap, keptMap, paramsMap, paramsMap, identity}, iterators(rank, 0),
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value normalized = arith::MulFOp::create(b, l, arith::SubFOp::create(b, l, widen(b, l, args[0]), args[1]), args[2]);
-          Value gamma = castScalar(b, l, args[3], paramElement, accType, true);
-          Value beta = castScalar(b, l, args[4], paramElement, accType, true);
-          Value value = addOf(b, l, arith::MulFOp::create(b, l, normalized, gamma), beta);
-          linalg::YieldOp::create(b, l, castScalar(b, l, value, accType, element, true));
-        });
-    SmallVector<Value> results{y.getResult(0)};
-    SmallVector<Value> statistics{mean, variance};
-    for (auto [statistic, result] : llvm::zip(statistics, op->getResults().drop_front())) {
+    Value meanInit = dims.keptEmpty(rewriter, loc, input, accType);
+    Value varianceInit = dims.keptEmpty(rewriter, loc, input, accType);
+    // Parameters that vary along kept dims (begin_params_axis before begin_norm_axis) are sliced
+    // at the row's indices there.
+    auto paramsRow = [&](OpBuilder &b, Location l, Value params, ValueRange ivs) {
+      int64_t paramsRank = tensorType(params).getRank();
+      SmallVector<OpFoldResult> offsets, sizes, strides(paramsRank, b.getIndexAttr(1));
+      for (int64_t i = 0; i < paramsRank; ++i) {
+        bool kept = paramsAxis + i < normAxis;
+        offsets.push_back(kept ? OpFoldResult(ivs[paramsAxis + i]) : b.getIndexAttr(0));
+        sizes.push_back(kept ? b.getIndexAttr(1) : tensor::getMixedSize(b, l, params, i));
+      }
+      return tensor::ExtractSliceOp::create(b, l, params, offsets, sizes, strides).getResult();
+    };
+    SmallVector<Value> rows =
+        !reducesRows(dims, input)  // an empty tensor: no rows to slice
+            ? normalize(rewriter, loc, input, init, meanInit, varianceInit, adaptor.getGamma(), adaptor.getBeta())
+            : forEachRow(rewriter, loc, input, dims, {init, meanInit, varianceInit},
+                         [&](OpBuilder &b, Location l, Value row, ValueRange outs, ValueRange ivs) {
+                           Value gamma = paramsAxis < normAxis ? paramsRow(b, l, adaptor.getGamma(), ivs)
+                                                               : adaptor.getGamma();
+                           Value beta = paramsAxis < normAxis ? paramsRow(b, l, adaptor.getBeta(), ivs)
+                                                              : adaptor.getBeta();
+                           return normalize(b, l, row, outs[0], outs[1], outs[2], gamma, beta);
+                         });
+    SmallVector<Value> results{rows[0]};
+    for (auto [statistic, result] : llvm::zip(ArrayRef<Value>(rows).drop_front(), op->getResults().drop_front())) {
       auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(result.getType()));
       Value narrowed = castTensor(rewriter, loc, statistic, dims.keptType(inputType, element), accType, element, true);
       results.push_back(insertUnitDims(rewriter, loc, narrowed, resultType, dims.kept));  // keep_dims

@@ -105,7 +105,7 @@ Value log1p(OpBuilder &b, Location loc, Value u) {
   Value onePlus = arith::AddFOp::create(b, loc, one, u);
   Value stored = arith::SubFOp::create(b, loc, onePlus, one);
   Value roundedToOne = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, stored, floatConstant(b, loc, type, 0.0));
-  Value logarithm = math::LogOp::create(b, loc, onePlus);
+  Value logarithm = logOf(b, loc, onePlus);
   Value correction = arith::DivFOp::create(b, loc, u, stored);
   Value corrected = arith::MulFOp::create(b, loc, logarithm, correction);
   Value infinite = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, onePlus,
@@ -130,6 +130,30 @@ std::optional<std::pair<arith::CmpFPredicate, arith::CmpIPredicate>> comparison(
 }
 
 } // namespace
+
+Value mlir::aclop::expOf(OpBuilder &b, Location loc, Value x) {
+  if (!x.getType().isF32()) return math::ExpOp::create(b, loc, x);
+  // exp(x) = exp(x + 24 ln 2) * 2^-24: one rounding into the subnormals, as libm's.
+  Value low = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, floatConstant(b, loc, x.getType(), -87.0));
+  Value shifted = arith::AddFOp::create(b, loc, x, floatConstant(b, loc, x.getType(), 24 * M_LN2));
+  Value value = math::ExpOp::create(b, loc, arith::SelectOp::create(b, loc, low, shifted, x));
+  Value scale = arith::SelectOp::create(b, loc, low, floatConstant(b, loc, x.getType(), 0x1p-24),
+                                        floatConstant(b, loc, x.getType(), 1.0));
+  return arith::MulFOp::create(b, loc, value, scale);
+}
+
+Value mlir::aclop::logOf(OpBuilder &b, Location loc, Value x) {
+  if (!x.getType().isF32()) return math::LogOp::create(b, loc, x);
+  // log(x) = log(x * 2^24) - 24 ln 2 for x below the smallest normal (0 and negatives keep
+  // their -inf and NaN).
+  Value small = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                                      floatConstant(b, loc, x.getType(), std::numeric_limits<float>::min()));
+  Value scaled = arith::MulFOp::create(b, loc, x, floatConstant(b, loc, x.getType(), 0x1p24));
+  Value value = math::LogOp::create(b, loc, arith::SelectOp::create(b, loc, small, scaled, x));
+  Value offset = arith::SelectOp::create(b, loc, small, floatConstant(b, loc, x.getType(), 24 * M_LN2),
+                                         floatConstant(b, loc, x.getType(), 0.0));
+  return arith::SubFOp::create(b, loc, value, offset);
+}
 
 Type mlir::aclop::storageType(Type type) {
   if (auto integer = dyn_cast<IntegerType>(type))
@@ -313,20 +337,20 @@ Value unaryScalar(OpBuilder &b, Location loc, Operation *op, Value input, Type t
   Value result = llvm::TypeSwitch<Operation *, Value>(op)
       .Case([&](ReluOp) { return isFloat ? Value(arith::MaximumFOp::create(b, loc, x, zero)) : Value(arith::MaxSIOp::create(b, loc, x, zero)); })
       .Case([&](GeluOp) {
-        // 0.5 * x * (1 + erf(x / sqrt(2))), the exact form CANN's Gelu approximates.
-        Value scaled = arith::MulFOp::create(b, loc, x, floatConstant(b, loc, compute, M_SQRT1_2));
-        Value erf = math::ErfOp::create(b, loc, scaled);
+        // 0.5 * x * (1 + erf(x / sqrt(2))), the exact form CANN's Gelu approximates, as
+        // 0.5 * x * erfc(-x / sqrt(2)): 1 + erf cancels to nothing for x below about -5.
+        Value scaled = arith::MulFOp::create(b, loc, x, floatConstant(b, loc, compute, -M_SQRT1_2));
         Value half = arith::MulFOp::create(b, loc, x, floatConstant(b, loc, compute, 0.5));
-        return Value(arith::MulFOp::create(b, loc, half, arith::AddFOp::create(b, loc, one(), erf)));
+        return Value(arith::MulFOp::create(b, loc, half, math::ErfcOp::create(b, loc, scaled)));
       })
       .Case([&](SigmoidOp) {
         Value negated = arith::NegFOp::create(b, loc, x);
-        Value denominator = arith::AddFOp::create(b, loc, one(), math::ExpOp::create(b, loc, negated));
+        Value denominator = arith::AddFOp::create(b, loc, one(), expOf(b, loc, negated));
         return Value(arith::DivFOp::create(b, loc, one(), denominator));
       })
       .Case([&](TanhOp) { return Value(math::TanhOp::create(b, loc, x)); })
-      .Case([&](ExpOp) { return Value(math::ExpOp::create(b, loc, x)); })
-      .Case([&](LogOp) { return Value(math::LogOp::create(b, loc, x)); })
+      .Case([&](ExpOp) { return expOf(b, loc, x); })
+      .Case([&](LogOp) { return logOf(b, loc, x); })
       .Case([&](SqrtOp) { return Value(math::SqrtOp::create(b, loc, x)); })
       .Case([&](RsqrtOp) { return Value(math::RsqrtOp::create(b, loc, x)); })
       .Case([&](AbsOp) { return isFloat ? Value(math::AbsFOp::create(b, loc, x)) : Value(math::AbsIOp::create(b, loc, x)); })
@@ -351,7 +375,7 @@ Value unaryScalar(OpBuilder &b, Location loc, Operation *op, Value input, Type t
       .Case([&](CosOp) { return Value(math::CosOp::create(b, loc, x)); })
       .Case([&](ErfOp) { return Value(math::ErfOp::create(b, loc, x)); })
       .Case([&](SoftplusOp) {
-        Value small = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, math::AbsFOp::create(b, loc, x)));
+        Value small = expOf(b, loc, arith::NegFOp::create(b, loc, math::AbsFOp::create(b, loc, x)));
         Value positivePart = arith::MaximumFOp::create(b, loc, x, zero);
         return Value(arith::AddFOp::create(b, loc, positivePart, log1p(b, loc, small)));
       })
@@ -359,9 +383,9 @@ Value unaryScalar(OpBuilder &b, Location loc, Operation *op, Value input, Type t
       .Case([&](Expm1Op) {
         // (u - 1) * x / log(u) cancels the rounding of u = exp(x); u rounding to 1 gives x, and
         // u - 1 = -1 (x far below 0) or u = inf give u - 1.
-        Value u = math::ExpOp::create(b, loc, x);
+        Value u = expOf(b, loc, x);
         Value uMinusOne = arith::SubFOp::create(b, loc, u, one());
-        Value scaled = arith::DivFOp::create(b, loc, arith::MulFOp::create(b, loc, uMinusOne, x), math::LogOp::create(b, loc, u));
+        Value scaled = arith::DivFOp::create(b, loc, arith::MulFOp::create(b, loc, uMinusOne, x), logOf(b, loc, u));
         Value isOne = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, u, one());
         Value saturated = arith::OrIOp::create(
             b, loc, arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, uMinusOne, floatConstant(b, loc, compute, -1.0)),

@@ -23,6 +23,11 @@ Value castScalar(OpBuilder &b, Location loc, Value value, Type from, Type to, bo
 Type storageType(Type type);
 Value fromStorage(OpBuilder &b, Location loc, Value stored, Type type);
 Value toStorage(OpBuilder &b, Location loc, Value value, Type type);
+// exp(x) and log(x), x a float. f32 is computed by polynomial approximations in the end
+// (aclop-approximate-math), which work on normal numbers: these scale what would be, or is,
+// subnormal (exp below -87, log of a positive subnormal) into their range and back.
+Value expOf(OpBuilder &b, Location loc, Value x);
+Value logOf(OpBuilder &b, Location loc, Value x);
 // Any element-wise op (unary, binary, comparison, select) applied to its scalar operands.
 Value elementwiseScalar(OpBuilder &b, Location loc, Operation *op, ValueRange operands);
 

@@ -1,0 +1,140 @@
+// A transformer layer's operators besides its products, on one core through handles, side by
+// side (paired_runs.h) with oneDNN's primitives on the same shapes (softmax_forward,
+// layer_normalization_forward, eltwise gelu_erf; one OpenMP thread) where Debian's
+// libdnnl-dev is installed, and with memcpy of the same traffic. Figures are GB/s of traffic:
+// the input read once plus every output written once (LayerNorm's mean and variance included;
+// oneDNN's inference LayerNorm does not write them). Part of op_bench.
+#include "bench_support.h"
+
+#include "acl/acl_op.h"
+
+#include <benchmark/benchmark.h>
+
+#ifdef ACLCPU_HAVE_ONEDNN
+#include <dnnl.hpp>
+#endif
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace {
+
+using namespace aclcpu_bench;
+
+constexpr int kPairedRounds = 15;
+
+// SoftmaxV2 and LayerNorm over the last axis of [rows, columns]; Gelu element-wise.
+struct RowCase {
+  const char *name, *op;
+  int64_t rows, columns;
+  double elements() const { return double(rows) * double(columns); }
+  double traffic() const {
+    double bytes = 8 * elements();  // f32 in and out
+    if (std::string(op) == "LayerNorm") bytes += 8.0 * double(rows) + 8.0 * double(columns);  // statistics, gamma, beta
+    return bytes;
+  }
+};
+
+const std::vector<RowCase> &rowCases() {
+  static const std::vector<RowCase> cases = {
+      {"SoftmaxV2 last axis 4096x1024 f32 (attention scores)", "SoftmaxV2", 4096, 1024},
+      {"SoftmaxV2 last axis 32768x128 f32", "SoftmaxV2", 32768, 128},
+      {"LayerNorm last axis 8192x768 f32 (BERT-base)", "LayerNorm", 8192, 768},
+      {"LayerNorm last axis 2048x4096 f32", "LayerNorm", 2048, 4096},
+      {"Gelu 4096x4096 f32", "Gelu", 4096, 4096},
+  };
+  return cases;
+}
+
+class RowRun : public HandleContender {
+ public:
+  RowRun(const Runtime &runtime, const RowCase &p)
+      : HandleContender(runtime), x_(ACL_FLOAT, {p.rows, p.columns}, 4), y_(ACL_FLOAT, {p.rows, p.columns}, 4),
+        gamma_(ACL_FLOAT, {p.columns}, 4), beta_(ACL_FLOAT, {p.columns}, 4), mean_(ACL_FLOAT, {p.rows, 1}, 4),
+        variance_(ACL_FLOAT, {p.rows, 1}, 4) {
+    aclopAttr *attr = aclopCreateAttr();
+    const std::string op = p.op;
+    if (op == "LayerNorm") {
+      aclopSetAttrInt(attr, "begin_norm_axis", -1);
+      aclopSetAttrInt(attr, "begin_params_axis", -1);
+      compileAndBind("LayerNorm", {x_.desc, gamma_.desc, beta_.desc}, {y_.desc, mean_.desc, variance_.desc},
+                     {x_.buffer, gamma_.buffer, beta_.buffer}, {y_.buffer, mean_.buffer, variance_.buffer}, attr);
+    } else {
+      compileAndBind(p.op, {x_.desc}, y_.desc, {x_.buffer}, y_.buffer, attr);
+    }
+    aclopDestroyAttr(attr);
+    label = p.name;
+  }
+
+ private:
+  Tensor x_, y_, gamma_, beta_, mean_, variance_;
+};
+
+#ifdef ACLCPU_HAVE_ONEDNN
+class OneDnnRowRun : public Contender {
+ public:
+  explicit OneDnnRowRun(const RowCase &p) : Contender("oneDNN"), engine_(dnnl::engine::kind::cpu, 0), stream_(engine_) {
+    const dnnl::memory::desc data({p.rows, p.columns}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::ab);
+    const auto inference = dnnl::prop_kind::forward_inference;
+    src_ = dnnl::memory(data, engine_);
+    dst_ = dnnl::memory(data, engine_);
+    const std::string op = p.op;
+    if (op == "SoftmaxV2") {
+      dnnl::softmax_forward::primitive_desc pd(dnnl::softmax_forward::desc(inference, data, 1), engine_);
+      primitive_ = dnnl::softmax_forward(pd);
+      label = pd.impl_info_str();
+    } else if (op == "LayerNorm") {
+      const auto flags = dnnl::normalization_flags::use_scale | dnnl::normalization_flags::use_shift;
+      dnnl::layer_normalization_forward::primitive_desc pd(
+          dnnl::layer_normalization_forward::desc(inference, data, 1e-5f, flags), engine_);
+      primitive_ = dnnl::layer_normalization_forward(pd);
+      const dnnl::memory::desc params({p.columns}, dnnl::memory::data_type::f32, dnnl::memory::format_tag::a);
+      scale_ = dnnl::memory(params, engine_);
+      shift_ = dnnl::memory(params, engine_);
+      label = pd.impl_info_str();
+    } else {
+      dnnl::eltwise_forward::primitive_desc pd(
+          dnnl::eltwise_forward::desc(inference, dnnl::algorithm::eltwise_gelu_erf, data), engine_);
+      primitive_ = dnnl::eltwise_forward(pd);
+      label = pd.impl_info_str();
+    }
+    std::fill_n(static_cast<float *>(src_.get_data_handle()), size_t(p.elements()), 0.5f);
+    arguments_ = {{DNNL_ARG_SRC, src_}, {DNNL_ARG_DST, dst_}};
+    if (scale_) arguments_.insert({{DNNL_ARG_SCALE, scale_}, {DNNL_ARG_SHIFT, shift_}});
+  }
+  bool call() override {
+    primitive_.execute(stream_, arguments_);
+    stream_.wait();
+    return true;
+  }
+
+ private:
+  dnnl::engine engine_;
+  dnnl::stream stream_;
+  dnnl::primitive primitive_;
+  dnnl::memory src_, dst_, scale_, shift_;
+  std::unordered_map<int, dnnl::memory> arguments_;
+};
+#endif
+
+void BM_PairedTransformerOp(benchmark::State &state) {
+  const RowCase &p = rowCases()[state.range(0)];
+  Runtime runtime;
+  std::vector<std::unique_ptr<Contender>> contenders;
+  contenders.push_back(std::make_unique<RowRun>(runtime, p));
+  contenders.push_back(std::make_unique<MemcpyRun>(size_t(p.traffic() / 2)));
+#ifdef ACLCPU_HAVE_ONEDNN
+  contenders.push_back(std::make_unique<OneDnnRowRun>(p));
+#endif
+  aclcpu_bench::runPaired(state, contenders, p.traffic(), "GB/s");
+}
+BENCHMARK(BM_PairedTransformerOp)
+    ->DenseRange(0, 4)
+    ->Iterations(kPairedRounds)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+}  // namespace

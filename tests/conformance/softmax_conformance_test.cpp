@@ -1,0 +1,57 @@
+// SoftmaxV2 and LogSoftmaxV2 over trailing axes run row by row (an f32 softmax row keeps its
+// exponentials in the output and scales them there): ranks 2 and 3, one and two reduced axes,
+// rows that end in a partial vector, wide rows, single-element and empty rows, no rows, rows
+// enough to divide over blocks, every float type, and one kernel for every shape under
+// ACL_OP_COMPILE_FUZZ; against a double-precision reference.
+#include "conformance_fixture.h"
+
+using namespace aclcpu_test;
+
+namespace {
+
+// Softmax of `shape` over its trailing `reduced` dims, values uniform in [-range, range].
+Case softmaxCase(const char *op, aclDataType type, std::vector<int64_t> shape, int reduced, double range) {
+  const bool log = std::string(op) == "LogSoftmaxV2";
+  std::vector<int64_t> axes;
+  for (int i = reduced; i > 0; --i) axes.push_back(-i);
+  int64_t rowLength = 1;
+  for (int i = 0; i < reduced; ++i) rowLength *= shape[shape.size() - 1 - i];
+  return Case{op, {randomTensor(type, shape, 31, -range, range)},
+              [axes](aclopAttr *attr) { aclopSetAttrListInt(attr, "axes", int(axes.size()), axes.data()); },
+              HostTensor(type, shape),
+              [log, rowLength](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                int64_t flat = ravel(index, in[0].shape), first = flat / rowLength * rowLength;
+                double max = -1e300, sum = 0;
+                for (int64_t j = 0; j < rowLength; ++j) max = std::max(max, in[0].at(first + j));
+                for (int64_t j = 0; j < rowLength; ++j) sum += std::exp(in[0].at(first + j) - max);
+                double x = in[0].at(flat);
+                return log ? x - max - std::log(sum) : std::exp(x - max) / sum;
+              }};
+}
+
+TEST_F(Conformance, SoftmaxOverTrailingAxes) {
+  for (const char *op : {"SoftmaxV2", "LogSoftmaxV2"}) {
+    for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+      check(softmaxCase(op, type, {3, 5, 129}, 1, 6));
+      check(softmaxCase(op, type, {4, 6, 33}, 2, 6));
+    }
+    check(softmaxCase(op, ACL_FLOAT, {2, 4099}, 1, 30));  // exponentials down to e^-60
+    check(softmaxCase(op, ACL_FLOAT, {40, 2000}, 1, 4));   // rows over several blocks
+    check(softmaxCase(op, ACL_FLOAT, {37, 1}, 1, 4));      // single-element rows: 1 (log: 0)
+    check(softmaxCase(op, ACL_FLOAT, {3, 0}, 1, 4));       // empty rows
+    check(softmaxCase(op, ACL_FLOAT, {0, 8}, 1, 4));       // no rows
+  }
+  printf("softmax over trailing axes: %d cases\n", checked_);
+}
+
+TEST_F(Conformance, SoftmaxCompiledForEveryShape) {
+  ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_FUZZ), ACL_SUCCESS);
+  using Shape = std::vector<int64_t>;
+  for (const Shape &shape : {Shape{5, 77}, Shape{17, 8}, Shape{1, 300}}) {
+    check(softmaxCase("SoftmaxV2", ACL_FLOAT, shape, 1, 8));
+    check(softmaxCase("LogSoftmaxV2", ACL_FLOAT16, shape, 1, 8));
+  }
+  ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_DEFAULT), ACL_SUCCESS);
+}
+
+}  // namespace

@@ -1,0 +1,30 @@
+// f32 exp, log, tanh, erf and erfc, vectors and scalars alike, become polynomial code (FMAs,
+// selects, bit operations) that stays in vector registers; f64 keeps its libm calls, and other
+// math ops (sin here) are left alone.
+// RUN: %op-opt %s -aclop-approximate-math | FileCheck %s
+
+// CHECK-LABEL: func @approximated
+// CHECK-NOT: math.exp
+// CHECK-NOT: math.log
+// CHECK-NOT: math.tanh
+// CHECK-NOT: math.erf
+// CHECK: math.fma {{.*}} : vector<8xf32>
+// CHECK: return
+func.func @approximated(%x: vector<8xf32>, %s: f32) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, f32) {
+  %0 = math.exp %x : vector<8xf32>
+  %1 = math.log %x : vector<8xf32>
+  %2 = math.tanh %x : vector<8xf32>
+  %3 = math.erf %x : vector<8xf32>
+  %4 = math.erfc %x : vector<8xf32>
+  %5 = math.exp %s : f32
+  return %0, %1, %2, %3, %4, %5 : vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, f32
+}
+
+// CHECK-LABEL: func @kept
+// CHECK: math.exp %{{.*}} : vector<4xf64>
+// CHECK: math.sin %{{.*}} : vector<8xf32>
+func.func @kept(%x: vector<4xf64>, %y: vector<8xf32>) -> (vector<4xf64>, vector<8xf32>) {
+  %0 = math.exp %x : vector<4xf64>
+  %1 = math.sin %y : vector<8xf32>
+  return %0, %1 : vector<4xf64>, vector<8xf32>
+}

@@ -1,7 +1,7 @@
 // A transformer layer's operators besides its products, on one core through handles, side by
 // side (paired_runs.h) with oneDNN's primitives on the same shapes (softmax_forward,
-// layer_normalization_forward, eltwise gelu_erf; one OpenMP thread) where Debian's
-// libdnnl-dev is installed, and with memcpy of the same traffic. Figures are GB/s of traffic:
+// layer_normalization_forward, eltwise gelu_erf, logistic, tanh and exp; one OpenMP thread)
+// where Debian's libdnnl-dev is installed, and with memcpy of the same traffic. Figures are GB/s of traffic:
 // the input read once plus every output written once (LayerNorm's mean and variance included;
 // oneDNN's inference LayerNorm does not write them). Part of op_bench.
 #include "bench_support.h"
@@ -26,7 +26,7 @@ using namespace aclcpu_bench;
 
 constexpr int kPairedRounds = 15;
 
-// SoftmaxV2 and LayerNorm over the last axis of [rows, columns]; Gelu element-wise.
+// SoftmaxV2 and LayerNorm over the last axis of [rows, columns]; the activations element-wise.
 struct RowCase {
   const char *name, *op;
   int64_t rows, columns;
@@ -45,6 +45,9 @@ const std::vector<RowCase> &rowCases() {
       {"LayerNorm last axis 8192x768 f32 (BERT-base)", "LayerNorm", 8192, 768},
       {"LayerNorm last axis 2048x4096 f32", "LayerNorm", 2048, 4096},
       {"Gelu 4096x4096 f32", "Gelu", 4096, 4096},
+      {"Sigmoid 4096x4096 f32 (SiLU's)", "Sigmoid", 4096, 4096},
+      {"Tanh 4096x4096 f32", "Tanh", 4096, 4096},
+      {"Exp 4096x4096 f32", "Exp", 4096, 4096},
   };
   return cases;
 }
@@ -96,8 +99,11 @@ class OneDnnRowRun : public Contender {
       shift_ = dnnl::memory(params, engine_);
       label = pd.impl_info_str();
     } else {
-      dnnl::eltwise_forward::primitive_desc pd(
-          dnnl::eltwise_forward::desc(inference, dnnl::algorithm::eltwise_gelu_erf, data), engine_);
+      const dnnl::algorithm algorithm = op == "Gelu"      ? dnnl::algorithm::eltwise_gelu_erf
+                                        : op == "Sigmoid" ? dnnl::algorithm::eltwise_logistic
+                                        : op == "Tanh"    ? dnnl::algorithm::eltwise_tanh
+                                                          : dnnl::algorithm::eltwise_exp;
+      dnnl::eltwise_forward::primitive_desc pd(dnnl::eltwise_forward::desc(inference, algorithm, data), engine_);
       primitive_ = dnnl::eltwise_forward(pd);
       label = pd.impl_info_str();
     }
@@ -132,7 +138,7 @@ void BM_PairedTransformerOp(benchmark::State &state) {
   aclcpu_bench::runPaired(state, contenders, p.traffic(), "GB/s");
 }
 BENCHMARK(BM_PairedTransformerOp)
-    ->DenseRange(0, 4)
+    ->DenseRange(0, 7)
     ->Iterations(kPairedRounds)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

@@ -35,6 +35,22 @@ std::vector<int64_t> place(const Layout &layout, int64_t n, int64_t c, int64_t h
   return dims;
 }
 
+// Sets strides, pads, dilations (in the data's layout) and data_format: what Conv2D and
+// DepthwiseConv2D share.
+std::function<void(aclopAttr *)> windowAttributes(const Layout &data, const int64_t stride[2], const int64_t dilation[2],
+                                                  std::vector<int64_t> pads) {
+  std::vector<int64_t> strides = {1, 1, 1, 1}, dilations = {1, 1, 1, 1};
+  strides[data.h] = stride[0], strides[data.w] = stride[1];
+  dilations[data.h] = dilation[0], dilations[data.w] = dilation[1];
+  const char *dataFormat = data.format == ACL_FORMAT_NCHW ? "NCHW" : "NHWC";
+  return [=](aclopAttr *attr) {
+    aclopSetAttrListInt(attr, "strides", 4, strides.data());
+    aclopSetAttrListInt(attr, "pads", 4, pads.data());
+    aclopSetAttrListInt(attr, "dilations", 4, dilations.data());
+    aclopSetAttrString(attr, "data_format", dataFormat);
+  };
+}
+
 // The call, and its reference: the sum over the window's positions inside the input.
 Case convCase(const Conv &conv) {
   int64_t groupChannels = conv.channels / conv.groups;
@@ -61,16 +77,10 @@ Case convCase(const Conv &conv) {
         }
     return sum;
   };
-  std::vector<int64_t> strides = {1, 1, 1, 1}, dilations = {1, 1, 1, 1};
-  strides[data.h] = conv.stride[0], strides[data.w] = conv.stride[1];
-  dilations[data.h] = conv.dilation[0], dilations[data.w] = conv.dilation[1];
-  const char *dataFormat = data.format == ACL_FORMAT_NCHW ? "NCHW" : "NHWC";
+  auto window = windowAttributes(data, conv.stride, conv.dilation, conv.pads);
   auto attributes = [=](aclopAttr *attr) {
-    aclopSetAttrListInt(attr, "strides", 4, strides.data());
-    aclopSetAttrListInt(attr, "pads", 4, conv.pads.data());
-    aclopSetAttrListInt(attr, "dilations", 4, dilations.data());
+    window(attr);
     aclopSetAttrInt(attr, "groups", conv.groups);
-    aclopSetAttrString(attr, "data_format", dataFormat);
   };
   aclFormat nd = ACL_FORMAT_ND;
   return Case{"Conv2D", inputs, attributes, HostTensor(conv.type, place(data, conv.batch, conv.outChannels, oh, ow)),
@@ -164,17 +174,7 @@ Case depthwiseCase(const Depthwise &dw) {
       }
     return sum;
   };
-  std::vector<int64_t> strides = {1, 1, 1, 1}, dilations = {1, 1, 1, 1};
-  strides[data.h] = dw.stride[0], strides[data.w] = dw.stride[1];
-  dilations[data.h] = dw.dilation[0], dilations[data.w] = dw.dilation[1];
-  const char *dataFormat = data.format == ACL_FORMAT_NCHW ? "NCHW" : "NHWC";
-  auto attributes = [=](aclopAttr *attr) {
-    aclopSetAttrListInt(attr, "strides", 4, strides.data());
-    aclopSetAttrListInt(attr, "pads", 4, dw.pads.data());
-    aclopSetAttrListInt(attr, "dilations", 4, dilations.data());
-    aclopSetAttrString(attr, "data_format", dataFormat);
-  };
-  return Case{"DepthwiseConv2D", inputs, attributes,
+  return Case{"DepthwiseConv2D", inputs, windowAttributes(data, dw.stride, dw.dilation, dw.pads),
               HostTensor(dw.type, place(data, dw.batch, outChannels, oh, ow)), reference,
               std::vector<aclFormat>{data.format, dw.filterFormat, ACL_FORMAT_ND}, data.format};
 }

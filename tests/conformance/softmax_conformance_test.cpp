@@ -1,8 +1,8 @@
 // SoftmaxV2 and LogSoftmaxV2 over trailing axes run row by row (an f32 softmax row keeps its
 // exponentials in the output and scales them there): ranks 2 and 3, one and two reduced axes,
 // rows that end in a partial vector, wide rows, single-element and empty rows, no rows, rows
-// enough to divide over blocks, every float type, and one kernel for every shape under
-// ACL_OP_COMPILE_FUZZ; against a double-precision reference.
+// enough to divide over blocks, a million rows, every float type, and one kernel for every
+// shape under ACL_OP_COMPILE_FUZZ; against a double-precision reference.
 #include "conformance_fixture.h"
 
 using namespace aclcpu_test;
@@ -41,6 +41,9 @@ TEST_F(Conformance, SoftmaxOverTrailingAxes) {
     check(softmaxCase(op, ACL_FLOAT, {3, 0}, 1, 4));       // empty rows
     check(softmaxCase(op, ACL_FLOAT, {0, 8}, 1, 4));       // no rows
   }
+  // A million rows: a row's statistics are allocated once per call, not once per row on a
+  // stack nothing unwinds until the kernel returns (64 MiB of it overflowed the worker's).
+  check(softmaxCase("SoftmaxV2", ACL_FLOAT, {1 << 20, 2}, 1, 4));
   printf("softmax over trailing axes: %d cases\n", checked_);
 }
 

@@ -155,6 +155,19 @@ def AclopApproximateMath : Pass<"aclop-approximate-math", "func::FuncOp"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def AclopHoistStaticAllocas : Pass<"aclop-hoist-static-allocas", "func::FuncOp"> {
+  let summary = "Static memref.allocas to the function's entry block";
+  let description = [{
+    `promote-buffers-to-stack` turns small temporaries into `memref.alloca` where they were
+    allocated: a softmax row's max and sum inside the loop over rows. Nothing scopes those
+    allocations once the loops are lowered, so each iteration grew the stack (64 bytes a row:
+    a million rows overflowed it). Each iteration initializes what it uses, and a kernel runs
+    its loops in order within a block (blocks are separate calls), so one allocation at the
+    function's entry serves every iteration. Allocas with dynamic sizes stay where they are.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def AclopLowerStridedCopies : Pass<"aclop-lower-strided-copies", "func::FuncOp"> {
   let summary = "memref.copy between non-contiguous memrefs as parallel loops";
   let description = [{

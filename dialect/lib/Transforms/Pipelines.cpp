@@ -27,8 +27,9 @@ std::string pipelineText(const aclop::AclopToLlvmOptions &options) {
          "func.func(aclop-eliminate-expanded-empty-tensors),eliminate-empty-tensors,"
          "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map "
          "buffer-alignment=64},"
-         // Row statistics (a softmax's max and sum) live on the stack, not in a malloc a row.
-         "drop-equivalent-buffer-results,func.func(promote-buffers-to-stack),buffer-deallocation-pipeline,"
+         // Row statistics (a softmax row's max and sum) live on the stack, not in a malloc a row,
+         // allocated once per call, not once per row.
+         "drop-equivalent-buffer-results,func.func(promote-buffers-to-stack,aclop-hoist-static-allocas),buffer-deallocation-pipeline,"
          "aclop-call-ukernels,"
          "func.func(convert-linalg-to-parallel-loops),scf-forall-to-parallel,canonicalize,cse,"
          "func.func(aclop-lower-strided-copies,aclop-lower-register-tiles,aclop-version-gemm-epilogue),aclop-map-to-kernel-abi," +

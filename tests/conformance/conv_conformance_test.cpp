@@ -132,7 +132,11 @@ TEST_F(Conformance, Conv2D) {
       // x 3x3 is past the unrolled window and takes the direct nest.
       {ACL_FLOAT, nchw, nchw, 1, 32, 20, 19, 32, 3, 3, {1, 1}, {1, 1}, 8, {1, 1, 1, 1}, true, false},
       {ACL_FLOAT, nhwc, hwcn, 2, 16, 9, 10, 24, 3, 3, {2, 1}, {1, 1}, 4, {1, 1, 1, 1}, true, false},
-      {ACL_FLOAT, nhwc, nchw, 1, 12, 8, 7, 4, 3, 3, {1, 1}, {1, 1}, 2, {1, 1, 1, 1}, false, false}};
+      {ACL_FLOAT, nhwc, nchw, 1, 12, 8, 7, 4, 3, 3, {1, 1}, {1, 1}, 2, {1, 1, 1, 1}, false, false},
+      // One NCHW image over several blocks, out channel c reading another channel (multiplier
+      // 2; groups of 3): blocks divide channels, and a padded copy would be divided otherwise.
+      {ACL_FLOAT, nchw, nchw, 1, 24, 40, 40, 48, 3, 3, {1, 1}, {1, 1}, 24, {1, 1, 1, 1}, true, false},
+      {ACL_FLOAT, nchw, nchw, 1, 33, 40, 40, 44, 3, 3, {1, 1}, {1, 1}, 11, {1, 1, 1, 1}, true, false}};
   for (const Conv &conv : convs) check(convCase(conv));
   printf("conv2d: %d cases\n", checked_);
 }

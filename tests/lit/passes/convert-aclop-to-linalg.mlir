@@ -382,6 +382,21 @@ func.func @conv2d_depthwise_nchw(%x: tensor<?x4x?x?xf32>, %w: tensor<4x1x2x2xf32
 
 // -----
 
+// With one image blocks divide channels: the copy's and the output's agree only where out
+// channel c reads input channel c. A channel multiplier (2 here) reads the input masked instead.
+// CHECK-LABEL: func @conv2d_multiplier_one_image
+// CHECK-NOT: tensor.insert_slice
+// CHECK: linalg.generic
+// CHECK: arith.select
+// CHECK: tensor.extract %arg0
+func.func @conv2d_multiplier_one_image(%x: tensor<1x2x5x5xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x5x5xf32> {
+  %r = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, groups = 2}
+      : (tensor<1x2x5x5xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x5x5xf32>
+  return %r : tensor<1x4x5x5xf32>
+}
+
+// -----
+
 // Groups of a few input channels unroll as well (2 channels x 3x3 here, unpadded: no copy): out
 // channel oc is in group oc / 3, whose input channels start at group * 2.
 // CHECK-LABEL: func @conv2d_groups_unrolled

@@ -16,7 +16,8 @@
 // added and the sum narrowed there, and stored once. The innermost loop walks the output's last
 // dim: channels for NHWC, which a depthwise convolution reads as contiguous runs of input and
 // filter; columns for NCHW, read from a zero-padded copy of the input so that no read is masked
-// (a masked read along columns is a gather a vector).
+// (a masked read along columns is a gather a vector), where blocks can divide the copy as they
+// divide the output (paddedInput).
 //
 // Other groups: one generic over (the four output dims in the output's order; input channel
 // within the group, kernel row, kernel column) reads the input with tensor.extract at the window
@@ -229,8 +230,10 @@ Value productConvolution(OpBuilder &b, Location loc, Conv2DOp op, Value input, V
 constexpr int64_t kUnrolledWindow = 49;
 
 // The input with its padding made real (zeros), and `g` changed to read it without padding.
-// Blocks divide the copy and the convolution alike: along images, or with one image along
-// channels (dividedDim; neither is padded).
+// Blocks divide the copy and the convolution each along its first dim not statically 1
+// (dividedDim): the images, where a block's convolution reads only images it copied; with one
+// image, the channels, which agree only where out channel c reads input channel c
+// (unrolledGroupConvolution checks).
 Value paddedInput(OpBuilder &b, Location loc, Value input, Geometry &g) {
   static constexpr int64_t kNoPads[4] = {0, 0, 0, 0};
   auto type = tensorType(input);
@@ -262,13 +265,17 @@ Value paddedInput(OpBuilder &b, Location loc, Value input, Geometry &g) {
 Value unrolledGroupConvolution(OpBuilder &b, Location loc, Conv2DOp op, Value input, Value filter, Value bias,
                                Geometry g) {
   MLIRContext *context = b.getContext();
-  bool padded = llvm::any_of(g.pads, [](int64_t pad) { return pad != 0; });
-  bool empty = llvm::is_contained(tensorType(input).getShape(), 0);  // nothing to read, nothing to copy
-  if (g.data.c == 1 && padded && !empty) input = paddedInput(b, loc, input, g);
   auto resultType = cast<RankedTensorType>(op.getType());
   Type element = resultType.getElementType(), accumulator = accumulatorType(element);
   ArrayRef<int64_t> filterShape = tensorType(filter).getShape();
   int64_t groupChannels = filterShape[g.weights.c], outPerGroup = filterShape[g.weights.n] / op.getGroups();
+  bool padded = llvm::any_of(g.pads, [](int64_t pad) { return pad != 0; });
+  bool empty = llvm::is_contained(tensorType(input).getShape(), 0);  // nothing to read, nothing to copy
+  // One image: blocks divide the copy's channels and the output's alike only if out channel c
+  // reads input channel c alone (with a multiplier or groups of several channels, a block's out
+  // channels would read channels another block copies).
+  bool blocksAgree = tensorType(input).getDimSize(g.data.n) != 1 || (groupChannels == 1 && outPerGroup == 1);
+  if (g.data.c == 1 && padded && !empty && blocksAgree) input = paddedInput(b, loc, input, g);
   const ConvLayout &data = g.data;
   Value init = emptyTensor(b, loc, resultType, [&](int64_t i) -> Value {
     if (i == data.n) return dim(b, loc, input, data.n);

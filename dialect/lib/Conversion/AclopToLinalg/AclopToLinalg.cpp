@@ -541,9 +541,8 @@ struct SoftmaxPattern : OpConversionPattern<Op> {
                                            linalg::YieldOp::create(nb, nl, scaled);
                                          })
             .getResult(0);
-      Value rowMax = max;
       return linalg::GenericOp::create(
-                 b, l, tensorType(init), ValueRange{x, rowMax, offset}, init,
+                 b, l, tensorType(init), ValueRange{x, max, offset}, init,
                  SmallVector<AffineMap>{inputMap, keptMap, keptMap, inputMap}, iterators(dims.rank(), 0),
                  [&](OpBuilder &nb, Location nl, ValueRange args) {
                    Value value =

@@ -358,6 +358,27 @@ bool reducesRows(const ReductionDims &dims, Value input) {
          !llvm::is_contained(tensorType(input).getShape(), 0);
 }
 
+// Where a row-wise loop's iteration `ivs` (one index per kept dim) sits in `tensor`, whose dim i
+// is dim firstDim + i of the loop's input: offset ivs and size 1 along kept dims, whole along
+// the rest.
+struct RowPlace {
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+};
+RowPlace rowPlace(OpBuilder &b, Location loc, Value tensor, ValueRange ivs, int64_t firstDim = 0) {
+  RowPlace place;
+  for (int64_t i = 0, rank = tensorType(tensor).getRank(); i < rank; ++i) {
+    bool kept = firstDim + i < int64_t(ivs.size());
+    place.offsets.push_back(kept ? OpFoldResult(ivs[firstDim + i]) : b.getIndexAttr(0));
+    place.sizes.push_back(kept ? b.getIndexAttr(1) : tensor::getMixedSize(b, loc, tensor, i));
+    place.strides.push_back(b.getIndexAttr(1));
+  }
+  return place;
+}
+Value rowSlice(OpBuilder &b, Location loc, Value tensor, ValueRange ivs, int64_t firstDim = 0) {
+  RowPlace place = rowPlace(b, loc, tensor, ivs, firstDim);
+  return tensor::ExtractSliceOp::create(b, loc, tensor, place.offsets, place.sizes, place.strides).getResult();
+}
+
 // One scf.forall over the kept dims of a row-wise op (reducesRows): each iteration computes a
 // row's statistics and outputs while the row is in cache, where a nest per step over the whole
 // tensor reads it from memory again for each (Softmax: three reads; LayerNorm: three). `inits`
@@ -373,31 +394,16 @@ SmallVector<Value> forEachRow(OpBuilder &b, Location loc, Value input, const Red
   for (int64_t i = 0; i < kept; ++i) counts.push_back(tensor::getMixedSize(b, loc, input, i));
   auto buildRow = [&](OpBuilder &nb, Location l, ValueRange args) {
     ValueRange ivs = args.take_front(kept), outs = args.drop_front(kept);
-    auto rowOf = [&](Value tensor) {
-      int64_t tensorRank = tensorType(tensor).getRank();
-      SmallVector<OpFoldResult> offsets, sizes, strides(tensorRank, nb.getIndexAttr(1));
-      for (int64_t i = 0; i < tensorRank; ++i) {
-        offsets.push_back(i < kept ? OpFoldResult(ivs[i]) : nb.getIndexAttr(0));
-        sizes.push_back(i < kept ? nb.getIndexAttr(1) : tensor::getMixedSize(nb, l, tensor, i));
-      }
-      return std::make_tuple(offsets, sizes, strides);
-    };
-    auto slice = [&](Value tensor) {
-      auto [offsets, sizes, strides] = rowOf(tensor);
-      return tensor::ExtractSliceOp::create(nb, l, tensor, offsets, sizes, strides).getResult();
-    };
     SmallVector<Value> outRows;
-    for (Value out : outs) outRows.push_back(slice(out));
-    SmallVector<Value> results = body(nb, l, slice(input), outRows, ivs);
+    for (Value out : outs) outRows.push_back(rowSlice(nb, l, out, ivs));
+    SmallVector<Value> results = body(nb, l, rowSlice(nb, l, input, ivs), outRows, ivs);
     // Sizes first: the terminator holds nothing but the inserts.
-    SmallVector<decltype(rowOf(input))> places;
-    for (Value out : outs) places.push_back(rowOf(out));
+    SmallVector<RowPlace> places;
+    for (Value out : outs) places.push_back(rowPlace(nb, l, out, ivs));
     auto terminator = scf::InParallelOp::create(nb, l);
     nb.setInsertionPointToStart(terminator.getBody());
-    for (auto [result, out, place] : llvm::zip(results, outs, places)) {
-      auto &[offsets, sizes, strides] = place;
-      tensor::ParallelInsertSliceOp::create(nb, l, result, out, offsets, sizes, strides);
-    }
+    for (auto [result, out, place] : llvm::zip(results, outs, places))
+      tensor::ParallelInsertSliceOp::create(nb, l, result, out, place.offsets, place.sizes, place.strides);
   };
   return scf::ForallOp::create(b, loc, counts, inits, std::nullopt, buildRow).getResults();
 }
@@ -499,16 +505,6 @@ struct SoftmaxPattern : OpConversionPattern<Op> {
     auto shiftedExp = [&](OpBuilder &b, Location l, Value x, Value m) {
       return math::ExpOp::create(b, l, arith::SubFOp::create(b, l, widen(b, l, x), m)).getResult();
     };
-    // A generic over `x`'s dims writing `init`, each element body(x's, the row value's).
-    auto perElement = [&](OpBuilder &b, Location l, Value x, Value rowValue, Value init,
-                          function_ref<Value(OpBuilder &, Location, Value, Value)> body) {
-      return linalg::GenericOp::create(b, l, tensorType(init), ValueRange{x, rowValue}, init,
-                                       SmallVector<AffineMap>{inputMap, keptMap, inputMap}, iterators(dims.rank(), 0),
-                                       [&](OpBuilder &nb, Location nl, ValueRange args) {
-                                         linalg::YieldOp::create(nb, nl, body(nb, nl, args[0], args[1]));
-                                       })
-          .getResult(0);
-    };
     // The softmax of `x` (the input or a row of it) into `init`. With `keepExponentials` (f32
     // rows) exp(x - max) is written into `init`, summed from there and scaled in place: each
     // exponential is taken once, not again for the result.
@@ -517,7 +513,13 @@ struct SoftmaxPattern : OpConversionPattern<Op> {
                          [&](OpBuilder &nb, Location nl, ValueRange args) { return widen(nb, nl, args[0]); });
       Value exponentials, sum;
       if (keepExponentials) {
-        exponentials = perElement(b, l, x, max, init, shiftedExp);
+        exponentials = linalg::GenericOp::create(
+                           b, l, tensorType(init), ValueRange{x, max}, init,
+                           SmallVector<AffineMap>{inputMap, keptMap, inputMap}, iterators(dims.rank(), 0),
+                           [&](OpBuilder &nb, Location nl, ValueRange args) {
+                             linalg::YieldOp::create(nb, nl, shiftedExp(nb, nl, args[0], args[1]));
+                           })
+                           .getResult(0);
         sum = reduce(b, l, exponentials, dims, Combine::Sum, accType, false, {}, {},
                      [](OpBuilder &, Location, ValueRange args) { return args[0]; });
       } else {
@@ -628,24 +630,14 @@ struct LayerNormPattern : OpConversionPattern<LayerNormOp> {
     Value varianceInit = dims.keptEmpty(rewriter, loc, input, accType);
     // Parameters that vary along kept dims (begin_params_axis before begin_norm_axis) are sliced
     // at the row's indices there.
-    auto paramsRow = [&](OpBuilder &b, Location l, Value params, ValueRange ivs) {
-      int64_t paramsRank = tensorType(params).getRank();
-      SmallVector<OpFoldResult> offsets, sizes, strides(paramsRank, b.getIndexAttr(1));
-      for (int64_t i = 0; i < paramsRank; ++i) {
-        bool kept = paramsAxis + i < normAxis;
-        offsets.push_back(kept ? OpFoldResult(ivs[paramsAxis + i]) : b.getIndexAttr(0));
-        sizes.push_back(kept ? b.getIndexAttr(1) : tensor::getMixedSize(b, l, params, i));
-      }
-      return tensor::ExtractSliceOp::create(b, l, params, offsets, sizes, strides).getResult();
-    };
     SmallVector<Value> rows =
         !reducesRows(dims, input)  // an empty tensor: no rows to slice
             ? normalize(rewriter, loc, input, init, meanInit, varianceInit, adaptor.getGamma(), adaptor.getBeta())
             : forEachRow(rewriter, loc, input, dims, {init, meanInit, varianceInit},
                          [&](OpBuilder &b, Location l, Value row, ValueRange outs, ValueRange ivs) {
-                           Value gamma = paramsAxis < normAxis ? paramsRow(b, l, adaptor.getGamma(), ivs)
+                           Value gamma = paramsAxis < normAxis ? rowSlice(b, l, adaptor.getGamma(), ivs, paramsAxis)
                                                                : adaptor.getGamma();
-                           Value beta = paramsAxis < normAxis ? paramsRow(b, l, adaptor.getBeta(), ivs)
+                           Value beta = paramsAxis < normAxis ? rowSlice(b, l, adaptor.getBeta(), ivs, paramsAxis)
                                                               : adaptor.getBeta();
                            return normalize(b, l, row, outs[0], outs[1], outs[2], gamma, beta);
                          });
@@ -804,12 +796,7 @@ struct PadPattern : OpConversionPattern<PadOp> {
     for (int64_t d = 0; d <= divided && d < rank; ++d) rowsAgree = rowsAgree && low[d] == 0 && high[d] == 0;
     if (rowsAgree && !empty) {
       Value filled = linalg::FillOp::create(rewriter, loc, fillScalar(rewriter, loc), init).getResult(0);
-      Value part = emptyTensor(rewriter, loc, inputType, [&](int64_t) -> Value { llvm_unreachable("static"); });
-      Value copied = gatherInto(rewriter, loc, input, part, [](OpBuilder &, Location, int64_t, Value index) { return index; });
-      SmallVector<OpFoldResult> offsets, sizes = tensor::getMixedSizes(rewriter, loc, input),
-                                         strides(rank, rewriter.getIndexAttr(1));
-      for (int64_t d = 0; d < rank; ++d) offsets.push_back(rewriter.getIndexAttr(low[d]));
-      rewriter.replaceOp(op, tensor::InsertSliceOp::create(rewriter, loc, copied, filled, offsets, sizes, strides));
+      rewriter.replaceOp(op, insertCopy(rewriter, loc, input, filled, low));
       return success();
     }
     auto generic = linalg::GenericOp::create(
@@ -857,19 +844,12 @@ struct ConcatPattern : OpConversionPattern<ConcatOp> {
     // (the first one not 1): along the axis, the parts' rows are not the fill's.
     bool rowsBeforeAxis = dividedDim(resultType) < axis;
     if (rowsBeforeAxis) result = fill(rewriter, loc, result, rewriter.getZeroAttr(resultType.getElementType()));
-    int64_t offset = 0;
+    SmallVector<int64_t> offsets(rank, 0);
     for (Value input : inputs) {
-      auto inputType = tensorType(input);
-      SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0)), strides(rank, rewriter.getIndexAttr(1));
-      offsets[axis] = rewriter.getIndexAttr(offset);
-      SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, input);
-      // A part of its own, which eliminate-empty-tensors then places in the result's slice (an
-      // extract_slice of the result would leave the first part out of place).
-      Value part = emptyTensor(rewriter, loc, inputType.clone(resultType.getElementType()),
-                               [&](int64_t i) { return dim(rewriter, loc, input, i); });
-      Value filled = gatherInto(rewriter, loc, input, part, [](OpBuilder &, Location, int64_t, Value index) { return index; });
-      result = tensor::InsertSliceOp::create(rewriter, loc, filled, result, offsets, sizes, strides);
-      offset += inputType.getDimSize(axis);
+      // A part of its own (insertCopy), which eliminate-empty-tensors then places in the
+      // result's slice (an extract_slice of the result would leave the first part out of place).
+      result = insertCopy(rewriter, loc, input, result, offsets);
+      offsets[axis] += tensorType(input).getDimSize(axis);
     }
     rewriter.replaceOp(op, result);
     return success();

@@ -224,6 +224,14 @@ Value productConvolution(OpBuilder &b, Location loc, Conv2DOp op, Value input, V
   return productEpilogue(b, loc, acc, bias, resultType, g, /*channelsLast=*/true, biasElement);
 }
 
+// A tensor.empty of the output's dims in `type` (the channels are static: the filter's).
+Value outputEmpty(OpBuilder &b, Location loc, RankedTensorType type, Value input, const Geometry &g) {
+  return emptyTensor(b, loc, type, [&](int64_t i) -> Value {
+    if (i == g.data.n) return dim(b, loc, input, g.data.n);
+    return i == g.data.h ? g.outHeight : g.outWidth;
+  });
+}
+
 // Group windows (input channels of a group x kernel rows x columns) of at most this many
 // elements are read in one straight run per output element: a 7x7 depthwise filter (ConvNeXt)
 // and a ResNeXt group's 4 channels x 3x3 are.
@@ -248,13 +256,7 @@ Value paddedInput(OpBuilder &b, Location loc, Value input, Geometry &g) {
   Value init = emptyTensor(b, loc, type.clone(shape), [&](int64_t i) -> Value {
     return arith::AddIOp::create(b, loc, dim(b, loc, input, i), constantIndex(b, loc, added[i]));
   });
-  Value filled = fill(b, loc, init, b.getZeroAttr(type.getElementType()));
-  Value part = emptyTensor(b, loc, type, [&](int64_t i) { return dim(b, loc, input, i); });
-  Value copied = gatherInto(b, loc, input, part, [](OpBuilder &, Location, int64_t, Value index) { return index; });
-  SmallVector<OpFoldResult> offsets, strides(4, b.getIndexAttr(1));
-  for (int64_t offset : low) offsets.push_back(b.getIndexAttr(offset));
-  Value padded = tensor::InsertSliceOp::create(b, loc, copied, filled, offsets, tensor::getMixedSizes(b, loc, input),
-                                               strides);
+  Value padded = insertCopy(b, loc, input, fill(b, loc, init, b.getZeroAttr(type.getElementType())), low);
   g.height = dim(b, loc, padded, g.data.h);
   g.width = dim(b, loc, padded, g.data.w);
   g.pads = kNoPads;
@@ -277,10 +279,7 @@ Value unrolledGroupConvolution(OpBuilder &b, Location loc, Conv2DOp op, Value in
   bool blocksAgree = tensorType(input).getDimSize(g.data.n) != 1 || (groupChannels == 1 && outPerGroup == 1);
   if (g.data.c == 1 && padded && !empty && blocksAgree) input = paddedInput(b, loc, input, g);
   const ConvLayout &data = g.data;
-  Value init = emptyTensor(b, loc, resultType, [&](int64_t i) -> Value {
-    if (i == data.n) return dim(b, loc, input, data.n);
-    return i == data.h ? g.outHeight : g.outWidth;
-  });
+  Value init = outputEmpty(b, loc, resultType, input, g);
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
   Type biasElement;
@@ -334,10 +333,7 @@ Value groupedConvolution(OpBuilder &b, Location loc, Conv2DOp op, Value input, V
   int64_t groupChannels = filterShape[g.weights.c], outPerGroup = filterShape[g.weights.n] / op.getGroups();
   const ConvLayout &data = g.data;
   auto accType = resultType.clone(accumulator);
-  Value init = emptyTensor(b, loc, accType, [&](int64_t i) -> Value {
-    if (i == data.n) return dim(b, loc, input, data.n);
-    return i == data.h ? g.outHeight : g.outWidth;
-  });
+  Value init = outputEmpty(b, loc, accType, input, g);
   init = fill(b, loc, init, b.getZeroAttr(accumulator));
   auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
   SmallVector<AffineExpr> filterExprs(4);

@@ -63,6 +63,17 @@ Value gatherInto(OpBuilder &b, Location loc, Value source, Value init,
       .getResult(0);
 }
 
+Value insertCopy(OpBuilder &b, Location loc, Value source, Value destination, ArrayRef<int64_t> offsets) {
+  auto type = tensorType(source);
+  Value part = emptyTensor(b, loc, type.clone(tensorType(destination).getElementType()),
+                           [&](int64_t i) { return dim(b, loc, source, i); });
+  Value copied = gatherInto(b, loc, source, part, [](OpBuilder &, Location, int64_t, Value index) { return index; });
+  SmallVector<OpFoldResult> offsetValues, strides(type.getRank(), b.getIndexAttr(1));
+  for (int64_t offset : offsets) offsetValues.push_back(b.getIndexAttr(offset));
+  return tensor::InsertSliceOp::create(b, loc, copied, destination, offsetValues, tensor::getMixedSizes(b, loc, source),
+                                       strides);
+}
+
 Value constantIndex(OpBuilder &b, Location loc, int64_t value) { return arith::ConstantIndexOp::create(b, loc, value); }
 
 int64_t dividedDim(RankedTensorType result) {

@@ -35,6 +35,11 @@ Value castTensor(OpBuilder &b, Location loc, Value value, RankedTensorType resul
 Value gatherInto(OpBuilder &b, Location loc, Value source, Value init,
                  function_ref<Value(OpBuilder &, Location, int64_t dim, Value index)> sourceIndex);
 
+// `destination` with `source` copied into it at `offsets`: a copy (gatherInto) into a tensor of
+// its own, then tensor.insert_slice, which eliminate-empty-tensors places in the destination's
+// slice, so the copy writes the destination in place.
+Value insertCopy(OpBuilder &b, Location loc, Value source, Value destination, ArrayRef<int64_t> offsets);
+
 // The dim of an op's result that aclop-map-to-kernel-abi divides over blocks: the first not
 // statically 1 (the rank when there is none). Lowerings that write one buffer from several nests
 // keep each block's rows its own only along this dim.

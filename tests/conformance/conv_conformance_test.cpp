@@ -4,10 +4,13 @@
 // f32/f16/bf16. Without groups the convolution runs as a product (im2col, or the input itself
 // for 1x1 stride-1 filters): the cases cover each filter layout on both data layouts there, and
 // shapes whose rows span several of the product's tiles. Depthwise convolutions (one input
-// channel a group), and groups of a few channels, run as one generic reading each window in a
-// straight run, NCHW through a padded copy of the input: the cases cover both data layouts with
-// every filter layout, channel multipliers, uneven pads, strides and dilations, windows too wide
-// to unroll, and enough channels to divide over blocks.
+// channel a group), and groups of a few channels, run as generics reading each window in a
+// straight run, over parts of the output (the windows inside the input; the edges, whose kernel
+// positions in the padding are dropped or masked): the cases cover both data layouts with every
+// filter layout, channel multipliers, uneven pads, strides and dilations, windows too wide to
+// unroll, padding past the window's reach, inputs smaller than the window, edges too wide to
+// split a position a part, rows that vectors do not divide, and enough channels to divide over
+// blocks.
 #include "conformance_fixture.h"
 
 using namespace aclcpu_test;
@@ -136,7 +139,19 @@ TEST_F(Conformance, Conv2D) {
       // One NCHW image over several blocks, out channel c reading another channel (multiplier
       // 2; groups of 3): blocks divide channels, and a padded copy would be divided otherwise.
       {ACL_FLOAT, nchw, nchw, 1, 24, 40, 40, 48, 3, 3, {1, 1}, {1, 1}, 24, {1, 1, 1, 1}, true, false},
-      {ACL_FLOAT, nchw, nchw, 1, 33, 40, 40, 44, 3, 3, {1, 1}, {1, 1}, 11, {1, 1, 1, 1}, true, false}};
+      {ACL_FLOAT, nchw, nchw, 1, 33, 40, 40, 44, 3, 3, {1, 1}, {1, 1}, 11, {1, 1, 1, 1}, true, false},
+      // The output's parts: padding past the window's reach (corners that read nothing but the
+      // bias), an input smaller than the window (no middle), NCHW column edges of 4 positions
+      // (one masked part each), strides with dilations and uneven pads, and rows of 20 channels
+      // and of 17 columns that 8-lane vectors do not divide (a remainder nest of its own).
+      {ACL_FLOAT, nchw, nchw, 1, 4, 5, 6, 4, 3, 3, {1, 1}, {1, 1}, 4, {3, 2, 3, 3}, true, false},
+      {ACL_FLOAT, nhwc, hwcn, 1, 4, 5, 6, 4, 3, 3, {1, 1}, {1, 1}, 4, {3, 2, 3, 3}, true, false},
+      {ACL_FLOAT, nchw, nchw, 2, 3, 2, 2, 3, 3, 3, {1, 1}, {1, 1}, 3, {1, 1, 1, 1}, true, false},
+      {ACL_FLOAT, nchw, nchw, 1, 3, 7, 9, 3, 5, 5, {1, 1}, {1, 1}, 3, {4, 1, 4, 4}, true, false},
+      {ACL_FLOAT, nchw, nchw, 1, 4, 11, 13, 8, 3, 3, {2, 2}, {2, 2}, 4, {2, 3, 3, 2}, false, false},
+      {ACL_FLOAT, nhwc, nhwc, 1, 4, 11, 13, 4, 3, 3, {2, 2}, {2, 2}, 4, {2, 3, 3, 2}, true, false},
+      {ACL_FLOAT, nhwc, hwcn, 1, 20, 7, 6, 20, 3, 3, {1, 1}, {1, 1}, 20, {1, 1, 1, 1}, true, false},
+      {ACL_FLOAT16, nchw, nchw, 1, 8, 17, 17, 8, 3, 3, {1, 1}, {1, 1}, 8, {1, 1, 1, 1}, true, false}};
   for (const Conv &conv : convs) check(convCase(conv));
   printf("conv2d: %d cases\n", checked_);
 }
@@ -211,11 +226,14 @@ TEST_F(Conformance, Conv2DCompiledForEveryShape) {
                     false}));
     check(convCase({ACL_FLOAT, nchw, nchw, 2, 4, size, size + 2, 6, 3, 3, {1, 1}, {1, 1}, 2, {1, 1, 1, 1}, true,
                     false}));
-    // Depthwise: NCHW's padded copy sized at run time (one size with no images).
+    // Depthwise: the output's parts found at run time (one size with no images; at size 17, 3
+    // rows for a 5x5 window with pads of 2 and 3, no middle).
     check(convCase({ACL_FLOAT, nchw, nchw, size % 3, 6, size, size + 1, 6, 3, 3, {1, 1}, {1, 1}, 6, {1, 2, 0, 1},
                     true, false}));
     check(convCase({ACL_FLOAT, nhwc, hwcn, size % 3, 5, size + 2, size, 5, 3, 3, {2, 1}, {1, 1}, 5, {1, 1, 1, 1},
                     false, false}));
+    check(convCase({ACL_FLOAT, nchw, nchw, 1, 3, size % 5 + 1, size, 3, 5, 5, {2, 1}, {1, 1}, 3, {2, 3, 2, 2}, true,
+                    false}));
     check(depthwiseCase({ACL_FLOAT, nhwc, ACL_FORMAT_HWCN, size % 2 + 1, 4, size, size + 1, 2, 3, 3, {1, 1}, {1, 1},
                          {1, 1, 1, 1}, true}));
   }

@@ -119,14 +119,19 @@ def AclopFastBf16Truncation : Pass<"aclop-fast-bf16-truncation", "func::FuncOp">
 }
 
 def AclopEliminateExpandedEmptyTensors : Pass<"aclop-eliminate-expanded-empty-tensors", "func::FuncOp"> {
-  let summary = "Compute results that reach their destination through expand_shape in place";
+  let summary = "Compute results that reach their destination through expand_shape, or in parts, in place";
   let description = [{
     For `bufferization.materialize_in_destination` of a `tensor.expand_shape` whose source is
     computed in place in a `tensor.empty` (through destination-style ops and loops), the empty
     tensor becomes the `tensor.collapse_shape` of the destination with the same reassociation.
     `eliminate-empty-tensors` handles only matching types; without this the result gets a
-    buffer of its own and a copy into the output, which makes the kernel single-block. Runs
-    before `eliminate-empty-tensors`.
+    buffer of its own and a copy into the output, which makes the kernel single-block.
+
+    A source of the destination's type computed in place in a `tensor.empty` has that empty
+    become the destination. `eliminate-empty-tensors` would do the same, but it takes the
+    insertions in order: a result written in parts (`tensor.insert_slice` into the empty) would
+    have its first part placed in a slice of the empty, allocated and copied, before the empty
+    itself was replaced. Runs before `eliminate-empty-tensors`.
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect", "::mlir::tensor::TensorDialect"];
 }

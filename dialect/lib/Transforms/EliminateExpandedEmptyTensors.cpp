@@ -1,4 +1,4 @@
-//===- EliminateExpandedEmptyTensors.cpp - write outputs through reshapes --===//
+//===- EliminateExpandedEmptyTensors.cpp - write outputs in place ----------===//
 //
 // eliminate-empty-tensors makes a result written into a tensor.empty write the output buffer
 // instead, but only when the types match: a result that reaches its destination through a
@@ -11,7 +11,11 @@
 // an empty of the destination's type that it starts from) becomes that view, so the result is
 // computed in the output buffer and no expand_shape is left. (MLIR 22's expand-strided-metadata
 // also crashes on a memref.expand_shape with two dynamic dims in a group, which a convolution
-// over dynamic heights and widths would otherwise have.) Runs before eliminate-empty-tensors.
+// over dynamic heights and widths would otherwise have.)
+//
+// A result of the destination's type is handled here too when its chain starts at a
+// tensor.empty (writeInDestination): a result written in parts. Runs before
+// eliminate-empty-tensors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -51,6 +55,22 @@ Value writtenEmpty(Value value) {
   return {};
 }
 
+// A result of the destination's type whose chain starts at a tensor.empty: that empty becomes
+// the destination. eliminate-empty-tensors would do the same, but it takes the insertions in
+// order, and a part inserted into the empty (writeInParts) would get a slice of the empty, left
+// to be allocated and copied, before the empty was replaced.
+void writeInDestination(IRRewriter &rewriter, bufferization::MaterializeInDestinationOp materialize,
+                        TypedValue<MemRefType> dest) {
+  Value written = writtenEmpty(materialize.getSource());
+  if (!written || !written.getDefiningOp<tensor::EmptyOp>() || !written.hasOneUse() ||
+      written.getType() != materialize.getSource().getType())
+    return;
+  Operation *empty = written.getDefiningOp();
+  rewriter.setInsertionPoint(empty);
+  rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(empty, written.getType(), dest, /*restrict=*/true,
+                                                         /*writable=*/true);
+}
+
 struct AclopEliminateExpandedEmptyTensorsPass
     : aclop::impl::AclopEliminateExpandedEmptyTensorsBase<AclopEliminateExpandedEmptyTensorsPass> {
   void runOnOperation() override {
@@ -60,7 +80,11 @@ struct AclopEliminateExpandedEmptyTensorsPass
     for (bufferization::MaterializeInDestinationOp materialize : materializations) {
       auto expand = materialize.getSource().getDefiningOp<tensor::ExpandShapeOp>();
       auto dest = dyn_cast<TypedValue<MemRefType>>(materialize.getDest());
-      if (!expand || !dest || !materialize.getWritable() || !dest.getType().getLayout().isIdentity()) continue;
+      if (!dest || !materialize.getWritable() || !dest.getType().getLayout().isIdentity()) continue;
+      if (!expand) {
+        writeInDestination(rewriter, materialize, dest);
+        continue;
+      }
       Value written = writtenEmpty(expand.getSrc());
       // One use: the chain that leads to the output; anything else reading the buffer would
       // then read the output's.

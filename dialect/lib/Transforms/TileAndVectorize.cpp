@@ -51,8 +51,29 @@ FailureOr<scf::SCFTilingResult> tileInLoops(IRRewriter &rewriter, linalg::Linalg
 // that does not tile is left whole (LLVM may still vectorize its loops).
 void tileAndVectorize(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
                       scf::SCFTilingOptions::LoopType loopType) {
+  // A static innermost dim that the vector does not divide: every tile's size is a min() the
+  // vectorizer cannot see through, so every load and store would be masked. The last, partial
+  // tile becomes an op of its own, and the rest take unmasked vectors. Only where another dim
+  // still gives the remainder a loop that blocks can divide (a 1-D op's remainder is one tile,
+  // and a nest without a loop makes the kernel single-block).
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t vector = sizes.back(), innermost = ranges.back();
+  ArrayRef<int64_t> outer = ArrayRef<int64_t>(ranges).drop_back();
+  if (vector > 1 && !ShapedType::isDynamic(innermost) && innermost > vector && innermost % vector != 0 &&
+      llvm::any_of(outer, [](int64_t range) { return range != 1; })) {
+    rewriter.setInsertionPoint(op);
+    auto [full, rest] = linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()), outer.size(),
+                                        rewriter.getIndexAttr(innermost - innermost % vector));
+    for (TilingInterface part : {full, rest})
+      tileAndVectorize(rewriter, cast<linalg::LinalgOp>(part.getOperation()), sizes, loopType);
+    return;
+  }
+  // One element a tile that reads by index: scalar loads, where the vectorizer would make a
+  // one-lane gather of each read.
+  bool readsByIndex = op->walk([](tensor::ExtractOp) { return WalkResult::interrupt(); }).wasInterrupted();
+  bool scalar = readsByIndex && llvm::all_of(sizes, [](int64_t size) { return size == 1; });
   FailureOr<scf::SCFTilingResult> tiled = tileInLoops(rewriter, op, sizes, loopType);
-  if (failed(tiled)) return;
+  if (failed(tiled) || scalar) return;
   for (Operation *tile : tiled->tiledOps) {
     SmallVector<bool> scalable(sizes.size(), false);
     // Reads by index (tensor.extract: slices, tiles, concatenation) become loads or gathers.

@@ -1,5 +1,6 @@
 // aclop -> linalg on tensors, one case per op family.
 // RUN: %op-opt %s -convert-aclop-to-linalg -split-input-file | FileCheck %s
+// RUN: %op-opt %s -convert-aclop-to-linalg -split-input-file | FileCheck %s --check-prefix=UNMASKED
 
 // Broadcasting: a stretched static 1 reads index 0; f16 arithmetic is done in f32.
 // CHECK-DAG: #[[ID:.*]] = affine_map<(d0, d1) -> (d0, d1)>
@@ -343,18 +344,36 @@ func.func @conv2d_dynamic(%x: tensor<?x12x?x?xf32>, %w: tensor<4x6x3x3xf32>) -> 
 
 // -----
 
-// Depthwise (one input channel a group): one parallel generic over the output, each window read
-// in a straight run (masked at the padding), the filter by out channel, the bias added and the
-// sum narrowed in the same body. A channel multiplier of 2 reads input channel oc / 2.
+// Depthwise (one input channel a group): a parallel generic over each part of the output, each
+// window read in a straight run, the filter by out channel, the bias added and the sum narrowed
+// in the same body. A channel multiplier of 2 reads input channel oc / 2. Padding before the
+// first row and column (stride 2) makes them edges: the corner reads 2x2 of the 3x3 window, the
+// edges 2x3 and 3x2, the middle all of it, and with static shapes none of it masked.
 // CHECK-LABEL: func @conv2d_depthwise_nhwc
-// CHECK: linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%arg2 : tensor<8xf16>)
+// CHECK: linalg.generic {{.*}} ins(%arg2 : tensor<8xf16>) outs(%{{.*}} : tensor<1x1x1x8xf16>)
 // CHECK: %[[OC:.*]] = linalg.index 3
 // CHECK: %[[C:.*]] = arith.divui %[[OC]], %c2
-// CHECK-COUNT-9: tensor.extract %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %[[C]]] : tensor<1x6x6x4xf16>
+// CHECK-COUNT-4: tensor.extract %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %[[C]]] : tensor<1x6x6x4xf16>
 // CHECK-NOT: tensor.extract %arg0
 // CHECK: tensor.extract %arg1[%c2{{.*}}, %c2{{.*}}, %c0{{.*}}, %[[OC]]] : tensor<3x3x1x8xf16>
 // CHECK: arith.truncf
 // CHECK-NEXT: linalg.yield
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, 0, 0] [1, 1, 1, 8]
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x2x8xf16>)
+// CHECK-COUNT-6: tensor.extract %arg0
+// CHECK-NOT: tensor.extract %arg0
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, 1, 0] [1, 1, 2, 8]
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x1x8xf16>)
+// CHECK-COUNT-6: tensor.extract %arg0
+// CHECK-NOT: tensor.extract %arg0
+// CHECK: tensor.insert_slice %{{.*}}[0, 1, 0, 0] [1, 2, 1, 8]
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x2x8xf16>)
+// CHECK-COUNT-9: tensor.extract %arg0
+// CHECK-NOT: tensor.extract %arg0
+// CHECK: tensor.insert_slice %{{.*}}[0, 1, 1, 0] [1, 2, 2, 8]
+// UNMASKED-LABEL: func @conv2d_depthwise_nhwc
+// UNMASKED-NOT: arith.select
+// UNMASKED: return
 func.func @conv2d_depthwise_nhwc(%x: tensor<1x6x6x4xf16>, %w: tensor<3x3x1x8xf16>, %b: tensor<8xf16>) -> tensor<1x3x3x8xf16> {
   %r = aclop.conv2d %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 0, 1, 0>, groups = 4, data_format = "NHWC", filter_format = "HWCN"}
       : (tensor<1x6x6x4xf16>, tensor<3x3x1x8xf16>, tensor<8xf16>) -> tensor<1x3x3x8xf16>
@@ -363,17 +382,32 @@ func.func @conv2d_depthwise_nhwc(%x: tensor<1x6x6x4xf16>, %w: tensor<3x3x1x8xf16
 
 // -----
 
-// NCHW depthwise reads a zero-padded copy of the input (sized at run time here), unmasked: the
-// innermost dim is the output's columns, along which a masked read is a gather.
+// NCHW depthwise over sizes known at run time: the parts are found then, with padding above
+// and on the right: rows [0, begin) and [begin, height), columns [0, end) and [end, width). The
+// edges read masked (the row, the column or both); the middle reads with no mask.
 // CHECK-LABEL: func @conv2d_depthwise_nchw
-// CHECK: %[[ZEROS:.*]] = linalg.fill
-// CHECK: %[[COPY:.*]] = linalg.generic
-// CHECK: %[[PADDED:.*]] = tensor.insert_slice %[[COPY]] into %[[ZEROS]][0, 0, 1, 0]
+// CHECK: %[[BEGIN:.*]] = arith.minsi %c1
+// CHECK: arith.minsi %c0
+// CHECK: %[[END:.*]] = arith.minsi %{{.*}}, %{{.*}} : index
+// CHECK: tensor.empty(%{{.*}}, %[[BEGIN]], %[[END]])
+// CHECK-NEXT: linalg.generic
+// CHECK: arith.select
+// CHECK: linalg.yield
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, 0, 0] [%{{.*}}, 4, %[[BEGIN]], %[[END]]]
+// CHECK: linalg.generic
+// CHECK: arith.select
+// CHECK: linalg.yield
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, 0, %[[END]]]
 // CHECK: linalg.generic
 // CHECK-NOT: arith.select
-// CHECK-COUNT-4: tensor.extract %[[PADDED]]
-// CHECK-NOT: tensor.extract %arg0
+// CHECK-COUNT-4: tensor.extract %arg0
+// CHECK-NOT: arith.select
 // CHECK: linalg.yield
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, %[[BEGIN]], 0]
+// CHECK: linalg.generic
+// CHECK: arith.select
+// CHECK: linalg.yield
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, %[[BEGIN]], %[[END]]]
 func.func @conv2d_depthwise_nchw(%x: tensor<?x4x?x?xf32>, %w: tensor<4x1x2x2xf32>) -> tensor<?x4x?x?xf32> {
   %r = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 0, 0, 1>, groups = 4}
       : (tensor<?x4x?x?xf32>, tensor<4x1x2x2xf32>) -> tensor<?x4x?x?xf32>
@@ -382,13 +416,24 @@ func.func @conv2d_depthwise_nchw(%x: tensor<?x4x?x?xf32>, %w: tensor<4x1x2x2xf32
 
 // -----
 
-// With one image blocks divide channels: the copy's and the output's agree only where out
-// channel c reads input channel c. A channel multiplier (2 here) reads the input masked instead.
+// NCHW with static shapes: the column edges are a column a part (each reads 2 of the 3 window
+// columns, unmasked), and no copy of the input is made. A channel multiplier of 2 reads input
+// channel oc / 2; rows x columns: 3 x 3 parts.
 // CHECK-LABEL: func @conv2d_multiplier_one_image
-// CHECK-NOT: tensor.insert_slice
-// CHECK: linalg.generic
-// CHECK: arith.select
-// CHECK: tensor.extract %arg0
+// CHECK-COUNT-9: linalg.generic
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// UNMASKED-LABEL: func @conv2d_multiplier_one_image
+// UNMASKED: outs(%{{.*}} : tensor<1x4x1x1xf32>)
+// UNMASKED-COUNT-4: tensor.extract %arg0
+// UNMASKED-NOT: tensor.extract %arg0
+// UNMASKED: outs(%{{.*}} : tensor<1x4x1x3xf32>)
+// UNMASKED-COUNT-6: tensor.extract %arg0
+// UNMASKED-NOT: tensor.extract %arg0
+// UNMASKED: outs(%{{.*}} : tensor<1x4x1x1xf32>)
+// UNMASKED-COUNT-4: tensor.extract %arg0
+// UNMASKED-NOT: arith.select
+// UNMASKED: return
 func.func @conv2d_multiplier_one_image(%x: tensor<1x2x5x5xf32>, %w: tensor<4x1x3x3xf32>) -> tensor<1x4x5x5xf32> {
   %r = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, groups = 2}
       : (tensor<1x2x5x5xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x5x5xf32>
@@ -397,7 +442,7 @@ func.func @conv2d_multiplier_one_image(%x: tensor<1x2x5x5xf32>, %w: tensor<4x1x3
 
 // -----
 
-// Groups of a few input channels unroll as well (2 channels x 3x3 here, unpadded: no copy): out
+// Groups of a few input channels unroll as well (2 channels x 3x3 here, unpadded: one part): out
 // channel oc is in group oc / 3, whose input channels start at group * 2.
 // CHECK-LABEL: func @conv2d_groups_unrolled
 // CHECK: %[[OC:.*]] = linalg.index 1

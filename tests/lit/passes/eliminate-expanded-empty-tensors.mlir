@@ -1,9 +1,11 @@
 // A result that reaches its destination memref through tensor.expand_shape is computed in the
 // destination: it is materialized into the destination's collapsed view instead, and the
 // tensor.empty it is written into (or the collapse_shape of an empty of the destination's type
-// that its chain starts from) becomes that view. No expand_shape is left. Anything else is
-// left to eliminate-empty-tensors.
+// that its chain starts from) becomes that view. No expand_shape is left. A result of the
+// destination's type whose chain starts at a tensor.empty (one written in parts) has that empty
+// made the destination. Anything else is left to eliminate-empty-tensors.
 // RUN: %op-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(aclop-eliminate-expanded-empty-tensors))' | FileCheck %s
+// RUN: %op-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(aclop-eliminate-expanded-empty-tensors),eliminate-empty-tensors)' | FileCheck %s --check-prefix=PARTS
 
 // Through a fill and a generic into [image, pixels, channels]; the dynamic batch carries over.
 // CHECK-LABEL: func @through_fill_and_generic
@@ -63,5 +65,34 @@ func.func @empty_used_twice(%x: tensor<2x12xf32>, %out: memref<2x3x4xf32>, %othe
   bufferization.materialize_in_destination %d in restrict writable %other : (tensor<2x12xf32>, memref<2x12xf32>) -> ()
   %r = tensor.expand_shape %c [[0], [1, 2]] output_shape [2, 3, 4] : tensor<2x12xf32> into tensor<2x3x4xf32>
   bufferization.materialize_in_destination %r in restrict writable %out : (tensor<2x3x4xf32>, memref<2x3x4xf32>) -> ()
+  return
+}
+
+// -----
+
+// Written in parts: the chain of insertions starts at the output's tensor.empty, which becomes
+// the destination first; eliminate-empty-tensors then gives the first part, computed in an
+// empty of its own, a slice of the destination (taking insertions in order, it would otherwise
+// give it a slice of the empty, left to be allocated and copied).
+// CHECK-LABEL: func @written_in_parts
+// CHECK: %[[OUT:.*]] = bufferization.to_tensor %arg1 restrict writable : memref<2x8xf32> to tensor<2x8xf32>
+// CHECK-NOT: tensor.empty() : tensor<2x8xf32>
+// CHECK: %[[FIRST:.*]] = tensor.insert_slice %{{.*}} into %[[OUT]][0, 0] [2, 4]
+// CHECK: tensor.insert_slice %{{.*}} into %[[FIRST]][0, 4] [2, 4]
+// CHECK: bufferization.materialize_in_destination
+// PARTS-LABEL: func @written_in_parts
+// PARTS: %[[OUT:.*]] = bufferization.to_tensor %arg1 restrict writable
+// PARTS-NOT: tensor.empty
+// PARTS: %[[PART:.*]] = tensor.extract_slice %[[OUT]][0, 0] [2, 4]
+// PARTS: linalg.copy ins(%arg0 : tensor<2x4xf32>) outs(%[[PART]] : tensor<2x4xf32>)
+func.func @written_in_parts(%x: tensor<2x4xf32>, %out: memref<2x8xf32>) {
+  %e = tensor.empty() : tensor<2x8xf32>
+  %p = tensor.empty() : tensor<2x4xf32>
+  %a = linalg.copy ins(%x : tensor<2x4xf32>) outs(%p : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %first = tensor.insert_slice %a into %e[0, 0] [2, 4] [1, 1] : tensor<2x4xf32> into tensor<2x8xf32>
+  %q = tensor.extract_slice %first[0, 4] [2, 4] [1, 1] : tensor<2x8xf32> to tensor<2x4xf32>
+  %b = linalg.copy ins(%x : tensor<2x4xf32>) outs(%q : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %second = tensor.insert_slice %b into %first[0, 4] [2, 4] [1, 1] : tensor<2x4xf32> into tensor<2x8xf32>
+  bufferization.materialize_in_destination %second in restrict writable %out : (tensor<2x8xf32>, memref<2x8xf32>) -> ()
   return
 }

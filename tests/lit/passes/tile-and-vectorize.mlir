@@ -1,6 +1,7 @@
 // Element-wise ops become an scf.forall of tiles, each one masked vector read-compute-write.
 // RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy=vector-bits=512 -aclop-tile-and-vectorize | FileCheck %s
 // RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy=vector-bits=512 -aclop-tile-and-vectorize -canonicalize | FileCheck %s --check-prefix=RAGGED
+// RUN: %op-opt %s -convert-aclop-to-linalg -canonicalize -cse -aclop-select-strategy=vector-bits=512 -aclop-tile-and-vectorize | FileCheck %s --check-prefix=EDGES
 
 // CHECK-LABEL: func @exp_dynamic
 // CHECK: scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (4, %{{.*}}) step (1, 16)
@@ -298,8 +299,60 @@ func.func @gemm_transposed_b_strips(%a: tensor<16x48xf32>, %b: tensor<64x48xf32>
 // FUSED:   arith.select {{.*}} : vector<8x32xi1>, vector<8x32xf32>
 // FUSED: tensor.insert_slice %[[REST]] into %[[PART]][24, 0] [8, 128]
 // FUSED-NOT: linalg.generic
+// FUSED: return
 func.func @gemm_tall_register_tiles(%a: tensor<32x288xf32>, %b: tensor<288x128xf32>, %c: tensor<32x128xf32>,
                                     %alpha: tensor<f32>, %beta: tensor<f32>) -> tensor<32x128xf32> {
   %r = aclop.gemm %a, %b, %c, %alpha, %beta : (tensor<32x288xf32>, tensor<288x128xf32>, tensor<32x128xf32>, tensor<f32>, tensor<f32>) -> tensor<32x128xf32>
   return %r : tensor<32x128xf32>
+}
+
+// A static innermost dim that the vector does not divide (20 by 16): the last, partial tile is
+// an op of its own, so the other tiles read and write with no mask.
+// CHECK-LABEL: func @add_ragged_rows
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (4, 16) step (1, 16)
+// CHECK-NOT: create_mask
+// CHECK: vector.transfer_read %{{.*}}[%c0, %c0], %{{.*}} {in_bounds = [true]} : tensor<1x16xf32>, vector<16xf32>
+// CHECK: vector.transfer_write %{{.*}} {in_bounds = [true]} : vector<16xf32>, tensor<1x16xf32>
+// CHECK: tensor.insert_slice %{{.*}}[0, 0] [4, 16]
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (4, 4) step (1, 16)
+// CHECK: vector.create_mask
+// CHECK: tensor.insert_slice %{{.*}}[0, 16] [4, 4]
+func.func @add_ragged_rows(%a: tensor<4x20xf32>, %b: tensor<4x20xf32>) -> tensor<4x20xf32> {
+  %r = aclop.add %a, %b : (tensor<4x20xf32>, tensor<4x20xf32>) -> tensor<4x20xf32>
+  return %r : tensor<4x20xf32>
+}
+
+// One dim: its remainder would be one tile with no loop for blocks to divide; it stays masked.
+// CHECK-LABEL: func @add_ragged_vector
+// CHECK: scf.forall (%{{.*}}) = (0) to (20) step (16)
+// CHECK: vector.create_mask
+// CHECK-NOT: scf.forall (
+// CHECK: return
+func.func @add_ragged_vector(%a: tensor<20xf32>, %b: tensor<20xf32>) -> tensor<20xf32> {
+  %r = aclop.add %a, %b : (tensor<20xf32>, tensor<20xf32>) -> tensor<20xf32>
+  return %r : tensor<20xf32>
+}
+
+// Tiles of one element that read by index stay scalar generics (an NCHW depthwise
+// convolution's column edges), where vectors would be one-lane gathers; its middle columns
+// (18: 16 and a remainder of 2) are contiguous vector reads once canonicalization has made the
+// shapes static, as the pipeline does.
+// EDGES-LABEL: func @depthwise_column_edges
+// EDGES: scf.forall ({{.*}}) in (1, 2, 4, 1)
+// EDGES-NOT: vector.
+// EDGES: linalg.generic
+// EDGES: tensor.insert_slice %{{.*}}[0, 0, 0, 0] [1, 2, 4, 1]
+// EDGES: scf.forall ({{.*}}) = (0, 0, 0, 0) to (1, 2, 4, 16) step (1, 1, 1, 16)
+// EDGES-NOT: vector.gather
+// EDGES-COUNT-3: vector.transfer_read %arg0{{.*}} {in_bounds = [true]} : tensor<1x2x4x20xf32>, vector<16xf32>
+// EDGES: scf.forall ({{.*}}) = (0, 0, 0, 0) to (1, 2, 4, 2) step (1, 1, 1, 16)
+// EDGES-NOT: vector.gather
+// EDGES: scf.forall ({{.*}}) in (1, 2, 4, 1)
+// EDGES-NOT: vector.
+// EDGES: linalg.generic
+// EDGES: tensor.insert_slice %{{.*}}[0, 0, 0, 19] [1, 2, 4, 1]
+func.func @depthwise_column_edges(%x: tensor<1x2x4x20xf32>, %w: tensor<2x1x1x3xf32>) -> tensor<1x2x4x20xf32> {
+  %r = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 1, 1>, groups = 2}
+      : (tensor<1x2x4x20xf32>, tensor<2x1x1x3xf32>) -> tensor<1x2x4x20xf32>
+  return %r : tensor<1x2x4x20xf32>
 }

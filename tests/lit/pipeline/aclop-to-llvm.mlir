@@ -228,11 +228,12 @@ func.func @softmax_rows(%x: memref<?x96xf32>, %out: memref<?x96xf32>, %bi: index
 
 // -----
 
-// Depthwise kernels stay block-partitioned and read the input without gathers: NCHW through its
-// padded copy (blocks divide the copy and the convolution alike, by channels with one image),
-// NHWC along channels.
+// Depthwise kernels stay block-partitioned and read the input without gathers: NCHW's middle
+// columns as contiguous vectors, its column edges (a column a part) as scalars, NHWC along
+// channels; no padded copy of the input is allocated.
 // CHECK: module attributes {aclop.partitioned = {dw_nchw_kernel = true}
 // CHECK-NOT: llvm.intr.masked.gather
+// CHECK-NOT: @malloc
 // CHECK-LABEL: llvm.func @dw_nchw_kernel(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
 func.func @dw_nchw(%x: memref<1x32x20x20xf32>, %w: memref<32x1x3x3xf32>, %b: memref<32xf32>, %out: memref<1x32x20x20xf32>,
                    %bi: index, %bn: index) attributes {aclop.kernel = "dw_nchw_kernel"} {

@@ -74,6 +74,30 @@ Value insertCopy(OpBuilder &b, Location loc, Value source, Value destination, Ar
                                        strides);
 }
 
+Value writeInParts(OpBuilder &b, Location loc, Value init, ArrayRef<int64_t> dims, ArrayRef<SmallVector<Value>> bounds,
+                   function_ref<Value(OpBuilder &, Location, Value part, ArrayRef<size_t> index)> write) {
+  int64_t rank = tensorType(init).getRank();
+  SmallVector<size_t> index(dims.size(), 0);
+  while (true) {
+    SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)), sizes = tensor::getMixedSizes(b, loc, init),
+                                                                 strides(rank, b.getIndexAttr(1));
+    for (auto [k, d] : llvm::enumerate(dims)) {
+      Value first = bounds[k][index[k]], end = bounds[k][index[k] + 1];
+      offsets[d] = getAsOpFoldResult(first);
+      sizes[d] = getAsOpFoldResult(b.createOrFold<arith::SubIOp>(loc, end, first));
+    }
+    // A slice of nothing written yet is a tensor.empty of its own, which eliminate-empty-tensors
+    // places in the destination (a slice of a tensor.empty it would leave to be allocated).
+    Value part = init.getDefiningOp<tensor::EmptyOp>()
+                     ? tensor::EmptyOp::create(b, loc, sizes, tensorType(init).getElementType()).getResult()
+                     : tensor::ExtractSliceOp::create(b, loc, init, offsets, sizes, strides).getResult();
+    init = tensor::InsertSliceOp::create(b, loc, write(b, loc, part, index), init, offsets, sizes, strides);
+    size_t k = dims.size();  // the next part, the last dim's index running fastest
+    while (k > 0 && ++index[k - 1] + 1 == bounds[k - 1].size()) index[--k] = 0;
+    if (k == 0) return init;
+  }
+}
+
 Value constantIndex(OpBuilder &b, Location loc, int64_t value) { return arith::ConstantIndexOp::create(b, loc, value); }
 
 int64_t dividedDim(RankedTensorType result) {
@@ -121,9 +145,10 @@ Value combineOf(OpBuilder &b, Location loc, Combine combine, Value acc, Value x,
 }
 
 Value windowPosition(OpBuilder &b, Location loc, Value out, Value k, int64_t stride, int64_t dilation, Value pad) {
-  Value strided = arith::MulIOp::create(b, loc, out, arith::ConstantIndexOp::create(b, loc, stride));
-  Value dilated = arith::MulIOp::create(b, loc, k, arith::ConstantIndexOp::create(b, loc, dilation));
-  return arith::SubIOp::create(b, loc, arith::AddIOp::create(b, loc, strided, dilated), pad);
+  // Folded as built (x * 1, x + 0): the vectorizer sees a unit stride as a contiguous read.
+  Value strided = b.createOrFold<arith::MulIOp>(loc, out, arith::ConstantIndexOp::create(b, loc, stride));
+  Value dilated = b.createOrFold<arith::MulIOp>(loc, k, arith::ConstantIndexOp::create(b, loc, dilation));
+  return b.createOrFold<arith::SubIOp>(loc, b.createOrFold<arith::AddIOp>(loc, strided, dilated), pad);
 }
 
 Type accumulatorType(Type input) {

@@ -40,6 +40,14 @@ Value gatherInto(OpBuilder &b, Location loc, Value source, Value init,
 // slice, so the copy writes the destination in place.
 Value insertCopy(OpBuilder &b, Location loc, Value source, Value destination, ArrayRef<int64_t> offsets);
 
+// `init` written part by part: `bounds[k]` divides dim `dims[k]` (from 0 to its size), and
+// each part of that grid, [bounds[k][i_k], bounds[k][i_k + 1]) along each dim, is written by
+// `write(b, loc, part, {i_0, i_1, ...})`, where `part` is that slice of `init` (the nest writes it
+// in place), and put back with tensor.insert_slice. Every slice is taken from the whole tensor
+// as written so far, so eliminate-empty-tensors follows the chain to the kernel's output.
+Value writeInParts(OpBuilder &b, Location loc, Value init, ArrayRef<int64_t> dims, ArrayRef<SmallVector<Value>> bounds,
+                   function_ref<Value(OpBuilder &, Location, Value part, ArrayRef<size_t> index)> write);
+
 // The dim of an op's result that aclop-map-to-kernel-abi divides over blocks: the first not
 // statically 1 (the rank when there is none). Lowerings that write one buffer from several nests
 // keep each block's rows its own only along this dim.

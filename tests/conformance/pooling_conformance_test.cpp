@@ -138,6 +138,16 @@ TEST_F(Conformance, Pooling) {
       {"MaxPool", ACL_FLOAT, nchw, 1, 2, 9, 9, 5, 5, 2, 2, "SAME"},  // a window of 25: reduction loops
       {"AvgPoolV2", ACL_FLOAT16, nhwc, 1, 3, 11, 10, 5, 4, 3, 2, "CALCULATED", {2, 1, 0, 3}, true, false, false},
       {"AvgPoolV2", ACL_FLOAT16, nhwc, 1, 8, 9, 9, 3, 3, 2, 2, "VALID", {0, 0, 0, 0}, false, false, false},
+      // The output's parts (WindowParts): NCHW column edges a column a part, with rows that 8-lane
+      // vectors do not divide; edges of 2 positions, exclusive and not; ceil mode's last window
+      // past an unpadded input; an input smaller than the window.
+      {"MaxPool", ACL_FLOAT, nchw, 1, 3, 9, 19, 3, 3, 1, 1, "SAME"},
+      {"AvgPoolV2", ACL_FLOAT, nchw, 1, 2, 7, 10, 5, 5, 1, 1, "CALCULATED", {2, 2, 2, 2}, false, false, true},
+      {"AvgPoolV2", ACL_FLOAT, nchw, 1, 2, 7, 10, 5, 5, 1, 1, "CALCULATED", {2, 2, 2, 2}, false, false, false},
+      {"MaxPoolV3", ACL_FLOAT, nchw, 1, 2, 7, 7, 2, 2, 2, 2, "CALCULATED", {0, 0, 0, 0}, true},
+      {"AvgPoolV2", ACL_FLOAT, nhwc, 1, 3, 7, 9, 3, 3, 2, 2, "CALCULATED", {0, 0, 0, 0}, true, false, false},
+      {"MaxPool", ACL_FLOAT, nhwc, 1, 3, 2, 2, 3, 3, 1, 1, "SAME"},
+      {"AvgPool", ACL_FLOAT, nchw, 1, 3, 2, 2, 3, 3, 1, 1, "SAME"},
   };
   for (const Pool &p : pools) check(poolCase(p));
   printf("pooling: %d cases\n", checked_);

@@ -15,7 +15,7 @@
 // output, each element's window read in a straight run, the products summed in registers, the bias
 // added and the sum narrowed there, and stored once. The innermost loop walks the output's last
 // dim: channels for NHWC, which a depthwise convolution reads as contiguous runs of input and
-// filter; columns for NCHW. The output is written in parts (axisParts): along each padded axis,
+// filter; columns for NCHW. The output is written in parts (WindowParts): along each padded axis,
 // the positions whose windows lie inside the input read with no mask; the edges around them
 // drop the kernel positions that fall in the padding where the shapes are static, and read
 // masked where they are not. NCHW's column edges are split a column a part, since a masked read
@@ -31,6 +31,7 @@
 
 #include "LinalgBuilders.h"
 #include "ScalarOps.h"
+#include "WindowParts.h"
 #include "aclop/AclopOps.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -242,94 +243,18 @@ Value outputEmpty(OpBuilder &b, Location loc, RankedTensorType type, Value input
 // and a ResNeXt group's 4 channels x 3x3 are.
 constexpr int64_t kUnrolledWindow = 49;
 
-// One spatial axis of the convolution, for splitting the output along it.
-struct Axis {
-  int64_t padBefore, padAfter, stride, dilation, kernel;
-  std::optional<int64_t> size, outSize;  // the input's and the output's, when static
-  Value sizeValue, outSizeValue;
-};
-
-Axis axisOf(const Geometry &g, Value input, RankedTensorType resultType, bool columns) {
+// One spatial axis of the convolution (columns, or rows), for writing the output in parts.
+WindowAxis windowAxis(const Geometry &g, Value input, RankedTensorType resultType, bool columns) {
   int64_t dimIndex = columns ? g.data.w : g.data.h, pad = columns ? 2 : 0, i = columns ? 1 : 0;
-  auto known = [](int64_t size) { return ShapedType::isDynamic(size) ? std::nullopt : std::optional<int64_t>(size); };
-  return Axis{g.pads[pad],
-              g.pads[pad + 1],
-              g.strides[i],
-              g.dilations[i],
-              columns ? g.kw : g.kh,
-              known(tensorType(input).getDimSize(dimIndex)),
-              known(resultType.getDimSize(dimIndex)),
-              columns ? g.width : g.height,
-              columns ? g.outWidth : g.outHeight};
-}
-
-// A part [first, end) of the output along one axis. In the `middle` part every window lies
-// inside the input; elsewhere, static bounds (and a static input) tell each kernel position's
-// reads apart at compile time (reachOf).
-struct AxisPart {
-  Value first, end;
-  bool middle;
-  std::optional<int64_t> staticFirst, staticEnd;
-};
-
-// Edges of at most this many positions are split into parts of one position each, where every
-// kernel position reads inside the input or nowhere: NCHW's columns, whose masked reads would be
-// gathers (7x7 depthwise with pads of 3, 1x32x56x56, one core: masked edges 16.8 GFLOP/s, a
-// column a part 22.3).
-constexpr int64_t kEdgePositions = 3;
-
-// The parts of `a`: [0, begin), [begin, end), [end, outSize), where [begin, end) are the output
-// positions whose windows lie inside the input (position * stride - padBefore >= 0 and
-// position * stride - padBefore + dilation * (kernel - 1) <= size - 1). Parts known to be empty
-// are left out.
-SmallVector<AxisPart> axisParts(OpBuilder &b, Location loc, const Axis &a, bool edgePositions) {
-  Value zero = constantIndex(b, loc, 0);
-  if (a.padBefore == 0 && a.padAfter == 0) {
-    Value end = a.outSize ? constantIndex(b, loc, *a.outSize) : a.outSizeValue;
-    return {AxisPart{zero, end, true, std::nullopt, std::nullopt}};
-  }
-  int64_t reach = a.dilation * (a.kernel - 1), firstInside = (a.padBefore + a.stride - 1) / a.stride;
-  if (!a.size || !a.outSize) {
-    Value begin = arith::MinSIOp::create(b, loc, constantIndex(b, loc, firstInside), a.outSizeValue);
-    Value lastStart = arith::SubIOp::create(b, loc, a.sizeValue, constantIndex(b, loc, 1 - a.padBefore + reach));
-    Value last = arith::FloorDivSIOp::create(b, loc, lastStart, constantIndex(b, loc, a.stride));
-    Value end = arith::AddIOp::create(b, loc, last, constantIndex(b, loc, 1));
-    end = arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, end, begin), a.outSizeValue);
-    // Without padding before (after), no position starts (ends) outside: that edge is empty.
-    SmallVector<AxisPart> parts;
-    if (a.padBefore) parts.push_back({zero, begin, false, std::nullopt, std::nullopt});
-    parts.push_back({a.padBefore ? begin : zero, a.padAfter ? end : a.outSizeValue, true, std::nullopt, std::nullopt});
-    if (a.padAfter) parts.push_back({end, a.outSizeValue, false, std::nullopt, std::nullopt});
-    return parts;
-  }
-  int64_t out = *a.outSize, begin = std::min(firstInside, out);
-  int64_t end = std::clamp<int64_t>(llvm::divideFloorSigned(*a.size - 1 + a.padBefore - reach, a.stride) + 1, begin, out);
-  SmallVector<AxisPart> parts;
-  auto add = [&](int64_t first, int64_t last, bool middle) {
-    if (first < last)
-      parts.push_back({constantIndex(b, loc, first), constantIndex(b, loc, last), middle, first, last});
-  };
-  auto addEdge = [&](int64_t first, int64_t last) {
-    if (!edgePositions || last - first > kEdgePositions) return add(first, last, false);
-    for (int64_t position = first; position < last; ++position) add(position, position + 1, false);
-  };
-  addEdge(0, begin);
-  add(begin, end, true);
-  addEdge(end, out);
-  if (parts.empty()) parts.push_back({zero, zero, true, 0, 0});  // no output along the axis
-  return parts;
-}
-
-// Where kernel position `k` reads for the positions of `part`.
-enum class Reach { Inside, Outside, Masked };
-Reach reachOf(const Axis &a, const AxisPart &part, int64_t k) {
-  if (part.middle) return Reach::Inside;
-  if (!part.staticFirst || !a.size) return Reach::Masked;
-  int64_t offset = k * a.dilation - a.padBefore;
-  int64_t first = *part.staticFirst * a.stride + offset, last = (*part.staticEnd - 1) * a.stride + offset;
-  if (first >= 0 && last < *a.size) return Reach::Inside;
-  if (last < 0 || first >= *a.size) return Reach::Outside;
-  return Reach::Masked;
+  return WindowAxis{g.pads[pad],
+                    g.pads[pad + 1],
+                    g.strides[i],
+                    g.dilations[i],
+                    columns ? g.kw : g.kh,
+                    staticSize(tensorType(input).getDimSize(dimIndex)),
+                    staticSize(resultType.getDimSize(dimIndex)),
+                    columns ? g.width : g.height,
+                    columns ? g.outWidth : g.outHeight};
 }
 
 // Conv2D with groups, a small group window: the unrolled generic, one for each part of the
@@ -342,7 +267,7 @@ Value unrolledGroupConvolution(OpBuilder &b, Location loc, Conv2DOp op, Value in
   ArrayRef<int64_t> filterShape = tensorType(filter).getShape();
   int64_t groupChannels = filterShape[g.weights.c], outPerGroup = filterShape[g.weights.n] / op.getGroups();
   const ConvLayout &data = g.data;
-  Axis rows = axisOf(g, input, resultType, false), columns = axisOf(g, input, resultType, true);
+  WindowAxis rows = windowAxis(g, input, resultType, false), columns = windowAxis(g, input, resultType, true);
   // The output's part `rowPart` x `columnPart`.
   auto writePart = [&](OpBuilder &b, Location loc, Value part, const AxisPart &rowPart,
                        const AxisPart &columnPart) -> Value {
@@ -397,24 +322,10 @@ Value unrolledGroupConvolution(OpBuilder &b, Location loc, Conv2DOp op, Value in
   };
   // NCHW walks columns innermost, where a masked read is a gather a vector: its column edges
   // are split a position a part. A masked row (or an NHWC column) is one select a vector.
-  Value zero = constantIndex(b, loc, 0);
-  SmallVector<AxisPart> rowParts = axisParts(b, loc, rows, false), columnParts = axisParts(b, loc, columns, data.c == 1);
-  auto bounds = [](ArrayRef<AxisPart> parts) {
-    SmallVector<Value> values{parts.front().first};
-    for (const AxisPart &part : parts) values.push_back(part.end);
-    return values;
-  };
+  SmallVector<AxisPart> rowParts = axisParts(b, loc, rows, false);
+  SmallVector<AxisPart> columnParts = axisParts(b, loc, columns, data.c == 1);
   Value init = outputEmpty(b, loc, resultType, input, g);
-  // No output (an empty batch, say): one nest that runs no iteration (a slice at offset 0 of a
-  // static 0 does not verify).
-  if (llvm::is_contained(resultType.getShape(), 0)) {
-    AxisPart whole{zero, zero, true, std::nullopt, std::nullopt};
-    return writePart(b, loc, init, whole, whole);
-  }
-  return writeInParts(b, loc, init, {data.h, data.w}, {bounds(rowParts), bounds(columnParts)},
-                      [&](OpBuilder &b, Location loc, Value part, ArrayRef<size_t> index) {
-                        return writePart(b, loc, part, rowParts[index[0]], columnParts[index[1]]);
-                      });
+  return writeWindowParts(b, loc, init, data.h, data.w, rowParts, columnParts, writePart);
 }
 
 // Conv2D with groups: the direct generic; see the file comment.

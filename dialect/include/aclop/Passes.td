@@ -131,7 +131,12 @@ def AclopEliminateExpandedEmptyTensors : Pass<"aclop-eliminate-expanded-empty-te
     become the destination. `eliminate-empty-tensors` would do the same, but it takes the
     insertions in order: a result written in parts (`tensor.insert_slice` into the empty) would
     have its first part placed in a slice of the empty, allocated and copied, before the empty
-    itself was replaced. Runs before `eliminate-empty-tensors`.
+    itself was replaced.
+
+    An empty tensor that something else also writes (CSE merges equal empties: a reduction's
+    accumulator and its epilogue's result) is first copied for the chain to the output; with
+    one empty for both, the result got a buffer of its own and a copy, and the kernel one block.
+    Runs before `eliminate-empty-tensors`.
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect", "::mlir::tensor::TensorDialect"];
 }

@@ -14,8 +14,8 @@
 // over dynamic heights and widths would otherwise have.)
 //
 // A result of the destination's type is handled here too when its chain starts at a
-// tensor.empty (writeInDestination): a result written in parts. Runs before
-// eliminate-empty-tensors.
+// tensor.empty (writeInDestination): a result written in parts. An empty the chain shares with
+// another write is copied for the chain first (ownEmpty). Runs before eliminate-empty-tensors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,23 +36,37 @@ using namespace mlir;
 
 namespace {
 
-// The tensor value whose buffer `value` is computed in: followed back through the inits that
-// destination-style ops and loops update in place to a tensor.empty or to a collapse_shape of
-// one. Null if the chain leaves those.
-Value writtenEmpty(Value value) {
-  while (value) {
-    if (value.getDefiningOp<tensor::EmptyOp>()) return value;
+// The operand holding the tensor value whose buffer `start`'s value is computed in: followed
+// back through the inits that destination-style ops and loops update in place to a tensor.empty
+// or to a collapse_shape of one. Null if the chain leaves those.
+OpOperand *writtenEmpty(OpOperand &start) {
+  OpOperand *operand = &start;
+  while (true) {
+    Value value = operand->get();
+    if (value.getDefiningOp<tensor::EmptyOp>()) return operand;
     if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>())
-      return collapse.getSrc().getDefiningOp<tensor::EmptyOp>() ? value : Value();
+      return collapse.getSrc().getDefiningOp<tensor::EmptyOp>() ? operand : nullptr;
     auto result = dyn_cast<OpResult>(value);
-    if (!result) return {};
+    if (!result) return nullptr;
     Operation *owner = result.getOwner();
-    if (auto dps = dyn_cast<DestinationStyleOpInterface>(owner)) value = dps.getTiedOpOperand(result)->get();
-    else if (auto forall = dyn_cast<scf::ForallOp>(owner)) value = forall.getTiedOpOperand(result)->get();
-    else if (auto loop = dyn_cast<scf::ForOp>(owner)) value = loop.getTiedLoopInit(result)->get();
-    else return {};
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(owner)) operand = dps.getTiedOpOperand(result);
+    else if (auto forall = dyn_cast<scf::ForallOp>(owner)) operand = forall.getTiedOpOperand(result);
+    else if (auto loop = dyn_cast<scf::ForOp>(owner)) operand = loop.getTiedLoopInit(result);
+    else return nullptr;
   }
-  return {};
+}
+
+// The tensor.empty `use` holds, made its own: CSE merges equal empties, and one that another
+// op also writes (a reduction's accumulator and its epilogue's result, say) would otherwise be
+// left to be allocated and copied into the output. An empty holds no data, so a copy of it is
+// the same value.
+Value ownEmpty(IRRewriter &rewriter, OpOperand &use) {
+  auto empty = use.get().getDefiningOp<tensor::EmptyOp>();
+  if (!empty || empty->hasOneUse()) return use.get();
+  rewriter.setInsertionPoint(use.getOwner());
+  Operation *copy = rewriter.clone(*empty);
+  rewriter.modifyOpInPlace(use.getOwner(), [&] { use.set(copy->getResult(0)); });
+  return use.get();
 }
 
 // A result of the destination's type whose chain starts at a tensor.empty: that empty becomes
@@ -61,10 +75,10 @@ Value writtenEmpty(Value value) {
 // to be allocated and copied, before the empty was replaced.
 void writeInDestination(IRRewriter &rewriter, bufferization::MaterializeInDestinationOp materialize,
                         TypedValue<MemRefType> dest) {
-  Value written = writtenEmpty(materialize.getSource());
-  if (!written || !written.getDefiningOp<tensor::EmptyOp>() || !written.hasOneUse() ||
-      written.getType() != materialize.getSource().getType())
+  OpOperand *use = writtenEmpty(materialize.getSourceMutable());
+  if (!use || !use->get().getDefiningOp<tensor::EmptyOp>() || use->get().getType() != materialize.getSource().getType())
     return;
+  Value written = ownEmpty(rewriter, *use);
   Operation *empty = written.getDefiningOp();
   rewriter.setInsertionPoint(empty);
   rewriter.replaceOpWithNewOp<bufferization::ToTensorOp>(empty, written.getType(), dest, /*restrict=*/true,
@@ -85,10 +99,12 @@ struct AclopEliminateExpandedEmptyTensorsPass
         writeInDestination(rewriter, materialize, dest);
         continue;
       }
-      Value written = writtenEmpty(expand.getSrc());
+      OpOperand *use = writtenEmpty(expand.getSrcMutable());
+      if (!use) continue;
+      Value written = ownEmpty(rewriter, *use);
       // One use: the chain that leads to the output; anything else reading the buffer would
       // then read the output's.
-      if (!written || !written.hasOneUse() || written.getType() != expand.getSrc().getType()) continue;
+      if (!written.hasOneUse() || written.getType() != expand.getSrc().getType()) continue;
       if (auto collapse = written.getDefiningOp<tensor::CollapseShapeOp>()) {
         if (!collapse.getSrc().hasOneUse() || collapse.getReassociationIndices() != expand.getReassociationIndices())
           continue;

@@ -3,7 +3,8 @@
 // tensor.empty it is written into (or the collapse_shape of an empty of the destination's type
 // that its chain starts from) becomes that view. No expand_shape is left. A result of the
 // destination's type whose chain starts at a tensor.empty (one written in parts) has that empty
-// made the destination. Anything else is left to eliminate-empty-tensors.
+// made the destination. An empty that something else also writes is first copied for the
+// chain. Anything else is left to eliminate-empty-tensors.
 // RUN: %op-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(aclop-eliminate-expanded-empty-tensors))' | FileCheck %s
 // RUN: %op-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(aclop-eliminate-expanded-empty-tensors),eliminate-empty-tensors)' | FileCheck %s --check-prefix=PARTS
 
@@ -54,10 +55,18 @@ func.func @through_collapsed_empty(%x: tensor<2x12xf32>, %out: memref<2x3x4xf32>
 
 // -----
 
-// The empty is also read elsewhere: left alone.
+// The empty is also written elsewhere (CSE merges equal empties): the chain to the output gets
+// an empty of its own, which becomes the output's view; the other write keeps the original,
+// which becomes its own destination.
 // CHECK-LABEL: func @empty_used_twice
-// CHECK: tensor.empty() : tensor<2x12xf32>
-// CHECK-NOT: bufferization.to_tensor
+// CHECK-NOT: tensor.empty
+// CHECK: %[[VIEW:.*]] = memref.collapse_shape %arg1 {{\[}}[0], [1, 2]] : memref<2x3x4xf32> into memref<2x12xf32>
+// CHECK: %[[START:.*]] = bufferization.to_tensor %[[VIEW]] restrict writable
+// CHECK: linalg.copy ins(%arg0 : tensor<2x12xf32>) outs(%[[START]] : tensor<2x12xf32>)
+// CHECK: %[[OTHER:.*]] = bufferization.to_tensor %arg2 restrict writable : memref<2x12xf32> to tensor<2x12xf32>
+// CHECK: linalg.copy ins(%arg0 : tensor<2x12xf32>) outs(%[[OTHER]] : tensor<2x12xf32>)
+// CHECK-NOT: tensor.empty
+// CHECK: return
 func.func @empty_used_twice(%x: tensor<2x12xf32>, %out: memref<2x3x4xf32>, %other: memref<2x12xf32>) {
   %e = tensor.empty() : tensor<2x12xf32>
   %c = linalg.copy ins(%x : tensor<2x12xf32>) outs(%e : tensor<2x12xf32>) -> tensor<2x12xf32>

@@ -210,6 +210,21 @@ func.func @conv_dynamic(%x: memref<?x?x?x5xf32>, %w: memref<3x3x5x6xf32>, %b: me
 
 // -----
 
+// A mean whose dims are kept (global average pooling) stays block-partitioned and writes the
+// output in place: its accumulator and its result were one tensor.empty after CSE, which left
+// the result a buffer of its own and a copy no block could take a share of.
+// CHECK: module attributes {aclop.partitioned = {mean_kernel = true}
+// CHECK-LABEL: llvm.func @mean_kernel(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
+func.func @mean_kept_dims(%x: memref<2x16x7x7xf32>, %out: memref<2x16x1x1xf32>, %bi: index, %bn: index)
+    attributes {aclop.kernel = "mean_kernel"} {
+  %tx = bufferization.to_tensor %x restrict : memref<2x16x7x7xf32> to tensor<2x16x7x7xf32>
+  %r = aclop.reduce_mean %tx {axes = array<i64: 2, 3>, keep_dims = true} : (tensor<2x16x7x7xf32>) -> tensor<2x16x1x1xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<2x16x1x1xf32>, memref<2x16x1x1xf32>) -> ()
+  return
+}
+
+// -----
+
 // Softmax over the last axis runs row by row: the kernel stays block-partitioned (over rows),
 // exp is polynomial code in vector registers (no libm call a lane), and the row statistics
 // live on the stack (no malloc).

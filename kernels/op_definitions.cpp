@@ -385,8 +385,9 @@ std::string translateBiasAdd(ResolvedRequest &request) {
   return "";
 }
 
-// Pad (zeros) and PadV3 (constant mode; the value an optional const input): paddings a const
-// [rank, 2] input of (before, after) pairs; PadD (zeros): a list_list_int attribute of them.
+// Pad (zeros) and PadV3 (`mode` constant, the value an optional const input; reflect; edge):
+// paddings a const [rank, 2] input of (before, after) pairs; PadD (zeros): a list_list_int
+// attribute of them. MirrorPad: `mode` REFLECT or SYMMETRIC, paddings a const input.
 std::string translatePad(ResolvedRequest &request) {
   std::vector<int64_t> paddings;
   auto lists = request.attributes.find("paddings");
@@ -401,10 +402,28 @@ std::string translatePad(ResolvedRequest &request) {
   size_t rank = request.inputs[0].dims.size();
   if (paddings.size() != 2 * rank)
     return "paddings must hold 2 values per dim (" + std::to_string(2 * rank) + "), not " + std::to_string(paddings.size());
-  auto mode = request.attributes.find("mode");
-  if (mode != request.attributes.end()) {
-    auto *text = std::get_if<std::string>(&mode->second);
-    if (text == nullptr || *text != "constant") return "only mode \"constant\" is supported";
+  std::string mode = "constant";
+  if (auto found = request.attributes.find("mode"); found != request.attributes.end()) {
+    auto *text = std::get_if<std::string>(&found->second);
+    if (request.opType == "MirrorPad") {
+      if (text == nullptr || (*text != "REFLECT" && *text != "SYMMETRIC"))
+        return "mode must be \"REFLECT\" or \"SYMMETRIC\"";
+      mode = *text == "REFLECT" ? "reflect" : "symmetric";
+    } else {
+      if (text == nullptr || (*text != "constant" && *text != "reflect" && *text != "edge"))
+        return "mode must be \"constant\", \"reflect\" or \"edge\"";
+      mode = *text;
+    }
+  }
+  // Mirrored and repeated padding takes elements of the input (aclop.pad's bounds).
+  for (size_t i = 0; i < rank && mode != "constant"; ++i) {
+    int64_t size = request.inputs[0].dims[i], most = mode == "reflect" ? std::max<int64_t>(size - 1, 0)
+                                                    : mode == "symmetric" ? size
+                                                    : size == 0           ? 0
+                                                                          : INT64_MAX;
+    if (size >= 0 && std::max(paddings[2 * i], paddings[2 * i + 1]) > most)
+      return mode + " padding of dim " + std::to_string(i) + " (size " + std::to_string(size) + ") must be at most " +
+             std::to_string(most) + " a side";
   }
   if (request.attributes.count("paddings_contiguous") && !boolAttr(request, "paddings_contiguous"))
     return "paddings_contiguous = false is not supported";
@@ -414,7 +433,7 @@ std::string translatePad(ResolvedRequest &request) {
     high.push_back(paddings[2 * i + 1]);
   }
   double value = 0;
-  if (request.inputs.size() > 2 && request.inputs[2].present) {
+  if (request.inputs.size() > 2 && request.inputs[2].present && mode == "constant") {
     const ResolvedTensor &constant = request.inputs[2];
     if (!constant.constValues || constant.constValues->size() != aclDataTypeSize(constant.dataType))
       return "constant_values must be a const tensor of one element";
@@ -427,6 +446,7 @@ std::string translatePad(ResolvedRequest &request) {
   request.spec.attributes.push_back({"low", low});
   request.spec.attributes.push_back({"high", high});
   if (value != 0) request.spec.attributes.push_back({"value", value});
+  if (mode != "constant") request.spec.attributes.push_back({"mode", mode});
   return "";
 }
 
@@ -484,6 +504,7 @@ std::vector<OpDefinition> buildTable() {
   table.push_back({"Pad", {}, "pad", 2, 2, {}, translatePad});
   table.push_back({"PadV3", {}, "pad", 2, 3, {}, translatePad});
   table.push_back({"PadD", {}, "pad", 1, 1, {{"paddings", std::nullopt}}, translatePad});
+  table.push_back({"MirrorPad", {}, "pad", 2, 2, {{"mode", std::nullopt}}, translatePad});
   table.push_back({"ArgMaxV2", {"ArgMaxD"}, "arg_max", 1, 2, {}, translateArgReduce});
   table.push_back({"ArgMin", {"ArgMinD"}, "arg_min", 1, 2, {}, translateArgReduce});
   table.push_back({"LeakyRelu", {}, "leaky_relu", 1, 1, {{"negative_slope", OpAttrValue(0.0f)}},

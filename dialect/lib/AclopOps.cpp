@@ -786,12 +786,23 @@ LogicalResult PadOp::inferReturnTypes(MLIRContext *, std::optional<Location> loc
   if (static_cast<int64_t>(low.size()) != rank || static_cast<int64_t>(high.size()) != rank)
     return inference.fail("low and high need " + Twine(rank) + " entries each, not " + Twine(low.size()) + " and " +
                           Twine(high.size()));
+  StringRef mode = adaptor.getMode();
+  if (mode != "constant" && mode != "reflect" && mode != "symmetric" && mode != "edge")
+    return inference.fail("mode must be constant, reflect, symmetric or edge, not " + mode);
   SmallVector<int64_t> shape;
   for (int64_t i = 0; i < rank; ++i) {
     if (low[i] < 0 || high[i] < 0) return inference.fail("pads must be >= 0");
     int64_t dim = type->getDimSize(i);
     // A dim that may be empty at run time would leave no element to read safely.
     if (ShapedType::isDynamic(dim)) return inference.fail("the input's dims must be static");
+    // The padding mirrors or repeats the input: it needs elements to take.
+    int64_t most = mode == "reflect"             ? std::max<int64_t>(dim - 1, 0)
+                   : mode == "symmetric"         ? dim
+                   : mode == "edge" && dim == 0 ? 0
+                                                 : -1;  // no bound
+    if (most >= 0 && std::max(low[i], high[i]) > most)
+      return inference.fail(mode + " padding of dim " + Twine(i) + " (size " + Twine(dim) + ") must be at most " +
+                            Twine(most) + " a side, not " + Twine(std::max(low[i], high[i])));
     shape.push_back(dim + low[i] + high[i]);
   }
   results.push_back(RankedTensorType::get(shape, type->getElementType()));

@@ -799,6 +799,60 @@ TEST_F(Conformance, Pad) {
   printf("pad: %d cases\n", checked_);
 }
 
+// Mirrored and repeated padding: PadV3 (`mode` reflect or edge) and MirrorPad (REFLECT or
+// SYMMETRIC), paddings a const input. Each output element reads the input element its position
+// mirrors (about the edge element, or with it repeated) or clamps to, per dim; the paddings
+// reach the most each mode allows (size - 1, size), over 1-element dims, an empty dim left
+// unpadded, and rows over several blocks.
+TEST_F(Conformance, MirrorPad) {
+  struct PadCase {
+    std::vector<int64_t> shape, paddings;  // (before, after) per dim
+  };
+  const PadCase cases[] = {{{7}, {2, 3}},          {{3, 4}, {2, 0, 1, 3}},        {{2, 3, 4}, {1, 1, 2, 2, 0, 3}},
+                           {{1, 5}, {0, 0, 4, 4}}, {{0, 3}, {0, 0, 2, 2}},        {{5}, {0, 0}},
+                           {{300, 200}, {0, 0, 3, 5}}, {{1, 300, 100}, {0, 0, 2, 1, 7, 7}}};
+  struct Mode {
+    const char *op, *mode;
+    int64_t slack;  // how far past an edge the padding may reach: size - 1 + slack (-1: any)
+  };
+  const Mode modes[] = {{"PadV3", "reflect", 0}, {"PadV3", "edge", -1}, {"MirrorPad", "REFLECT", 0},
+                        {"MirrorPad", "SYMMETRIC", 1}};
+  int variant = 0;
+  for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_INT8})
+    for (const Mode &m : modes)
+      for (const PadCase &pc : cases) {
+        size_t rank = pc.shape.size();
+        bool fits = true;  // the case's paddings within what the mode takes
+        for (size_t d = 0; d < rank; ++d) {
+          int64_t most = m.slack < 0 ? (pc.shape[d] == 0 ? 0 : INT64_MAX) : std::max<int64_t>(pc.shape[d] - 1 + m.slack, 0);
+          fits = fits && std::max(pc.paddings[2 * d], pc.paddings[2 * d + 1]) <= most;
+        }
+        if (!fits) continue;
+        ++variant;
+        std::vector<int64_t> out;
+        for (size_t d = 0; d < rank; ++d) out.push_back(pc.shape[d] + pc.paddings[2 * d] + pc.paddings[2 * d + 1]);
+        HostTensor paddings(variant % 2 ? ACL_INT32 : ACL_INT64, {int64_t(rank), 2});
+        for (size_t i = 0; i < pc.paddings.size(); ++i) paddings.set(int64_t(i), double(pc.paddings[i]));
+        std::string mode = m.mode;
+        Case c{m.op, {randomTensor(type, pc.shape, 71), paddings},
+               [mode](aclopAttr *attr) { aclopSetAttrString(attr, "mode", mode.c_str()); }, HostTensor(type, out),
+               [pc, mode](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 std::vector<int64_t> source = index;
+                 for (size_t d = 0; d < source.size(); ++d) {
+                   int64_t j = source[d] - pc.paddings[2 * d], n = pc.shape[d];
+                   if (mode == "edge") j = std::min(std::max<int64_t>(j, 0), n - 1);
+                   else if (mode == "reflect" || mode == "REFLECT") j = j < 0 ? -j : j >= n ? 2 * (n - 1) - j : j;
+                   else j = j < 0 ? -j - 1 : j >= n ? 2 * n - 1 - j : j;
+                   source[d] = j;
+                 }
+                 return in[0].at(ravel(source, pc.shape));
+               }};
+        c.constInputs = {1};
+        check(c);
+      }
+  printf("mirror pad: %d cases\n", checked_);
+}
+
 // The Split family, each piece an output: equal pieces (Split, SplitD) and pieces of size_splits
 // (SplitV, SplitVD), with an empty piece, a -1 (the rest), a negative axis, pieces large enough
 // for several blocks along either dim, and 20 outputs (more tensors than a launch's fixed slots).

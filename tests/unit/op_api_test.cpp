@@ -1368,6 +1368,36 @@ TEST_F(OpApiTest, WindowOpsRefuseWhatTheyCannotCompute) {
   aclopDestroyAttr(conv);
 }
 
+// Mirrored padding takes elements of the input: reflect at most size - 1 a side, symmetric at
+// most size; a mode the operator does not know is refused by name.
+TEST_F(OpApiTest, MirroredPaddingPastTheInputIsRefused) {
+  Desc x = desc(ACL_FLOAT, {3, 4});
+  auto compile = [&](const char *op, const char *mode, std::vector<int32_t> paddings, std::vector<int64_t> out) {
+    Desc pads = desc(ACL_INT32, {2, 2}), y = desc(ACL_FLOAT, out);
+    EXPECT_EQ(aclSetTensorConst(pads.get(), paddings.data(), paddings.size() * sizeof(int32_t)), ACL_SUCCESS);
+    const aclTensorDesc *inputs[] = {x.get(), pads.get()}, *outputs[] = {y.get()};
+    aclopAttr *attr = aclopCreateAttr();
+    aclopSetAttrString(attr, "mode", mode);
+    aclError result = aclopCompile(op, 2, inputs, 1, outputs, attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr);
+    aclopDestroyAttr(attr);
+    return result;
+  };
+  EXPECT_EQ(compile("MirrorPad", "REFLECT", {2, 2, 3, 3}, {7, 10}), ACL_SUCCESS) << recentError();
+  EXPECT_EQ(compile("MirrorPad", "REFLECT", {3, 0, 0, 0}, {6, 4}), ACL_ERROR_OP_ATTR_NOT_MATCH);
+  EXPECT_NE(recentError().find("reflect padding of dim 0 (size 3) must be at most 2 a side"), std::string::npos)
+      << recentError();
+  EXPECT_EQ(compile("MirrorPad", "SYMMETRIC", {0, 0, 4, 4}, {3, 12}), ACL_SUCCESS) << recentError();
+  EXPECT_EQ(compile("MirrorPad", "SYMMETRIC", {0, 0, 5, 0}, {3, 9}), ACL_ERROR_OP_ATTR_NOT_MATCH);
+  EXPECT_NE(recentError().find("symmetric padding of dim 1 (size 4) must be at most 4 a side"), std::string::npos)
+      << recentError();
+  EXPECT_EQ(compile("MirrorPad", "reflect", {1, 1, 1, 1}, {5, 6}), ACL_ERROR_OP_ATTR_NOT_MATCH);
+  EXPECT_NE(recentError().find("mode must be \"REFLECT\" or \"SYMMETRIC\""), std::string::npos) << recentError();
+  EXPECT_EQ(compile("PadV3", "edge", {9, 9, 0, 0}, {21, 4}), ACL_SUCCESS) << recentError();
+  EXPECT_EQ(compile("PadV3", "circular", {1, 1, 1, 1}, {5, 6}), ACL_ERROR_OP_ATTR_NOT_MATCH);
+  EXPECT_NE(recentError().find("mode must be \"constant\", \"reflect\" or \"edge\""), std::string::npos)
+      << recentError();
+}
+
 TEST_F(OpApiTest, AShapeWhoseSizeOverflowsIsRefused) {
   for (std::vector<int64_t> dims : {std::vector<int64_t>{int64_t(1) << 33, int64_t(1) << 31},   // elements
                                     std::vector<int64_t>{int64_t(1) << 31, int64_t(1) << 31}}) {  // f32 bytes

@@ -490,17 +490,21 @@ def Aclop_ConcatOp : Aclop_InferredOp<"concat"> {
 }
 
 def Aclop_PadOp : Aclop_InferredOp<"pad"> {
-  let summary = "The input with `low` and `high` elements of `value` around each dim (CANN Pad / PadV3)";
+  let summary = "The input with `low` and `high` elements around each dim (CANN Pad / PadV3 / MirrorPad)";
   let description = [{
-    `low` and `high` hold one count (>= 0) per dim; `value` is converted to the element type as
-    Cast converts. The input's dims are static.
+    `low` and `high` hold one count (>= 0) per dim. `mode` says what the padding holds:
+    `constant` (the default) `value`, converted to the element type as Cast converts; `reflect`
+    the input mirrored about its edge element (at most size - 1 on a side); `symmetric` mirrored
+    with the edge element repeated (at most size); `edge` the edge element repeated (a dim
+    padded so needs an element). The input's dims are static.
 
     ```mlir
     %r = aclop.pad %x {low = array<i64: 1, 0>, high = array<i64: 0, 2>} : (tensor<3x4xf32>) -> tensor<4x6xf32>
+    %m = aclop.pad %x {low = array<i64: 2, 0>, high = array<i64: 0, 1>, mode = "reflect"} : (tensor<3x4xf32>) -> tensor<5x5xf32>
     ```
   }];
   let arguments = (ins AnyRankedTensor:$input, DenseI64ArrayAttr:$low, DenseI64ArrayAttr:$high,
-                   DefaultValuedAttr<F32Attr, "0.0f">:$value);
+                   DefaultValuedAttr<F32Attr, "0.0f">:$value, DefaultValuedAttr<StrAttr, "\"constant\"">:$mode);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }

@@ -581,6 +581,42 @@ func.func @pad_negative(%a: tensor<4x5xf32>) {
 
 // -----
 
+func.func @pad_reflect_past_the_input(%a: tensor<4x5xf32>) {
+  // expected-error @below {{reflect padding of dim 0 (size 4) must be at most 3 a side, not 4}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.pad %a {low = array<i64: 4, 0>, high = array<i64: 0, 0>, mode = "reflect"} : (tensor<4x5xf32>) -> tensor<8x5xf32>
+  return
+}
+
+// -----
+
+func.func @pad_symmetric_past_the_input(%a: tensor<4x5xf32>) {
+  // expected-error @below {{symmetric padding of dim 1 (size 5) must be at most 5 a side, not 6}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.pad %a {low = array<i64: 0, 0>, high = array<i64: 0, 6>, mode = "symmetric"} : (tensor<4x5xf32>) -> tensor<4x11xf32>
+  return
+}
+
+// -----
+
+func.func @pad_edge_of_nothing(%a: tensor<0x5xf32>) {
+  // expected-error @below {{edge padding of dim 0 (size 0) must be at most 0 a side, not 1}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.pad %a {low = array<i64: 1, 0>, high = array<i64: 0, 0>, mode = "edge"} : (tensor<0x5xf32>) -> tensor<1x5xf32>
+  return
+}
+
+// -----
+
+func.func @pad_mode(%a: tensor<4x5xf32>) {
+  // expected-error @below {{mode must be constant, reflect, symmetric or edge, not circular}}
+  // expected-error @below {{failed to infer returned types}}
+  %r = aclop.pad %a {low = array<i64: 1, 0>, high = array<i64: 0, 0>, mode = "circular"} : (tensor<4x5xf32>) -> tensor<5x5xf32>
+  return
+}
+
+// -----
+
 func.func @split_sum(%a: tensor<4x5xf32>) {
   // expected-error @below {{sizes sum to 4, not the split dim's 5}}
   // expected-error @below {{failed to infer returned types}}

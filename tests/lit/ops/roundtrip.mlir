@@ -197,6 +197,8 @@ func.func @data_movement(%a: tensor<4x?xf32>, %b: tensor<3x1xi1>, %c: tensor<2x5
   %4 = aclop.concat %c {axis = -1} : (tensor<2x5xf16>) -> tensor<2x5xf16>
   // CHECK: aclop.pad %{{.*}} {high = array<i64: 0, 2>, low = array<i64: 1, 0>, value = 2.500000e+00 : f32} : (tensor<2x5xf16>) -> tensor<3x7xf16>
   %6 = aclop.pad %c {low = array<i64: 1, 0>, high = array<i64: 0, 2>, value = 2.5 : f32} : (tensor<2x5xf16>) -> tensor<3x7xf16>
+  // CHECK: aclop.pad %{{.*}} {high = array<i64: 1, 4>, low = array<i64: 1, 0>, mode = "reflect"} : (tensor<2x5xf16>) -> tensor<4x9xf16>
+  %mirrored = aclop.pad %c {low = array<i64: 1, 0>, high = array<i64: 1, 4>, mode = "reflect"} : (tensor<2x5xf16>) -> tensor<4x9xf16>
   // CHECK: aclop.gather %{{.*}}, %{{.*}} {axis = -1 : i64} : (tensor<2x5xf16>, tensor<3x?xi64>) -> tensor<2x3x?xf16>
   %5 = aclop.gather %c, %i {axis = -1} : (tensor<2x5xf16>, tensor<3x?xi64>) -> tensor<2x3x?xf16>
   // CHECK: aclop.strided_slice %{{.*}} {offsets = array<i64: 1, 4>, shrink = array<i64: 0>, sizes = array<i64: 1, 2>, strides = array<i64: 1, -3>} : (tensor<2x5xf16>) -> tensor<2xf16>

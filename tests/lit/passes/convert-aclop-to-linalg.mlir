@@ -756,6 +756,46 @@ func.func @pad(%a: tensor<3x4xi32>, %e: tensor<0x3xf32>) -> (tensor<4x6xi32>, te
 
 // -----
 
+// Mirrored padding: one generic over the output reads the input at the position each output
+// position mirrors, with no mask (every position maps inside): reflect min(|j|, 2n - 2 - |j|),
+// symmetric min(a, 2n - 1 - a) with a = max(j, -j - 1), edge clamp(j, 0, n - 1), for j the
+// position less the padding before.
+// CHECK-LABEL: func @pad_mirrored
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<5x7xf32>)
+// CHECK:   %[[J:.*]] = arith.subi %{{.*}}, %c2
+// CHECK:   %[[NEG:.*]] = arith.subi %c0{{.*}}, %[[J]]
+// CHECK:   %[[A:.*]] = arith.maxsi %[[J]], %[[NEG]]
+// CHECK:   %[[B:.*]] = arith.subi %c4{{.*}}, %[[A]]
+// CHECK:   %[[ROW:.*]] = arith.minsi %[[A]], %[[B]]
+// CHECK:   %[[K:.*]] = linalg.index 1
+// CHECK:   arith.subi %c6{{.*}}, %{{.*}}
+// CHECK:   %[[COL:.*]] = arith.minsi
+// CHECK:   %[[X:.*]] = tensor.extract %arg0[%[[ROW]], %[[COL]]] : tensor<3x4xf32>
+// CHECK-NEXT: linalg.yield %[[X]]
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<6x8xf32>)
+// CHECK:   %[[I:.*]] = linalg.index 0
+// CHECK:   %[[MIRROR:.*]] = arith.subi %c-1{{.*}}, %[[I]]
+// CHECK:   %[[S:.*]] = arith.maxsi %[[I]], %[[MIRROR]]
+// CHECK:   %[[T:.*]] = arith.subi %c5{{.*}}, %[[S]]
+// CHECK:   arith.minsi %[[S]], %[[T]]
+// CHECK:   arith.subi %c7{{.*}}, %{{.*}}
+// CHECK:   tensor.extract %arg0
+// CHECK-NEXT: linalg.yield
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<6x4xf32>)
+// CHECK:   %[[E:.*]] = arith.subi %{{.*}}, %c1
+// CHECK:   %[[LOW:.*]] = arith.maxsi %[[E]], %c0
+// CHECK:   arith.minsi %[[LOW]], %c2
+// CHECK:   tensor.extract %arg0
+// CHECK-NEXT: linalg.yield
+func.func @pad_mirrored(%a: tensor<3x4xf32>) -> (tensor<5x7xf32>, tensor<6x8xf32>, tensor<6x4xf32>) {
+  %r = aclop.pad %a {low = array<i64: 2, 0>, high = array<i64: 0, 3>, mode = "reflect"} : (tensor<3x4xf32>) -> tensor<5x7xf32>
+  %s = aclop.pad %a {low = array<i64: 0, 4>, high = array<i64: 3, 0>, mode = "symmetric"} : (tensor<3x4xf32>) -> tensor<6x8xf32>
+  %e = aclop.pad %a {low = array<i64: 1, 0>, high = array<i64: 2, 0>, mode = "edge"} : (tensor<3x4xf32>) -> tensor<6x4xf32>
+  return %r, %s, %e : tensor<5x7xf32>, tensor<6x8xf32>, tensor<6x4xf32>
+}
+
+// -----
+
 // Padding only after the divided dim (the first not 1): the output filled with the value, and
 // the input copied into its interior.
 // CHECK-LABEL: func @pad_fill_and_copy

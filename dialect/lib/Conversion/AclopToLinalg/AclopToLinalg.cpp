@@ -774,6 +774,27 @@ struct BroadcastToPattern : OpConversionPattern<BroadcastToOp> {
 // then written in place, as Concat's parts are). Otherwise each result element reads the input
 // at its index less `low` where that lies inside the input (clamped to 0 otherwise, so that
 // nothing is read outside), else takes the value: a gather a vector.
+// `init` filled from `input` padded by `low` in `mode` (reflect, symmetric or edge): each output
+// element reads the input element its position mirrors or clamps to. With j the position less
+// the padding before and n the dim's size (inference bounds the padding, so one mirroring is
+// enough): reflect min(|j|, 2n - 2 - |j|), symmetric min(a, 2n - 1 - a) with a = max(j, -j - 1),
+// edge clamp(j, 0, n - 1).
+Value mirroredPad(OpBuilder &b, Location loc, Value input, Value init, ArrayRef<int64_t> low, StringRef mode) {
+  auto inputType = tensorType(input);
+  return gatherInto(b, loc, input, init, [&](OpBuilder &nb, Location l, int64_t d, Value index) -> Value {
+    int64_t n = inputType.getDimSize(d);
+    auto constant = [&](int64_t value) { return constantIndex(nb, l, value); };
+    Value j = nb.createOrFold<arith::SubIOp>(l, index, constant(low[d]));
+    if (mode == "edge") return arith::MinSIOp::create(nb, l, arith::MaxSIOp::create(nb, l, j, constant(0)), constant(n - 1));
+    bool reflect = mode == "reflect";
+    Value mirrored = reflect ? arith::SubIOp::create(nb, l, constant(0), j)
+                             : arith::SubIOp::create(nb, l, constant(-1), j);  // -j or -j - 1
+    Value a = arith::MaxSIOp::create(nb, l, j, mirrored);
+    Value b2 = arith::SubIOp::create(nb, l, constant(reflect ? 2 * n - 2 : 2 * n - 1), a);
+    return arith::MinSIOp::create(nb, l, a, b2);
+  });
+}
+
 struct PadPattern : OpConversionPattern<PadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(PadOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
@@ -786,6 +807,10 @@ struct PadPattern : OpConversionPattern<PadOp> {
     auto inputType = tensorType(input);  // static (inference)
     Value init = emptyTensor(rewriter, loc, resultType, [&](int64_t) -> Value { llvm_unreachable("static"); });
     bool empty = inputType.getNumElements() == 0;  // nothing to read: all padding
+    if (op.getMode() != "constant") {
+      rewriter.replaceOp(op, mirroredPad(rewriter, loc, input, init, low, op.getMode()));
+      return success();
+    }
     float fillValue = op.getValue().convertToFloat();
     auto fillScalar = [&](OpBuilder &b, Location l) {
       Value constant = arith::ConstantOp::create(b, l, b.getF32FloatAttr(fillValue));

@@ -62,14 +62,9 @@ Value windowElement(OpBuilder &b, Location loc, Value input, const Geometry &g, 
   SmallVector<Value> indices(4);
   indices[g.data.n] = n;
   indices[g.data.c] = channel;
-  Value valid, zero = constantIndex(b, loc, 0);
-  auto masked = [&](Value position, Value size) -> Value {  // in bounds; the element is masked below
-    Value inside = isInRange(b, loc, position, size);
-    valid = valid ? arith::AndIOp::create(b, loc, valid, inside) : inside;
-    return arith::SelectOp::create(b, loc, inside, position, zero);
-  };
-  indices[g.data.h] = !rowsInside && (g.pads[0] || g.pads[1]) ? masked(row, g.height) : row;
-  indices[g.data.w] = !columnsInside && (g.pads[2] || g.pads[3]) ? masked(col, g.width) : col;
+  Value valid;
+  indices[g.data.h] = !rowsInside && (g.pads[0] || g.pads[1]) ? maskedIndex(b, loc, row, g.height, valid) : row;
+  indices[g.data.w] = !columnsInside && (g.pads[2] || g.pads[3]) ? maskedIndex(b, loc, col, g.width, valid) : col;
   Value x = tensor::ExtractOp::create(b, loc, input, indices);
   if (!valid) return x;
   Value none = arith::ConstantOp::create(b, loc, b.getZeroAttr(x.getType()));

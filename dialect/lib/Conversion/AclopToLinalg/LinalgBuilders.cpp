@@ -151,6 +151,12 @@ Value windowPosition(OpBuilder &b, Location loc, Value out, Value k, int64_t str
   return b.createOrFold<arith::SubIOp>(loc, b.createOrFold<arith::AddIOp>(loc, strided, dilated), pad);
 }
 
+Value maskedIndex(OpBuilder &b, Location loc, Value position, Value size, Value &valid) {
+  Value inside = isInRange(b, loc, position, size);
+  valid = valid ? arith::AndIOp::create(b, loc, valid, inside).getResult() : inside;
+  return arith::SelectOp::create(b, loc, inside, position, arith::ConstantIndexOp::create(b, loc, 0));
+}
+
 Type accumulatorType(Type input) {
   if (input.isInteger(8)) return IntegerType::get(input.getContext(), 32);
   return computeType(input);

@@ -58,6 +58,9 @@ int64_t normalizedAxis(int64_t axis, int64_t rank);
 
 // Whether `index` (index type) lies in [0, size): where a read by index may go.
 Value isInRange(OpBuilder &b, Location loc, Value index, Value size);
+// `position` where it lies in [0, size), else 0: an index that reads in bounds whatever the
+// position, the read then masked by `valid`, which is ANDed with the test (or set by it, if null).
+Value maskedIndex(OpBuilder &b, Location loc, Value position, Value size, Value &valid);
 
 // The accumulator type of a product of `input` elements.
 Type accumulatorType(Type input);

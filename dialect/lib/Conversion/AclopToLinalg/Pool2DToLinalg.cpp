@@ -125,17 +125,12 @@ struct Pool2DPattern : OpConversionPattern<Pool2DOp> {
                Value windowColumn, bool rowsInside = false, bool columnsInside = false) const {
       Value row = windowPosition(b, l, outputIndex(data.h), windowRow, rows.stride, 1, rows.padBefore);
       Value col = windowPosition(b, l, outputIndex(data.w), windowColumn, cols.stride, 1, cols.padBefore);
-      Value valid, zero = constantIndex(b, l, 0);
-      auto masked = [&](Value position, Value size) -> Value {  // in bounds; the element is masked below
-        Value inside = isInRange(b, l, position, size);
-        valid = valid ? arith::AndIOp::create(b, l, valid, inside) : inside;
-        return arith::SelectOp::create(b, l, inside, position, zero);
-      };
+      Value valid;
       SmallVector<Value> indices(4);
       indices[data.n] = outputIndex(data.n);
       indices[data.c] = outputIndex(data.c);
-      indices[data.h] = rowsInside ? row : masked(row, rows.size);
-      indices[data.w] = columnsInside ? col : masked(col, cols.size);
+      indices[data.h] = rowsInside ? row : maskedIndex(b, l, row, rows.size, valid);
+      indices[data.w] = columnsInside ? col : maskedIndex(b, l, col, cols.size, valid);
       Value x = castScalar(b, l, tensor::ExtractOp::create(b, l, input, indices), element, accType, true);
       if (!valid) return x;
       Value neutral = arith::ConstantOp::create(b, l, isMax || !isa<FloatType>(accType)

@@ -92,10 +92,19 @@ const std::vector<MovementCase> &movementCases() {
      [](aclopAttr *attr) { reduceOver(attr, 0); }, {}},
     {"ReduceMaxD f32, axis 1", "ReduceMaxD", {{ACL_FLOAT, {kRows, kColumns}, 4}}, {ACL_FLOAT, {kRows}, 4},
      [](aclopAttr *attr) { reduceOver(attr, 1); }, {}},
+    // The index of each row's largest element (a classifier's or a decoder's last step), and of
+    // each column's.
+    {"ArgMaxD f32 -> i32, axis 1", "ArgMaxD", {{ACL_FLOAT, {kRows, kColumns}, 4}}, {ACL_INT32, {kRows}, 4},
+     [](aclopAttr *attr) { aclopSetAttrInt(attr, "dimension", 1); }, {}},
+    {"ArgMaxD f32 -> i32, axis 0", "ArgMaxD", {{ACL_FLOAT, {kRows, kColumns}, 4}}, {ACL_INT32, {kColumns}, 4},
+     [](aclopAttr *attr) { aclopSetAttrInt(attr, "dimension", 0); }, {}},
+    {"MirrorPad f32 REFLECT, 8 each side", "MirrorPad", {{ACL_FLOAT, {kRows - 16, kColumns - 16}, 4}, {ACL_INT64, {2, 2}, 8}},
+     {ACL_FLOAT, {kRows, kColumns}, 4}, [](aclopAttr *attr) { aclopSetAttrString(attr, "mode", "REFLECT"); },
+     {{}, {8, 8, 8, 8}}},
   };
   return cases;
 }
-constexpr int kCaseCount = 11;
+constexpr int kCaseCount = 14;
 
 class MovementRun : public HandleContender {
  public:

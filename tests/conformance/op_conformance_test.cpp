@@ -687,6 +687,27 @@ TEST_F(Conformance, Gather) {
 
 // Arg max / min with ties (values rounded to a few integers: the first index wins) and, for
 // floats, NaNs (never picked).
+// The index ArgMax (ArgMin) gives along `axis`: the first element strictly larger (smaller)
+// than every one before it, starting from -inf (+inf), so a NaN is never picked and a slice
+// with nothing beyond the start gives 0.
+Reference argReference(std::vector<int64_t> shape, int64_t axis, bool isMax) {
+  return [shape, axis, isMax](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+    std::vector<int64_t> at = index;
+    at.insert(at.begin() + axis, 0);
+    int64_t picked = 0;
+    double best = isMax ? -INFINITY : INFINITY;
+    for (int64_t k = 0; k < shape[axis]; ++k) {
+      at[axis] = k;
+      double v = in[0].at(ravel(at, shape));
+      if (isMax ? v > best : v < best) {
+        best = v;
+        picked = k;
+      }
+    }
+    return double(picked);
+  };
+}
+
 TEST_F(Conformance, ArgMaxArgMin) {
   struct ArgCase {
     std::vector<int64_t> shape;
@@ -713,22 +734,7 @@ TEST_F(Conformance, ArgMaxArgMin) {
                asInput ? nullptr : std::function<void(aclopAttr *)>([ac](aclopAttr *attr) {
                  aclopSetAttrInt(attr, "dimension", ac.axis);
                }),
-               HostTensor(indexType, out),
-               [ac, axis, isMax](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
-                 std::vector<int64_t> at = index;
-                 at.insert(at.begin() + axis, 0);
-                 int64_t picked = 0;
-                 double best = isMax ? -INFINITY : INFINITY;
-                 for (int64_t k = 0; k < ac.shape[axis]; ++k) {
-                   at[axis] = k;
-                   double v = in[0].at(ravel(at, ac.shape));
-                   if (isMax ? v > best : v < best) {
-                     best = v;
-                     picked = k;
-                   }
-                 }
-                 return double(picked);
-               }};
+               HostTensor(indexType, out), argReference(ac.shape, axis, isMax)};
         if (asInput) {
           c.inputs.push_back(intScalar(variant % 4 ? ACL_INT32 : ACL_INT64, ac.axis));
           c.constInputs = {1};
@@ -736,6 +742,43 @@ TEST_F(Conformance, ArgMaxArgMin) {
         check(c);
       }
   printf("arg max / min: %d cases\n", checked_);
+}
+
+// Along the last axis ArgMax and ArgMin take each row's extreme first, then the first index
+// holding it: rows of infinities, NaNs, both, signed zeros and repeated extremes, where that must
+// agree with the strict scan (a row holding a NaN takes the scan).
+TEST_F(Conformance, ArgMaxArgMinRowsOfInfinitiesAndNaNs) {
+  const double nan = std::nan(""), inf = INFINITY;
+  const std::vector<std::vector<double>> rows = {
+      {nan, -inf, -inf, 1, nan}, {-inf, -inf, -inf, -inf, -inf}, {nan, nan, nan, nan, nan}, {nan, -inf, nan, nan, nan},
+      {2, 7, 7, -1, 7},          {-0.0, 0.0, -0.0, 0.0, -1},      {inf, inf, 3, inf, -inf}, {-5, -3, -3, -7, -7},
+      {inf, nan, inf, -inf, 0}};
+  for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16})
+    for (bool isMax : {true, false}) {
+      std::vector<int64_t> shape = {int64_t(rows.size()), 5};
+      HostTensor x(type, shape);
+      for (size_t r = 0; r < rows.size(); ++r)
+        for (size_t k = 0; k < 5; ++k) x.set(int64_t(r * 5 + k), rows[r][k]);
+      check(Case{isMax ? "ArgMaxD" : "ArgMinD", {x}, [](aclopAttr *attr) { aclopSetAttrInt(attr, "dimension", 1); },
+                 HostTensor(ACL_INT32, {shape[0]}), argReference(shape, 1, isMax)});
+    }
+  // Integers at the extremes of their range: a row of the identity (INT8_MIN for max) gives 0.
+  HostTensor ints(ACL_INT8, {3, 4});
+  const double values[] = {-128, -128, -128, -128, 127, -128, 127, 0, -128, 5, -128, 5};
+  for (int64_t i = 0; i < 12; ++i) ints.set(i, values[i]);
+  for (bool isMax : {true, false})
+    check(Case{isMax ? "ArgMaxD" : "ArgMinD", {ints}, [](aclopAttr *attr) { aclopSetAttrInt(attr, "dimension", -1); },
+               HostTensor(ACL_INT64, {3}), argReference({3, 4}, 1, isMax)});
+  // One kernel for every shape (ACL_OP_COMPILE_FUZZ): the rows' length known at run time, 0 too
+  // (each row's index then 0).
+  ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_FUZZ), ACL_SUCCESS);
+  for (std::vector<int64_t> shape : {std::vector<int64_t>{4, 7}, std::vector<int64_t>{3, 0}})
+    for (bool isMax : {true, false})
+      check(Case{isMax ? "ArgMaxD" : "ArgMinD", {randomTensor(ACL_FLOAT, shape, 62, -3, 3)},
+                 [](aclopAttr *attr) { aclopSetAttrInt(attr, "dimension", 1); }, HostTensor(ACL_INT32, {shape[0]}),
+                 argReference(shape, 1, isMax)});
+  ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_DEFAULT), ACL_SUCCESS);
+  printf("arg max / min rows: %d cases\n", checked_);
 }
 
 // Pad and PadV3 (paddings a const input) and PadD (a list_list_int attribute).

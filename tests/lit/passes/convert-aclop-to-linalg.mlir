@@ -716,18 +716,45 @@ func.func @gather(%p: tensor<4x5x6xf32>, %i: tensor<2x3xi32>) -> tensor<4x2x3x6x
 // -----
 
 // Arg max: one reduction carrying the largest value so far (f32 for f16) and its index, which
-// a strict comparison moves only for a larger element.
+// a strict comparison moves only for a larger element (here over the first axis: the kept last
+// dim innermost).
 // CHECK-LABEL: func @arg_max
 // CHECK: %[[BEST:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4xf32>)
 // CHECK: %[[AT:.*]] = linalg.fill ins(%{{.*}} : i32) outs(%{{.*}} : tensor<4xi32>)
-// CHECK: %{{.*}}:2 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<4x9xf16>) outs(%[[BEST]], %[[AT]] : tensor<4xf32>, tensor<4xi32>)
+// CHECK: %{{.*}}:2 = linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]} ins(%arg0 : tensor<9x4xf16>) outs(%[[BEST]], %[[AT]] : tensor<4xf32>, tensor<4xi32>)
 // CHECK:   %[[X:.*]] = arith.extf
 // CHECK:   %[[GT:.*]] = arith.cmpf ogt, %[[X]]
-// CHECK:   %[[K:.*]] = linalg.index 1
-// CHECK:   %[[KI:.*]] = arith.index_cast %[[K]] : index to i32
 // CHECK:   arith.select %[[GT]], %[[X]]
+// CHECK:   %[[K:.*]] = linalg.index 0
+// CHECK:   %[[KI:.*]] = arith.index_cast %[[K]] : index to i32
 // CHECK:   arith.select %[[GT]], %[[KI]]
-func.func @arg_max(%a: tensor<4x9xf16>) -> tensor<4xi32> {
+func.func @arg_max(%a: tensor<9x4xf16>) -> tensor<4xi32> {
+  %r = aclop.arg_max %a {axis = 0, result_type = i32} : (tensor<9x4xf16>) -> tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+
+// -----
+
+// Arg max along the last axis, row by row: the row's max (a plain max reduction), then, unless
+// that is NaN (the row holds one: the strict scan), the first index holding it (a min
+// reduction of index-or-size), 0 where the max is still -inf (a row of no elements).
+// CHECK-LABEL: func @arg_max_rows
+// CHECK: scf.forall (%{{.*}}) in (4)
+// CHECK:   %[[MAX:.*]] = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<1x9xf16>) outs(%{{.*}} : tensor<1xf32>)
+// CHECK:     arith.maximumf
+// CHECK:   %[[M:.*]] = tensor.extract %[[MAX]]
+// CHECK:   %[[NAN:.*]] = arith.cmpf uno, %[[M]], %[[M]]
+// CHECK:   scf.if %[[NAN]] -> (tensor<1xi32>)
+// CHECK:     arith.cmpf ogt
+// CHECK:   } else {
+// CHECK:     %[[FIRST:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %[[MAX]] : tensor<1x9xf16>, tensor<1xf32>)
+// CHECK:       %[[EQ:.*]] = arith.cmpf oeq
+// CHECK:       %[[AT:.*]] = arith.select %[[EQ]], %{{.*}}, %{{.*}} : i32
+// CHECK:       arith.minsi %{{.*}}, %[[AT]] : i32
+// CHECK:     linalg.generic {{.*}} ins(%[[MAX]], %[[FIRST]] : tensor<1xf32>, tensor<1xi32>)
+// CHECK:       %[[NONE:.*]] = arith.cmpf oeq, %{{.*}}, %cst
+// CHECK:       arith.select %[[NONE]], %c0_i32
+func.func @arg_max_rows(%a: tensor<4x9xf16>) -> tensor<4xi32> {
   %r = aclop.arg_max %a {axis = 1, result_type = i32} : (tensor<4x9xf16>) -> tensor<4xi32>
   return %r : tensor<4xi32>
 }

@@ -70,8 +70,8 @@ void tileAndVectorize(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_
   }
   // One element a tile that reads by index: scalar loads, where the vectorizer would make a
   // one-lane gather of each read.
-  bool readsByIndex = op->walk([](tensor::ExtractOp) { return WalkResult::interrupt(); }).wasInterrupted();
-  bool scalar = readsByIndex && llvm::all_of(sizes, [](int64_t size) { return size == 1; });
+  bool scalar = llvm::all_of(sizes, [](int64_t size) { return size == 1; }) &&
+                op->walk([](tensor::ExtractOp) { return WalkResult::interrupt(); }).wasInterrupted();
   FailureOr<scf::SCFTilingResult> tiled = tileInLoops(rewriter, op, sizes, loopType);
   if (failed(tiled) || scalar) return;
   for (Operation *tile : tiled->tiledOps) {

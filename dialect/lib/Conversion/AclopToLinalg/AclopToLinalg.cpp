@@ -465,6 +465,10 @@ struct ArgReducePattern : OpConversionPattern<Op> {
     MLIRContext *context = op.getContext();
     int64_t reducedPosition = dims.position(dims.reduced.front());
     auto widen = [&](OpBuilder &b, Location l, Value x) { return castScalar(b, l, x, element, accType, true); };
+    auto equal = [&](OpBuilder &b, Location l, Value x, Value y) -> Value {
+      if (isFloat) return arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, x, y);
+      return arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, x, y);
+    };
     auto position = [&](OpBuilder &b, Location l) {
       return arith::IndexCastOp::create(b, l, indexType, linalg::IndexOp::create(b, l, reducedPosition));
     };
@@ -504,17 +508,14 @@ struct ArgReducePattern : OpConversionPattern<Op> {
       Value size = arith::IndexCastOp::create(b, l, indexType, dim(b, l, row, dims.rank() - 1));
       Value first = reduce(b, l, row, dims, Combine::Min, indexType, false, best, keptMap,
                            [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
-                             Value x = widen(nb, nl, args[0]);
-                             Value equal = isFloat ? Value(arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ, x, args[1]))
-                                                   : Value(arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq, x, args[1]));
-                             return arith::SelectOp::create(nb, nl, equal, position(nb, nl), size);
+                             Value holds = equal(nb, nl, widen(nb, nl, args[0]), args[1]);
+                             return arith::SelectOp::create(nb, nl, holds, position(nb, nl), size);
                            });
       return mapKept(
           b, l, ValueRange{best, first}, row, dims, indexType,
           [&](OpBuilder &nb, Location nl, ValueRange args) -> Value {
             Value identity = arith::ConstantOp::create(nb, nl, identityOf(nb, extreme, accType, isUnsigned));
-            Value none = isFloat ? Value(arith::CmpFOp::create(nb, nl, arith::CmpFPredicate::OEQ, args[0], identity))
-                                 : Value(arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq, args[0], identity));
+            Value none = equal(nb, nl, args[0], identity);
             Value zero = arith::ConstantOp::create(nb, nl, nb.getZeroAttr(indexType));
             return arith::SelectOp::create(nb, nl, none, zero, args[1]);
           },
@@ -824,12 +825,6 @@ struct BroadcastToPattern : OpConversionPattern<BroadcastToOp> {
   }
 };
 
-// The output filled with the value and the input copied into its interior, where the blocks'
-// rows agree: they divide the first dim the output has more than one of, and when neither it
-// nor a dim before it is padded, a block's fill rows are the rows its copy writes (both are
-// then written in place, as Concat's parts are). Otherwise each result element reads the input
-// at its index less `low` where that lies inside the input (clamped to 0 otherwise, so that
-// nothing is read outside), else takes the value: a gather a vector.
 // `init` filled from `input` padded by `low` in `mode` (reflect, symmetric or edge): each output
 // element reads the input element its position mirrors or clamps to. With j the position less
 // the padding before and n the dim's size (inference bounds the padding, so one mirroring is
@@ -851,6 +846,12 @@ Value mirroredPad(OpBuilder &b, Location loc, Value input, Value init, ArrayRef<
   });
 }
 
+// Constant mode: the output filled with the value and the input copied into its interior, where
+// the blocks' rows agree: they divide the first dim the output has more than one of, and when
+// neither it nor a dim before it is padded, a block's fill rows are the rows its copy writes (both
+// are then written in place, as Concat's parts are). Otherwise each result element reads the input
+// at its index less `low` where that lies inside the input (clamped to 0 otherwise, so that
+// nothing is read outside), else takes the value: a gather a vector. Other modes: mirroredPad.
 struct PadPattern : OpConversionPattern<PadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(PadOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {

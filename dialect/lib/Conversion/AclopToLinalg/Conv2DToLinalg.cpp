@@ -278,10 +278,8 @@ Value unrolledGroupConvolution(OpBuilder &b, Location loc, Conv2DOp op, Value in
     auto conv = linalg::GenericOp::create(
         b, loc, part.getType(), inputs, part, maps, iterators(4, 0), [&](OpBuilder &nb, Location l, ValueRange args) {
           auto at = [&](int64_t i) -> Value { return linalg::IndexOp::create(nb, l, i); };
-          auto shifted = [&](int64_t i, Value first) -> Value {
-            return isZeroInteger(first) ? at(i) : arith::AddIOp::create(nb, l, at(i), first);
-          };
-          Value outRow = shifted(data.h, rowPart.first), outColumn = shifted(data.w, columnPart.first);
+          Value outRow = partPosition(nb, l, data.h, rowPart.first);
+          Value outColumn = partPosition(nb, l, data.w, columnPart.first);
           Value outChannel = at(data.c);
           Value group = outPerGroup == 1
                             ? outChannel

@@ -43,8 +43,9 @@ Value insertCopy(OpBuilder &b, Location loc, Value source, Value destination, Ar
 // `init` written part by part: `bounds[k]` divides dim `dims[k]` (from 0 to its size), and
 // each part of that grid, [bounds[k][i_k], bounds[k][i_k + 1]) along each dim, is written by
 // `write(b, loc, part, {i_0, i_1, ...})`, where `part` is that slice of `init` (the nest writes it
-// in place), and put back with tensor.insert_slice. Every slice is taken from the whole tensor
-// as written so far, so eliminate-empty-tensors follows the chain to the kernel's output.
+// in place), and put back with tensor.insert_slice. Each slice is taken from the whole tensor as
+// written so far; a part of `init` that is still a tensor.empty is an empty of its own, which
+// eliminate-empty-tensors places in the destination (a slice of the empty would be allocated).
 Value writeInParts(OpBuilder &b, Location loc, Value init, ArrayRef<int64_t> dims, ArrayRef<SmallVector<Value>> bounds,
                    function_ref<Value(OpBuilder &, Location, Value part, ArrayRef<size_t> index)> write);
 

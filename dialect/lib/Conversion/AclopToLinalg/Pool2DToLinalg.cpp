@@ -170,9 +170,9 @@ struct Pool2DPattern : OpConversionPattern<Pool2DOp> {
           b, loc, part.getType(), ValueRange{}, part, SmallVector<AffineMap>{identity}, iterators(4, 0),
           [&](OpBuilder &nb, Location l, ValueRange) {
             auto at = [&](int64_t outputDim) -> Value {
-              Value index = linalg::IndexOp::create(nb, l, outputDim);
-              Value first = outputDim == p.data.h ? rowPart.first : outputDim == p.data.w ? columnPart.first : Value();
-              return first && !isZeroInteger(first) ? arith::AddIOp::create(nb, l, index, first) : index;
+              if (outputDim == p.data.h) return partPosition(nb, l, outputDim, rowPart.first);
+              if (outputDim == p.data.w) return partPosition(nb, l, outputDim, columnPart.first);
+              return linalg::IndexOp::create(nb, l, outputDim);
             };
             Value acc = arith::ConstantOp::create(nb, l, identityOf(nb, p.combine, p.accType, p.isUnsigned));
             for (int64_t i = 0; i < p.rows.window; ++i)

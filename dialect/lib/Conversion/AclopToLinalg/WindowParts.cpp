@@ -3,6 +3,7 @@
 #include "LinalgBuilders.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
@@ -66,6 +67,11 @@ Reach reachOf(const WindowAxis &a, const AxisPart &part, int64_t k) {
   if (first >= 0 && last < *a.size) return Reach::Inside;
   if (last < 0 || first >= *a.size) return Reach::Outside;
   return Reach::Masked;
+}
+
+Value partPosition(OpBuilder &b, Location loc, int64_t dim, Value first) {
+  Value index = linalg::IndexOp::create(b, loc, dim);
+  return isZeroInteger(first) ? index : arith::AddIOp::create(b, loc, index, first).getResult();
 }
 
 Value writeWindowParts(

@@ -49,6 +49,10 @@ SmallVector<AxisPart> axisParts(OpBuilder &b, Location loc, const WindowAxis &a,
 enum class Reach { Inside, Outside, Masked };
 Reach reachOf(const WindowAxis &a, const AxisPart &part, int64_t k);
 
+// Inside a part's generic, the output position of its dim `dim`, whose part starts at `first`:
+// linalg.index(dim), shifted by `first` unless that is 0.
+Value partPosition(OpBuilder &b, Location loc, int64_t dim, Value first);
+
 // `init` written part by part, the grid of `rows` (along dim `rowDim`) by `columns` (along
 // `columnDim`), each by `write` (writeInParts). An output with no elements is one part.
 Value writeWindowParts(

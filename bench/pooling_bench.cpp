@@ -48,6 +48,8 @@ const std::vector<PoolCase> &poolCases() {
       {"MaxPool 2x2/2 VALID NCHW 8x64x112x112 f32", "MaxPool", false, false, false, 8, 64, 112, 112, 2, 2, "VALID"},
       {"AvgPoolV2 global NCHW 32x2048x7x7 f32 (ResNet head)", "AvgPoolV2", false, true, true, 32, 2048, 7, 7, 7, 1,
        "VALID"},
+      {"AvgPoolV2 global NCHW 1x2048x7x7 f32 (ResNet head, one image)", "AvgPoolV2", false, true, true, 1, 2048, 7, 7, 7,
+       1, "VALID"},
   };
   return cases;
 }
@@ -152,7 +154,7 @@ void BM_PairedPooling(benchmark::State &state) {
   contenders.push_back(std::make_unique<MemcpyRun>(size_t(p.traffic()) / 2));
   aclcpu_bench::runPaired(state, contenders, p.traffic(), "GB/s");
 }
-BENCHMARK(BM_PairedPooling)->DenseRange(0, 3)->Iterations(kPairedRounds)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_PairedPooling)->DenseRange(0, 4)->Iterations(kPairedRounds)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

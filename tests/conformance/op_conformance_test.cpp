@@ -1447,57 +1447,71 @@ TEST_F(Conformance, GemmScalings) {
   printf("GEMM scalings: %d cases\n", checked_);
 }
 
-TEST_F(Conformance, ReductionsSoftmaxTranspose) {
-  enum Kind { Sum, Max, Min, Prod, Mean };
-  struct Reduction {
-    const char *type;
-    Kind kind;
+enum class ReductionKind { Sum, Max, Min, Prod, Mean };
+struct Reduction {
+  const char *type;
+  ReductionKind kind;
+};
+constexpr Reduction kReductions[] = {{"ReduceSumD", ReductionKind::Sum}, {"ReduceMaxD", ReductionKind::Max},
+                                     {"ReduceMeanD", ReductionKind::Mean}, {"ReduceMin", ReductionKind::Min},
+                                     {"ReduceProdD", ReductionKind::Prod}};
+
+// Whether `op` is checked on `type`: means of floats only, u8 only ordered (no wrapping sums).
+bool reducesType(Reduction op, aclDataType type) {
+  if (op.kind == ReductionKind::Mean && !isFloatType(type)) return false;
+  return type != ACL_UINT8 || op.kind == ReductionKind::Max || op.kind == ReductionKind::Min;
+}
+
+// `op` over `axes` of a random tensor of `shape`, against a plain loop over every element of the
+// input for each output element. Products of up to 33 factors stay in range with factors in
+// [-1.4, 1.4] (-1, 0, 1 as integers); longer products get smaller and smaller, which the
+// tolerance's absolute part takes.
+Case reductionCase(Reduction op, aclDataType type, std::vector<int64_t> shape, std::vector<int64_t> axes, bool keep) {
+  using Kind = ReductionKind;
+  const int64_t rank = int64_t(shape.size());
+  double lo = type == ACL_UINT8 ? 0 : op.kind == Kind::Prod ? -1.4 : -2, hi = type == ACL_UINT8 ? 255 : -lo;
+  auto reduced = [axes, rank](int64_t d) {
+    for (int64_t a : axes) if ((a < 0 ? a + rank : a) == d) return true;
+    return false;
   };
-  for (Reduction op : {Reduction{"ReduceSumD", Sum}, Reduction{"ReduceMaxD", Max}, Reduction{"ReduceMeanD", Mean},
-                       Reduction{"ReduceMin", Min}, Reduction{"ReduceProdD", Prod}})
+  std::vector<int64_t> out;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!reduced(d)) out.push_back(shape[d]);
+    else if (keep) out.push_back(1);
+  }
+  return Case{op.type, {randomTensor(type, shape, 14, lo, hi)},
+              [axes, keep](aclopAttr *attr) {
+                aclopSetAttrListInt(attr, "axes", int(axes.size()), axes.data());
+                aclopSetAttrBool(attr, "keep_dims", keep);
+              },
+              HostTensor(type, out),
+              [op, shape, rank, reduced, keep](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                double acc = op.kind == Kind::Max ? -1e300 : op.kind == Kind::Min ? 1e300 : op.kind == Kind::Prod ? 1 : 0;
+                int64_t count = 0;
+                for (int64_t flat = 0; flat < in[0].count(); ++flat) {
+                  auto full = unravel(flat, shape);
+                  size_t next = 0;
+                  bool inGroup = true;
+                  for (int64_t d = 0; d < rank; ++d) {
+                    if (reduced(d)) { next += keep; continue; }
+                    inGroup &= full[d] == index[next++];
+                  }
+                  if (!inGroup) continue;
+                  double v = in[0].at(flat);
+                  acc = op.kind == Kind::Max ? std::max(acc, v) : op.kind == Kind::Min ? std::min(acc, v)
+                        : op.kind == Kind::Prod ? acc * v : acc + v;
+                  ++count;
+                }
+                return op.kind == Kind::Mean ? acc / count : acc;
+              }};
+}
+
+TEST_F(Conformance, ReductionsSoftmaxTranspose) {
+  for (Reduction op : kReductions)
     for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_UINT8}) {
-      if (op.kind == Mean && !isFloatType(type)) continue;
-      if (type == ACL_UINT8 && op.kind != Max && op.kind != Min) continue;  // unsigned order, no wrapping sums
-      // Products of up to 33 factors stay in range with factors in [-1.4, 1.4] (-1, 0, 1 as integers).
-      double lo = type == ACL_UINT8 ? 0 : op.kind == Prod ? -1.4 : -2, hi = type == ACL_UINT8 ? 255 : -lo;
+      if (!reducesType(op, type)) continue;
       for (std::vector<int64_t> axes : {std::vector<int64_t>{1}, std::vector<int64_t>{0, 2}, std::vector<int64_t>{-1}})
-        for (bool keep : {false, true}) {
-          std::vector<int64_t> shape = {5, 33, 4}, out;
-          auto reduced = [&](int64_t d) {
-            for (int64_t a : axes) if ((a < 0 ? a + 3 : a) == d) return true;
-            return false;
-          };
-          for (int64_t d = 0; d < 3; ++d) {
-            if (!reduced(d)) out.push_back(shape[d]);
-            else if (keep) out.push_back(1);
-          }
-          Case c{op.type, {randomTensor(type, shape, 14, lo, hi)},
-                 [axes, keep](aclopAttr *attr) {
-                   aclopSetAttrListInt(attr, "axes", int(axes.size()), axes.data());
-                   aclopSetAttrBool(attr, "keep_dims", keep);
-                 },
-                 HostTensor(type, out),
-                 [op, shape, reduced, keep](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
-                   double acc = op.kind == Max ? -1e300 : op.kind == Min ? 1e300 : op.kind == Prod ? 1 : 0;
-                   int64_t count = 0;
-                   for (int64_t flat = 0; flat < in[0].count(); ++flat) {
-                     auto full = unravel(flat, shape);
-                     size_t next = 0;
-                     bool inGroup = true;
-                     for (int64_t d = 0; d < 3; ++d) {
-                       if (reduced(d)) { next += keep; continue; }
-                       inGroup &= full[d] == index[next++];
-                     }
-                     if (!inGroup) continue;
-                     double v = in[0].at(flat);
-                     acc = op.kind == Max ? std::max(acc, v) : op.kind == Min ? std::min(acc, v)
-                           : op.kind == Prod ? acc * v : acc + v;
-                     ++count;
-                   }
-                   return op.kind == Mean ? acc / count : acc;
-                 }};
-          check(c);
-        }
+        for (bool keep : {false, true}) check(reductionCase(op, type, {5, 33, 4}, axes, keep));
     }
   for (aclDataType type : kFloats)
     for (int64_t axis : {-1, 0})
@@ -1532,6 +1546,28 @@ TEST_F(Conformance, ReductionsSoftmaxTranspose) {
       check(c);
     }
   printf("reductions, softmax, transpose: %d cases\n", checked_);
+}
+
+// Reductions along short rows (trailing dims whose product is at most 16 vectors), each row read
+// as one vector and reduced across lanes: global average pooling's 7x7 planes, rows of 49 and of
+// three dims, 128 elements (16 vectors of f32 on AVX2) and 129 (past that: left to LLVM), rows
+// of 2, and a kept dim of one element.
+TEST_F(Conformance, ReductionsAlongShortRows) {
+  struct Rows {
+    std::vector<int64_t> shape, axes;
+  };
+  for (const Rows &rows : {Rows{{3, 10, 7, 7}, {2, 3}}, Rows{{6, 49}, {-1}}, Rows{{2, 5, 3, 2}, {1, 2, 3}},
+                           Rows{{4, 128}, {1}}, Rows{{3, 129}, {1}}, Rows{{9, 2}, {1}}, Rows{{1, 7, 7}, {1, 2}}})
+    for (Reduction op : kReductions)
+      for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT8, ACL_UINT8}) {
+        if (!reducesType(op, type) || (type == ACL_INT8 && op.kind != ReductionKind::Max && op.kind != ReductionKind::Min))
+          continue;
+        for (bool keep : {false, true}) {
+          check(reductionCase(op, type, rows.shape, rows.axes, keep));
+          if (HasFatalFailure()) return;
+        }
+      }
+  printf("reductions along short rows: %d cases\n", checked_);
 }
 
 // A NaN wins every maximum and minimum (IEEE 754-2019 maximum / minimum, llvm.maximum's

@@ -4,6 +4,7 @@
 #include "GemmEpilogue.h"
 #include "RegisterTiles.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -285,26 +286,87 @@ void setUkernelTiling(IRRewriter &rewriter, linalg::LinalgOp product, linalg::Ge
 // A ukernel product without GEMM's epilogue (MatMul) whose accumulator is zero-filled: the fill
 // is fused into each tile (aclop-call-ukernels then folds it into the call), tiled as GEMM's
 // epilogue is (setUkernelTiling: 1024^3 f32 in four calls ran 7% slower than in one).
-LogicalResult fuseFillIntoUkernelTiles(IRRewriter &rewriter, linalg::LinalgOp product, ArrayRef<int64_t> tiles) {
-  if (product.getNumLoops() != 3 || !product.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>())
-    return failure();
-  scf::SCFTileAndFuseOptions options;
-  setUkernelTiling(rewriter, product, {}, tiles, options.tilingOptions);
+// Tiles `op`, whose accumulator a fill zeroes, by `options` with the fill fused into each tile;
+// replaces `op` and erases the fill if nothing else reads it.
+FailureOr<scf::SCFTileAndFuseResult> tileWithFill(IRRewriter &rewriter, linalg::LinalgOp op,
+                                                  scf::SCFTileAndFuseOptions &options) {
   options.setFusionControlFn([](tensor::ExtractSliceOp, OpResult producer, bool)
                                  -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
     if (isa<linalg::FillOp>(producer.getOwner())) return scf::SCFTileAndFuseOptions::ControlFnResult{};
     return std::nullopt;
   });
-  rewriter.setInsertionPoint(product);
+  rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTileAndFuseResult> fused =
-      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, cast<TilingInterface>(product.getOperation()), options);
+      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), options);
   if (failed(fused)) return failure();
-  Operation *fill = product.getDpsInitOperand(0)->get().getDefiningOp();
+  Operation *fill = op.getDpsInitOperand(0)->get().getDefiningOp();
   SmallVector<Value> replacements;
-  for (OpResult result : product->getResults()) replacements.push_back(fused->replacements.lookup(result));
-  rewriter.replaceOp(product, replacements);
-  if (fill->use_empty()) rewriter.eraseOp(fill);
-  return success();
+  for (OpResult result : op->getResults()) replacements.push_back(fused->replacements.lookup(result));
+  rewriter.replaceOp(op, replacements);
+  if (fill && fill->use_empty()) rewriter.eraseOp(fill);
+  return fused;
+}
+
+LogicalResult fuseFillIntoUkernelTiles(IRRewriter &rewriter, linalg::LinalgOp product, ArrayRef<int64_t> tiles) {
+  if (product.getNumLoops() != 3 || !product.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>())
+    return failure();
+  scf::SCFTileAndFuseOptions options;
+  setUkernelTiling(rewriter, product, {}, tiles, options.tilingOptions);
+  return success(succeeded(tileWithFill(rewriter, product, options)));
+}
+
+// A reduction along short rows (SelectStrategy's `row_length`): the reduced dims become one, a
+// view of the input's rows; the kept dims are tiled by one (an scf.forall, the accumulator's fill
+// fused into each tile); and each tile is vectorized whole, its row read as one unmasked vector
+// (the length is static) and reduced across lanes (vector.reduction, with the combiner's fastmath
+// flags: the vectorizer's multi_reduction carries none, and without `reassoc` LLVM adds the lanes
+// one after another).
+void reduceShortRows(IRRewriter &rewriter, linalg::LinalgOp op) {
+  unsigned loops = op.getNumLoops(), kept = loops - op.getNumReductionLoops();
+  SmallVector<Operation *> combiners;
+  if (!matchReduction(op.getRegionOutputArgs(), 0, combiners) || combiners.size() != 1) return;
+  auto fastmath = dyn_cast<arith::ArithFastMathInterface>(combiners.front());
+  arith::FastMathFlags flags = fastmath ? fastmath.getFastMathFlagsAttr().getValue() : arith::FastMathFlags::none;
+  if (loops - kept > 1) {
+    SmallVector<ReassociationIndices> dims;
+    for (int64_t i = 0; i < kept; ++i) dims.push_back({i});
+    dims.push_back(llvm::to_vector(llvm::seq<int64_t>(kept, loops)));
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::CollapseResult> collapsed = linalg::collapseOpIterationDims(op, dims, rewriter);
+    if (failed(collapsed)) return;
+    rewriter.replaceOp(op, collapsed->results);
+    op = collapsed->collapsedOp;
+  }
+  SmallVector<int64_t> sizes(kept, 1);
+  sizes.push_back(0);
+  scf::SCFTileAndFuseOptions options;
+  options.tilingOptions.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  options.tilingOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  FailureOr<scf::SCFTileAndFuseResult> tiled = tileWithFill(rewriter, op, options);
+  if (failed(tiled)) return;
+  for (Operation *tile : tiled->tiledAndFusedOps) {
+    rewriter.setInsertionPoint(tile);
+    FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(rewriter, tile);
+    if (succeeded(vectorized)) rewriter.replaceOp(tile, vectorized->replacements);
+  }
+  // The row's reduction (kept dims of one element): the row as a 1-D vector, the accumulator as
+  // a scalar.
+  tiled->loops.front()->walk([&](vector::MultiDimReductionOp reduction) {
+    auto source = cast<VectorType>(reduction.getSourceVectorType());
+    if (reduction.getReductionDims() != ArrayRef<int64_t>{source.getRank() - 1} ||
+        source.getNumElements() != source.getShape().back())
+      return;
+    rewriter.setInsertionPoint(reduction);
+    Location loc = reduction.getLoc();
+    auto row = VectorType::get(source.getShape().back(), source.getElementType());
+    Value lanes = vector::ShapeCastOp::create(rewriter, loc, row, reduction.getSource());
+    Value acc = reduction.getAcc();
+    auto accVector = dyn_cast<VectorType>(acc.getType());
+    if (accVector) acc = vector::ExtractOp::create(rewriter, loc, acc, SmallVector<int64_t>(accVector.getRank(), 0));
+    Value sum = vector::ReductionOp::create(rewriter, loc, reduction.getKind(), lanes, acc, flags);
+    if (accVector) sum = vector::BroadcastOp::create(rewriter, loc, accVector, sum);
+    rewriter.replaceOp(reduction, sum);
+  });
 }
 
 // Contractions (dims batch?, m, k, n): an scf.forall over batch and row tiles (what blocks
@@ -565,7 +627,7 @@ LogicalResult fuseIntoRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp produ
 
 struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopTileAndVectorizePass> {
   void runOnOperation() override {
-    SmallVector<linalg::LinalgOp> candidates, contractions;
+    SmallVector<linalg::LinalgOp> candidates, contractions, rowReductions;
     getOperation().walk([&](linalg::LinalgOp op) {
       // An empty loop (a GEMM with m, n or k of 0) stays a plain generic: its loops run no
       // iteration, and tiling a static 0 crashed in MLIR's tile size computation.
@@ -573,6 +635,7 @@ struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopT
       auto strategy = op->getAttrOfType<DictionaryAttr>("aclop.strategy");
       if (strategy && strategy.get("tile_sizes")) candidates.push_back(op);
       if (strategy && strategy.get("cache_tiles")) contractions.push_back(op);
+      if (strategy && strategy.get("row_length")) rowReductions.push_back(op);
     });
     IRRewriter rewriter(&getContext());
     // Epilogues fused into a product's row tiles are left whole (the op itself is gone).
@@ -586,6 +649,7 @@ struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopT
       else
         (void)tileForCache(rewriter, op, tiles.asArrayRef());  // untiled, it is still correct
     }
+    for (linalg::LinalgOp op : rowReductions) reduceShortRows(rewriter, op);
     for (linalg::LinalgOp op : candidates) {
       if (fusedEpilogues.contains(op.getOperation())) continue;
       auto tiles = cast<DenseI64ArrayAttr>(op->getAttrOfType<DictionaryAttr>("aclop.strategy").get("tile_sizes"));

@@ -44,6 +44,28 @@ func.func @integer_product(%a: tensor<64x128xi8>, %b: tensor<128x96xi8>) -> tens
   return %0 : tensor<64x96xi32>
 }
 
+// Reductions along short rows record the row's length, up to 16 vectors (256 f32 on 512-bit
+// vectors, 128 on 256-bit ones); longer rows, reductions over leading dims and full reductions
+// are left to LLVM.
+// CHECK-LABEL: func @row_reductions
+// CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {row_length = 49 : i64, vector_size = 16 : i64}}
+// CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {row_length = 256 : i64, vector_size = 16 : i64}}
+// CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {vector_size = 16 : i64}}
+// CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {vector_size = 16 : i64}}
+// CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {vector_size = 16 : i64}}
+// AVX2-LABEL: func @row_reductions
+// AVX2: row_length = 49 : i64, vector_size = 8 : i64
+// AVX2-NOT: row_length
+func.func @row_reductions(%a: tensor<3x7x7xf32>, %b: tensor<2x256xf32>, %c: tensor<2x257xf32>, %d: tensor<9x4xf32>)
+    -> (tensor<3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<4xf32>, tensor<f32>) {
+  %0 = aclop.reduce_sum %a {axes = array<i64: 1, 2>} : (tensor<3x7x7xf32>) -> tensor<3xf32>
+  %1 = aclop.reduce_sum %b {axes = array<i64: 1>} : (tensor<2x256xf32>) -> tensor<2xf32>
+  %2 = aclop.reduce_sum %c {axes = array<i64: 1>} : (tensor<2x257xf32>) -> tensor<2xf32>
+  %3 = aclop.reduce_sum %d {axes = array<i64: 0>} : (tensor<9x4xf32>) -> tensor<4xf32>
+  %4 = aclop.reduce_sum %d {axes = array<i64: 0, 1>} : (tensor<9x4xf32>) -> tensor<f32>
+  return %0, %1, %2, %3, %4 : tensor<3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<4xf32>, tensor<f32>
+}
+
 // A dynamic depth is read at launch: [argument, its dim holding the depth, lanes per vector
 // FMA], from the first input read in place (A's columns, or its rows when transposed).
 // CHECK-LABEL: func @dynamic_depth

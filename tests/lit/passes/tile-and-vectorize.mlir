@@ -22,13 +22,36 @@ func.func @exp_dynamic(%a: tensor<4x?xf32>) -> tensor<4x?xf32> {
   return %r : tensor<4x?xf32>
 }
 
-// Ops without tile sizes are left alone.
+// Ops without tile sizes are left alone (a reduction along rows of a length known only at run time).
 // CHECK-LABEL: func @reduction_untouched
 // CHECK-NOT: scf.forall
 // CHECK: linalg.generic
-func.func @reduction_untouched(%a: tensor<4x9xf32>) -> tensor<4xf32> {
-  %r = aclop.reduce_max %a {axes = array<i64: 1>} : (tensor<4x9xf32>) -> tensor<4xf32>
+func.func @reduction_untouched(%a: tensor<4x?xf32>) -> tensor<4xf32> {
+  %r = aclop.reduce_max %a {axes = array<i64: 1>} : (tensor<4x?xf32>) -> tensor<4xf32>
   return %r : tensor<4xf32>
+}
+
+// A reduction along short rows: the 7x7 plane becomes a row of 49 (a view), the kept dims are
+// tiled by one with the accumulator's fill fused in, and each row is one unmasked vector reduced
+// across lanes, `reassoc` kept from the combiner (LLVM otherwise adds the lanes in order). f16
+// rows are widened as read; a maximum keeps maximumf (a NaN wins).
+// CHECK-LABEL: func @short_rows
+// CHECK: %[[ROWS:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0], [1], [2, 3]] : tensor<2x16x7x7xf32> into tensor<2x16x49xf32>
+// CHECK: scf.forall (%[[N:.*]], %[[C:.*]]) in (2, 16)
+// CHECK-NOT: linalg.fill
+// CHECK:   %[[ROW:.*]] = tensor.extract_slice %[[ROWS]][%[[N]], %[[C]], 0] [1, 1, 49] [1, 1, 1]
+// CHECK:   %[[X:.*]] = vector.transfer_read %[[ROW]]{{.*}} {in_bounds = [true]} : tensor<1x1x49xf32>, vector<49xf32>
+// CHECK:   vector.reduction <add>, %[[X]], %{{.*}} fastmath<reassoc,contract> : vector<49xf32> into f32
+// CHECK: arith.divf {{.*}} : vector<16xf32>
+// CHECK: scf.forall (%{{.*}}) in (6)
+// CHECK:   %[[H:.*]] = vector.transfer_read {{.*}} : tensor<1x40xf16>, vector<40xf16>
+// CHECK:   %[[W:.*]] = arith.extf %[[H]] : vector<40xf16> to vector<40xf32>
+// CHECK:   vector.reduction <maximumf>, %[[W]], %{{.*}} : vector<40xf32> into f32
+// CHECK-NOT: linalg.generic
+func.func @short_rows(%a: tensor<2x16x7x7xf32>, %b: tensor<6x40xf16>) -> (tensor<2x16x1x1xf32>, tensor<6xf16>) {
+  %m = aclop.reduce_mean %a {axes = array<i64: 2, 3>, keep_dims = true} : (tensor<2x16x7x7xf32>) -> tensor<2x16x1x1xf32>
+  %x = aclop.reduce_max %b {axes = array<i64: 1>} : (tensor<6x40xf16>) -> tensor<6xf16>
+  return %m, %x : tensor<2x16x1x1xf32>, tensor<6xf16>
 }
 
 // Products: row tiles in an scf.forall (what blocks divide), then column tiles, then depth tiles

@@ -35,7 +35,8 @@ def AclopSelectStrategy : Pass<"aclop-select-strategy", "ModuleOp"> {
     `ukernels`) records `ukernel = "<symbol>"`: its cache tiles become calls to that symbol.
     A product with a static depth also records, on its function, the work of one output element
     in vector FMAs (`aclop.work_per_element`, depth / vector_size): the launch recipe sizes
-    blocks by it.
+    blocks by it. A reduction along short rows (trailing dims reduced, inputs read in iteration
+    order, a static row of at most 16 vectors) records the row's length, `row_length`.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
@@ -60,6 +61,10 @@ def AclopTileAndVectorize : Pass<"aclop-tile-and-vectorize", "func::FuncOp"> {
     the function first when the GEMM is split); any other product becomes cache tiles (an
     `scf.forall` over row tiles, `scf.for` over column then depth tiles) and, for float and i8
     operands, 8x32 register tiles on packed or widened panels.
+
+    Reductions along short rows (`row_length`): the reduced dims collapse into one, the kept
+    dims are tiled by one (the accumulator's fill fused in), and each row is read as one vector
+    and reduced across lanes by a `vector.reduction` carrying the combiner's fastmath flags.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
                            "::mlir::tensor::TensorDialect", "::mlir::bufferization::BufferizationDialect"];

@@ -54,25 +54,34 @@ bool shortGather(linalg::LinalgOp op, int64_t vectorSize) {
 }
 
 // The length of the rows a reduction along short rows reduces, or 0: the trailing dims reduced
-// (their static product at most kShortRowVectors vectors), the leading ones kept, every input read
-// in iteration order. Left to LLVM, such a nest was vectorized across rows with scalar loads
-// (global average pooling, rows of 7x7: 19 GB/s, 0.28x memcpy); aclop-tile-and-vectorize reads
-// each row as one vector instead and reduces it across lanes.
+// (their static product at most kShortRowVectors vectors), more than one row, every input read in
+// iteration order, and each element only cast before it is combined. Left to LLVM, such a nest
+// was vectorized across rows with scalar loads (global average pooling, rows of 7x7: 19 GB/s,
+// 0.28x memcpy); aclop-tile-and-vectorize reads each row as one vector instead and reduces it
+// across lanes. A body that computes more would compute it on a whole row's vector at once (a
+// softmax's sum of exponentials spilled). A single row (forEachRow's) stays a loop LLVM
+// vectorizes: as one vector, a softmax's maxima along rows of 128 ran 10.0 -> 9.4 GB/s.
 constexpr int64_t kShortRowVectors = 16;
 int64_t shortRowLength(linalg::LinalgOp op, int64_t vectorSize) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-  if (!generic || generic.getNumDpsInits() != 1) return 0;
-  unsigned loops = generic.getNumLoops(), reduced = generic.getNumReductionLoops();
-  if (reduced == 0 || reduced == loops) return 0;
+  if (!generic || generic.getNumDpsInits() != 1 || generic.getNumReductionLoops() == 0) return 0;
+  unsigned loops = generic.getNumLoops(), kept = loops - generic.getNumReductionLoops();
   SmallVector<utils::IteratorType> iterators = generic.getIteratorTypesArray();
-  if (!llvm::all_of(ArrayRef(iterators).take_back(reduced), [](utils::IteratorType type) { return type == utils::IteratorType::reduction; })) return 0;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::is_contained(ArrayRef(iterators).take_front(kept), utils::IteratorType::reduction) ||
+      llvm::all_of(ArrayRef(ranges).take_front(kept), [](int64_t range) { return range == 1; }))
+    return 0;
   AffineMap identity = AffineMap::getMultiDimIdentityMap(loops, op->getContext());
-  if (generic.getMatchingIndexingMap(generic.getDpsInitOperand(0)) != identity.getMajorSubMap(loops - reduced) ||
+  if (generic.getMatchingIndexingMap(generic.getDpsInitOperand(0)) != identity.getMajorSubMap(kept) ||
       llvm::any_of(generic.getDpsInputOperands(),
                    [&](OpOperand *input) { return generic.getMatchingIndexingMap(input) != identity; }))
     return 0;
+  Operation *combiner = generic.getBody()->getTerminator()->getOperand(0).getDefiningOp();
+  if (!llvm::all_of(generic.getBody()->without_terminator(),
+                    [&](Operation &body) { return &body == combiner || isa<CastOpInterface>(body); }))
+    return 0;
   int64_t length = 1;
-  for (int64_t range : ArrayRef(op.getStaticLoopRanges()).take_back(reduced)) {
+  for (int64_t range : ArrayRef(ranges).drop_front(kept)) {
     if (ShapedType::isDynamic(range)) return 0;
     length *= range;
   }

@@ -151,7 +151,12 @@ TEST_F(Conformance, Conv2D) {
       {ACL_FLOAT, nchw, nchw, 1, 4, 11, 13, 8, 3, 3, {2, 2}, {2, 2}, 4, {2, 3, 3, 2}, false, false},
       {ACL_FLOAT, nhwc, nhwc, 1, 4, 11, 13, 4, 3, 3, {2, 2}, {2, 2}, 4, {2, 3, 3, 2}, true, false},
       {ACL_FLOAT, nhwc, hwcn, 1, 20, 7, 6, 20, 3, 3, {1, 1}, {1, 1}, 20, {1, 1, 1, 1}, true, false},
-      {ACL_FLOAT16, nchw, nchw, 1, 8, 17, 17, 8, 3, 3, {1, 1}, {1, 1}, 8, {1, 1, 1, 1}, true, false}};
+      {ACL_FLOAT16, nchw, nchw, 1, 8, 17, 17, 8, 3, 3, {1, 1}, {1, 1}, 8, {1, 1, 1, 1}, true, false},
+      // NHWC with several out channels a group, viewed as [n, h, w, group, out in group]: ResNeXt's
+      // groups of 4 in, 4 out (f16, bias); 2 in, 6 out with strides, dilations, uneven pads and an
+      // OHWI filter (its out channels outermost).
+      {ACL_FLOAT16, nhwc, hwcn, 1, 16, 9, 10, 16, 3, 3, {1, 1}, {1, 1}, 4, {1, 1, 1, 1}, true, false},
+      {ACL_BF16, nhwc, nhwc, 2, 6, 11, 9, 18, 3, 3, {2, 1}, {1, 2}, 3, {0, 2, 1, 1}, true, false}};
   for (const Conv &conv : convs) check(convCase(conv));
   printf("conv2d: %d cases\n", checked_);
 }
@@ -236,6 +241,9 @@ TEST_F(Conformance, Conv2DCompiledForEveryShape) {
                     false}));
     check(depthwiseCase({ACL_FLOAT, nhwc, ACL_FORMAT_HWCN, size % 2 + 1, 4, size, size + 1, 2, 3, 3, {1, 1}, {1, 1},
                          {1, 1, 1, 1}, true}));
+    // NHWC groups of 4 in, 8 out: the [group, out in group] view with parts found at run time.
+    check(convCase({ACL_FLOAT, nhwc, hwcn, size % 2 + 1, 8, size, size + 1, 16, 3, 3, {1, 1}, {1, 1}, 2, {1, 1, 1, 1},
+                    true, false}));
   }
   ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_DEFAULT), ACL_SUCCESS);
 }

@@ -13,8 +13,10 @@
 // also crashes on a memref.expand_shape with two dynamic dims in a group, which a convolution
 // over dynamic heights and widths would otherwise have.)
 //
-// A result of the destination's type is handled here too when its chain starts at a
-// tensor.empty (writeInDestination): a result written in parts. An empty the chain shares with
+// A result that reaches its destination through a tensor.collapse_shape is computed in the
+// expanded view of the destination the same way (computeInExpandedView). A result of the
+// destination's type is handled here too when its chain starts at a tensor.empty
+// (writeInDestination): a result written in parts. An empty the chain shares with
 // another write is copied for the chain first (ownEmpty). Runs before eliminate-empty-tensors.
 //
 //===----------------------------------------------------------------------===//
@@ -85,6 +87,43 @@ void writeInDestination(IRRewriter &rewriter, bufferization::MaterializeInDestin
                                                          /*writable=*/true);
 }
 
+// `result`, whose chain starts at `start` (the tensor.empty it is computed in, or a reshape of
+// one), computed in `view` of the destination instead: `start` becomes the view, read through a
+// restricted to_tensor, and `result` is materialized into the view (in place, so without a
+// copy), as eliminate-empty-tensors does for matching types. `materialize` is erased.
+void computeInView(IRRewriter &rewriter, bufferization::MaterializeInDestinationOp materialize, Value result,
+                   Operation *start, Value view) {
+  Location loc = materialize.getLoc();
+  rewriter.setInsertionPoint(materialize);
+  bufferization::MaterializeInDestinationOp::create(rewriter, loc, Type(), result, view, /*restrict=*/true,
+                                                    /*writable=*/true);
+  rewriter.setInsertionPoint(start);
+  Value whole = bufferization::ToTensorOp::create(rewriter, loc, start->getResult(0).getType(), view,
+                                                  /*restrict=*/true, /*writable=*/true);
+  rewriter.replaceOp(start, whole);
+  rewriter.eraseOp(materialize);
+}
+
+// A result that reaches its destination through a tensor.collapse_shape, computed in a
+// tensor.empty (grouped NHWC Conv2D writes [image, height, width, group, out channel in the
+// group]): the empty becomes the expanded view of the destination.
+void computeInExpandedView(IRRewriter &rewriter, bufferization::MaterializeInDestinationOp materialize,
+                           tensor::CollapseShapeOp collapse, TypedValue<MemRefType> dest) {
+  OpOperand *use = writtenEmpty(collapse.getSrcMutable());
+  if (!use || !use->get().getDefiningOp<tensor::EmptyOp>() || use->get().getType() != collapse.getSrc().getType())
+    return;
+  Value written = ownEmpty(rewriter, *use);
+  if (!written.hasOneUse()) return;
+  auto empty = written.getDefiningOp<tensor::EmptyOp>();
+  auto type = cast<RankedTensorType>(written.getType());
+  rewriter.setInsertionPoint(empty);
+  Value view = memref::ExpandShapeOp::create(rewriter, materialize.getLoc(),
+                                             MemRefType::get(type.getShape(), type.getElementType()), dest,
+                                             collapse.getReassociationIndices(), empty.getMixedSizes());
+  computeInView(rewriter, materialize, collapse.getSrc(), empty, view);
+  if (collapse->use_empty()) rewriter.eraseOp(collapse);
+}
+
 struct AclopEliminateExpandedEmptyTensorsPass
     : aclop::impl::AclopEliminateExpandedEmptyTensorsBase<AclopEliminateExpandedEmptyTensorsPass> {
   void runOnOperation() override {
@@ -95,6 +134,10 @@ struct AclopEliminateExpandedEmptyTensorsPass
       auto expand = materialize.getSource().getDefiningOp<tensor::ExpandShapeOp>();
       auto dest = dyn_cast<TypedValue<MemRefType>>(materialize.getDest());
       if (!dest || !materialize.getWritable() || !dest.getType().getLayout().isIdentity()) continue;
+      if (auto collapse = materialize.getSource().getDefiningOp<tensor::CollapseShapeOp>()) {
+        computeInExpandedView(rewriter, materialize, collapse, dest);
+        continue;
+      }
       if (!expand) {
         writeInDestination(rewriter, materialize, dest);
         continue;
@@ -112,23 +155,14 @@ struct AclopEliminateExpandedEmptyTensorsPass
       MemRefType viewType = memref::CollapseShapeOp::computeCollapsedType(dest.getType(),
                                                                            expand.getReassociationIndices());
       if (cast<RankedTensorType>(written.getType()).getShape() != viewType.getShape()) continue;
-      Location loc = materialize.getLoc();
       Operation *start = written.getDefiningOp();
       rewriter.setInsertionPoint(start);
-      Value view = memref::CollapseShapeOp::create(rewriter, loc, viewType, dest, expand.getReassociationIndices());
-      rewriter.setInsertionPoint(materialize);
-      // As eliminate-empty-tensors does for matching types: the view is written through a
-      // restricted to_tensor and materialized (in place, so without a copy) into itself.
-      bufferization::MaterializeInDestinationOp::create(rewriter, loc, Type(), expand.getSrc(), view,
-                                                        /*restrict=*/true, /*writable=*/true);
-      rewriter.setInsertionPoint(start);
-      Value whole = bufferization::ToTensorOp::create(rewriter, loc, written.getType(), view, /*restrict=*/true,
-                                                      /*writable=*/true);
+      Value view = memref::CollapseShapeOp::create(rewriter, materialize.getLoc(), viewType, dest,
+                                                   expand.getReassociationIndices());
       auto collapse = dyn_cast<tensor::CollapseShapeOp>(start);
       Operation *empty = collapse ? collapse.getSrc().getDefiningOp() : nullptr;
-      rewriter.replaceOp(start, whole);
+      computeInView(rewriter, materialize, expand.getSrc(), start, view);
       if (empty && empty->use_empty()) rewriter.eraseOp(empty);
-      rewriter.eraseOp(materialize);
       if (expand->use_empty()) rewriter.eraseOp(expand);
     }
   }

@@ -43,14 +43,46 @@ bool isContiguousElementwise(linalg::LinalgOp op) {
   });
 }
 
-// A generic that reads by index (tensor.extract) along an innermost dim statically shorter than
-// a vector: vectorized, each tile is a masked gather and a masked store, slower than the scalar
-// loop (an NCHW convolution's patches, 3 window columns innermost: 32 -> 45 GFLOP/s for the
-// whole 3x3 convolution on the AVX2 EPYC; the 7x7 stem 28 -> 39).
+// Whether a read by index (tensor.extract) of `op` varies along its innermost dim other than as
+// a contiguous run: only its last index varies, as that dim's index plus something that does not.
+// A read that does not vary along it is a broadcast.
+bool gathersAlongInnermost(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  const int64_t innermost = op.getNumLoops() - 1;
+  llvm::SmallPtrSet<Value, 16> varying;  // values that vary along the innermost dim
+  auto varies = [&](Value value) { return varying.contains(value); };
+  for (Operation &inner : body->without_terminator()) {
+    auto index = dyn_cast<linalg::IndexOp>(inner);
+    if ((index && int64_t(index.getDim()) == innermost) || llvm::any_of(inner.getOperands(), varies))
+      varying.insert(inner.result_begin(), inner.result_end());
+  }
+  auto contiguous = [&](Value last) {
+    if (auto index = last.getDefiningOp<linalg::IndexOp>()) return int64_t(index.getDim()) == innermost;
+    auto add = last.getDefiningOp<arith::AddIOp>();
+    if (!add) return false;
+    for (auto [run, start] : {std::pair{add.getLhs(), add.getRhs()}, std::pair{add.getRhs(), add.getLhs()}}) {
+      auto index = run.getDefiningOp<linalg::IndexOp>();
+      if (index && int64_t(index.getDim()) == innermost && !varies(start)) return true;
+    }
+    return false;
+  };
+  WalkResult gathers = op->walk([&](tensor::ExtractOp read) {
+    ValueRange indices = read.getIndices();
+    if (indices.empty() || llvm::none_of(indices, varies)) return WalkResult::advance();
+    bool run = llvm::none_of(indices.drop_back(), varies) && contiguous(indices.back());
+    return run ? WalkResult::advance() : WalkResult::interrupt();
+  });
+  return gathers.wasInterrupted();
+}
+
+// A generic that gathers (gathersAlongInnermost) along an innermost dim statically shorter than a
+// vector: vectorized, each tile is a gather, slower than the scalar loop (an NCHW convolution's
+// patches, 3 window columns innermost: 32 -> 45 GFLOP/s for the whole 3x3 convolution on the
+// AVX2 EPYC; the 7x7 stem 28 -> 39).
 bool shortGather(linalg::LinalgOp op, int64_t vectorSize) {
   int64_t innermost = op.getStaticLoopRanges().back();
   if (ShapedType::isDynamic(innermost) || innermost >= vectorSize) return false;
-  return op->walk([](tensor::ExtractOp) { return WalkResult::interrupt(); }).wasInterrupted();
+  return gathersAlongInnermost(op);
 }
 
 // The length of the rows a reduction along short rows reduces, or 0: the trailing dims reduced
@@ -301,7 +333,12 @@ struct AclopSelectStrategyPass : aclop::impl::AclopSelectStrategyBase<AclopSelec
       SmallVector<NamedAttribute> strategy{b.getNamedAttr("vector_size", b.getI64IntegerAttr(vectorSize))};
       if (isContiguousElementwise(op)) {
         SmallVector<int64_t> tiles(op.getNumLoops(), 1);
-        tiles.back() = shortGather(op, vectorSize) ? 1 : vectorSize;
+        // A static innermost dim shorter than a vector takes one unmasked vector of its length,
+        // not a masked full one (each load and store a vmaskmovps, microcoded on AMD).
+        int64_t innermost = op.getStaticLoopRanges().back();
+        tiles.back() = shortGather(op, vectorSize)       ? 1
+                       : ShapedType::isDynamic(innermost) ? vectorSize
+                                                          : std::clamp<int64_t>(innermost, 1, vectorSize);
         strategy.push_back(b.getNamedAttr("tile_sizes", b.getDenseI64ArrayAttr(tiles)));
       } else if (int64_t length = shortRowLength(op, vectorSize)) {
         strategy.push_back(b.getNamedAttr("row_length", b.getI64IntegerAttr(length)));

@@ -346,31 +346,38 @@ func.func @conv2d_dynamic(%x: tensor<?x12x?x?xf32>, %w: tensor<4x6x3x3xf32>) -> 
 
 // Depthwise (one input channel a group): a parallel generic over each part of the output, each
 // window read in a straight run, the filter by out channel, the bias added and the sum narrowed
-// in the same body. A channel multiplier of 2 reads input channel oc / 2. Padding before the
-// first row and column (stride 2) makes them edges: the corner reads 2x2 of the 3x3 window, the
-// edges 2x3 and 3x2, the middle all of it, and with static shapes none of it masked.
+// in the same body. With a channel multiplier of 2 the output is viewed as [n, h, w, group, 2]
+// (the bias as [group, 2]): every out channel of a group (the innermost dim) reads the group's
+// input channel, and out channel group * 2 + j of the filter. Padding before the first row and
+// column (stride 2) makes them edges: the corner reads 2x2 of the 3x3 window, the edges 2x3 and
+// 3x2, the middle all of it, and with static shapes none of it masked.
 // CHECK-LABEL: func @conv2d_depthwise_nhwc
-// CHECK: linalg.generic {{.*}} ins(%arg2 : tensor<8xf16>) outs(%{{.*}} : tensor<1x1x1x8xf16>)
-// CHECK: %[[OC:.*]] = linalg.index 3
-// CHECK: %[[C:.*]] = arith.divui %[[OC]], %c2
+// CHECK: %[[BIAS:.*]] = tensor.expand_shape %arg2 {{\[}}[0, 1]] output_shape [4, 2] : tensor<8xf16> into tensor<4x2xf16>
+// CHECK: linalg.generic {{.*}} ins(%[[BIAS]] : tensor<4x2xf16>) outs(%{{.*}} : tensor<1x1x1x4x2xf16>)
+// CHECK: %[[J:.*]] = linalg.index 4
+// CHECK: %[[G:.*]] = linalg.index 3
+// CHECK: %[[FIRST:.*]] = arith.muli %[[G]], %c2
+// CHECK: %[[OC:.*]] = arith.addi %[[FIRST]], %[[J]]
+// CHECK: %[[C:.*]] = linalg.index 3
 // CHECK-COUNT-4: tensor.extract %arg0[%{{.*}}, %{{.*}}, %{{.*}}, %[[C]]] : tensor<1x6x6x4xf16>
 // CHECK-NOT: tensor.extract %arg0
 // CHECK: tensor.extract %arg1[%c2{{.*}}, %c2{{.*}}, %c0{{.*}}, %[[OC]]] : tensor<3x3x1x8xf16>
 // CHECK: arith.truncf
 // CHECK-NEXT: linalg.yield
-// CHECK: tensor.insert_slice %{{.*}}[0, 0, 0, 0] [1, 1, 1, 8]
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x2x8xf16>)
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, 0, 0, 0] [1, 1, 1, 4, 2]
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x1x2x4x2xf16>)
 // CHECK-COUNT-6: tensor.extract %arg0
 // CHECK-NOT: tensor.extract %arg0
-// CHECK: tensor.insert_slice %{{.*}}[0, 0, 1, 0] [1, 1, 2, 8]
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x1x8xf16>)
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, 1, 0, 0] [1, 1, 2, 4, 2]
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x1x4x2xf16>)
 // CHECK-COUNT-6: tensor.extract %arg0
 // CHECK-NOT: tensor.extract %arg0
-// CHECK: tensor.insert_slice %{{.*}}[0, 1, 0, 0] [1, 2, 1, 8]
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x2x8xf16>)
+// CHECK: tensor.insert_slice %{{.*}}[0, 1, 0, 0, 0] [1, 2, 1, 4, 2]
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x2x2x4x2xf16>)
 // CHECK-COUNT-9: tensor.extract %arg0
 // CHECK-NOT: tensor.extract %arg0
-// CHECK: tensor.insert_slice %{{.*}}[0, 1, 1, 0] [1, 2, 2, 8]
+// CHECK: %[[OUT:.*]] = tensor.insert_slice %{{.*}}[0, 1, 1, 0, 0] [1, 2, 2, 4, 2]
+// CHECK: tensor.collapse_shape %[[OUT]] {{\[}}[0], [1], [2], [3, 4]] : tensor<1x3x3x4x2xf16> into tensor<1x3x3x8xf16>
 // UNMASKED-LABEL: func @conv2d_depthwise_nhwc
 // UNMASKED-NOT: arith.select
 // UNMASKED: return

@@ -3,8 +3,9 @@
 // tensor.empty it is written into (or the collapse_shape of an empty of the destination's type
 // that its chain starts from) becomes that view. No expand_shape is left. A result of the
 // destination's type whose chain starts at a tensor.empty (one written in parts) has that empty
-// made the destination. An empty that something else also writes is first copied for the
-// chain. Anything else is left to eliminate-empty-tensors.
+// made the destination. A result that reaches it through tensor.collapse_shape is computed in its
+// expanded view. An empty that something else also writes is first copied for the chain.
+// Anything else is left to eliminate-empty-tensors.
 // RUN: %op-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(aclop-eliminate-expanded-empty-tensors))' | FileCheck %s
 // RUN: %op-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(aclop-eliminate-expanded-empty-tensors),eliminate-empty-tensors)' | FileCheck %s --check-prefix=PARTS
 
@@ -103,5 +104,31 @@ func.func @written_in_parts(%x: tensor<2x4xf32>, %out: memref<2x8xf32>) {
   %b = linalg.copy ins(%x : tensor<2x4xf32>) outs(%q : tensor<2x4xf32>) -> tensor<2x4xf32>
   %second = tensor.insert_slice %b into %first[0, 4] [2, 4] [1, 1] : tensor<2x4xf32> into tensor<2x8xf32>
   bufferization.materialize_in_destination %second in restrict writable %out : (tensor<2x8xf32>, memref<2x8xf32>) -> ()
+  return
+}
+
+// -----
+
+// Through a collapse_shape ([n, h, w, group, out in group] into [n, h, w, channels], as grouped
+// NHWC Conv2D writes): the empty becomes the destination's expanded view, its dynamic sizes
+// those of the empty.
+// CHECK-LABEL: func @through_collapse
+// CHECK: %[[VIEW:.*]] = memref.expand_shape %arg1 {{\[}}[0], [1], [2, 3]] output_shape [%{{.*}}, 3, 2, 4] : memref<?x3x8xf32> into memref<?x3x2x4xf32>
+// CHECK: %[[START:.*]] = bufferization.to_tensor %[[VIEW]] restrict writable : memref<?x3x2x4xf32> to tensor<?x3x2x4xf32>
+// CHECK: %[[RESULT:.*]] = linalg.generic {{.*}} outs(%[[START]] : tensor<?x3x2x4xf32>)
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: bufferization.materialize_in_destination %[[RESULT]] in restrict writable %[[VIEW]] : (tensor<?x3x2x4xf32>, memref<?x3x2x4xf32>) -> ()
+func.func @through_collapse(%x: tensor<?x3x2x4xf32>, %out: memref<?x3x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %x, %c0 : tensor<?x3x2x4xf32>
+  %e = tensor.empty(%n) : tensor<?x3x2x4xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : tensor<?x3x2x4xf32>) outs(%e : tensor<?x3x2x4xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %s = arith.addf %in, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<?x3x2x4xf32>
+  %r = tensor.collapse_shape %g [[0], [1], [2, 3]] : tensor<?x3x2x4xf32> into tensor<?x3x8xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x3x8xf32>, memref<?x3x8xf32>) -> ()
   return
 }

@@ -286,25 +286,37 @@ func.func @avx2_tiles(%a: tensor<64x128xf32>, %b: tensor<128x96xf32>, %f: tensor
                                   tensor<7x5xf32>, tensor<64x96xi32>
 }
 
-// A generic that reads by index along an innermost dim shorter than a vector runs it scalar
-// (a masked gather per tile costs more): an NCHW convolution's patches, 3 window columns
-// innermost. An NHWC one's, 16 channels innermost, gets vectors.
+// A generic that gathers along an innermost dim shorter than a vector runs it scalar (a gather
+// per tile costs more): a padded NCHW convolution's patches, 3 window columns innermost, read
+// masked. Unpadded, each patch row is a contiguous run of 3: one vector of 3. An NHWC one's, 16
+// channels innermost, gets vectors; so does a grouped NHWC convolution's group of 4 out
+// channels, whose input reads are broadcasts (one input channel for the group) and whose filter
+// reads are contiguous. A static innermost dim shorter than a vector takes a vector of its length.
 // CHECK-LABEL: func @short_gathers
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x25x8x3x3xf32>) attrs = {aclop.strategy = {tile_sizes = array<i64: 1, 1, 1, 1, 1>, vector_size = 16 : i64}}
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x9x8x3x3xf32>) attrs = {aclop.strategy = {tile_sizes = array<i64: 1, 1, 1, 1, 3>, vector_size = 16 : i64}}
 // CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x25x3x3x16xf32>) attrs = {aclop.strategy = {tile_sizes = array<i64: 1, 1, 1, 1, 16>, vector_size = 16 : i64}}
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x3x3x2x4xf32>) attrs = {aclop.strategy = {tile_sizes = array<i64: 1, 1, 1, 1, 4>, vector_size = 16 : i64}}
 // AVX2-LABEL: func @short_gathers
 // AVX2: tile_sizes = array<i64: 1, 1, 1, 1, 1>, vector_size = 8
+// AVX2: tile_sizes = array<i64: 1, 1, 1, 1, 3>, vector_size = 8
 // AVX2: tile_sizes = array<i64: 1, 1, 1, 1, 8>, vector_size = 8
+// AVX2: tile_sizes = array<i64: 1, 1, 1, 1, 4>, vector_size = 8
 // UKERNEL-LABEL: func @short_gathers
 // PAIRS-LABEL: func @short_gathers
 // ROUNDED-LABEL: func @short_gathers
 // NOPAIRS-LABEL: func @short_gathers
 // AVX2TILES-LABEL: func @short_gathers
-func.func @short_gathers(%x: tensor<1x8x7x7xf32>, %w: tensor<12x8x3x3xf32>, %y: tensor<1x7x7x16xf32>, %v: tensor<3x3x16x4xf32>)
-    -> (tensor<1x12x5x5xf32>, tensor<1x5x5x4xf32>) {
-  %0 = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>}
-      : (tensor<1x8x7x7xf32>, tensor<12x8x3x3xf32>) -> tensor<1x12x5x5xf32>
-  %1 = aclop.conv2d %y, %v {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, data_format = "NHWC", filter_format = "HWCN"}
+func.func @short_gathers(%x: tensor<1x8x3x3xf32>, %w: tensor<12x8x3x3xf32>, %y: tensor<1x7x7x16xf32>, %v: tensor<3x3x16x4xf32>,
+                         %z: tensor<1x5x5x4xf32>, %u: tensor<3x3x2x8xf32>, %t: tensor<1x8x5x5xf32>)
+    -> (tensor<1x12x5x5xf32>, tensor<1x12x3x3xf32>, tensor<1x5x5x4xf32>, tensor<1x5x5x8xf32>) {
+  %0 = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 2, 2, 2, 2>}
+      : (tensor<1x8x3x3xf32>, tensor<12x8x3x3xf32>) -> tensor<1x12x5x5xf32>
+  %1 = aclop.conv2d %t, %w {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>}
+      : (tensor<1x8x5x5xf32>, tensor<12x8x3x3xf32>) -> tensor<1x12x3x3xf32>
+  %2 = aclop.conv2d %y, %v {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>, data_format = "NHWC", filter_format = "HWCN"}
       : (tensor<1x7x7x16xf32>, tensor<3x3x16x4xf32>) -> tensor<1x5x5x4xf32>
-  return %0, %1 : tensor<1x12x5x5xf32>, tensor<1x5x5x4xf32>
+  %3 = aclop.conv2d %z, %u {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, groups = 2 : i64, data_format = "NHWC", filter_format = "HWCN"}
+      : (tensor<1x5x5x4xf32>, tensor<3x3x2x8xf32>) -> tensor<1x5x5x8xf32>
+  return %0, %1, %2, %3 : tensor<1x12x5x5xf32>, tensor<1x12x3x3xf32>, tensor<1x5x5x4xf32>, tensor<1x5x5x8xf32>
 }

@@ -278,6 +278,27 @@ func.func @dw_nhwc(%x: memref<?x?x?x64xf32>, %w: memref<3x3x1x64xf32>, %out: mem
 
 // -----
 
+// Grouped NHWC with several out channels a group (ResNeXt's groups of 4, here over a dynamic
+// batch, height and width): the output is computed in the destination's expanded view
+// [n, h, w, group, out in group], so the kernel stays block-partitioned with no buffer of its
+// own, and its input reads are broadcasts, not gathers.
+// CHECK: module attributes {aclop.partitioned = {grouped_nhwc_kernel = true}
+// CHECK-NOT: llvm.intr.masked.gather
+// CHECK-NOT: @malloc
+// CHECK-LABEL: llvm.func @grouped_nhwc_kernel(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
+func.func @grouped_nhwc(%x: memref<?x?x?x16xf32>, %w: memref<3x3x4x16xf32>, %b: memref<16xf32>, %out: memref<?x?x?x16xf32>,
+                        %bi: index, %bn: index) attributes {aclop.kernel = "grouped_nhwc_kernel"} {
+  %tx = bufferization.to_tensor %x restrict : memref<?x?x?x16xf32> to tensor<?x?x?x16xf32>
+  %tw = bufferization.to_tensor %w restrict : memref<3x3x4x16xf32> to tensor<3x3x4x16xf32>
+  %tb = bufferization.to_tensor %b restrict : memref<16xf32> to tensor<16xf32>
+  %r = aclop.conv2d %tx, %tw, %tb {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, groups = 4, data_format = "NHWC", filter_format = "HWCN"}
+      : (tensor<?x?x?x16xf32>, tensor<3x3x4x16xf32>, tensor<16xf32>) -> tensor<?x?x?x16xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x?x?x16xf32>, memref<?x?x?x16xf32>) -> ()
+  return
+}
+
+// -----
+
 // An OIHW filter is the product's transposed operand. Without a ukernel the product packs it
 // whole first, a nest that makes the kernel single-block; the alias folding before the
 // register tiles does not converge on that packing's masked, transposing read of the

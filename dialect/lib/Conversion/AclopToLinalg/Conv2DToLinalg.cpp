@@ -263,6 +263,16 @@ Value unrolledGroupConvolution(OpBuilder &b, Location loc, Conv2DOp op, Value in
   int64_t groupChannels = filterShape[g.weights.c], outPerGroup = filterShape[g.weights.n] / op.getGroups();
   const ConvLayout &data = g.data;
   WindowAxis rows = windowAxis(g, input, resultType, false), columns = windowAxis(g, input, resultType, true);
+  // NHWC with several out channels a group: the output is viewed as [n, h, w, group, out channel
+  // in the group], so that a vector walks one group's out channels, which all read the same input
+  // channel (a broadcast). Walking all the out channels, a vector spans groups, and each of its
+  // input reads is a gather (ResNeXt's 32 groups of 4: 6.1 GFLOP/s).
+  const bool groupDims = data.c == 3 && outPerGroup > 1;
+  const int64_t rank = groupDims ? 5 : 4;
+  int64_t groups = op.getGroups();
+  if (groupDims && bias)
+    bias = tensor::ExpandShapeOp::create(b, loc, RankedTensorType::get({groups, outPerGroup}, tensorType(bias).getElementType()),
+                                         bias, SmallVector<ReassociationIndices>{{0, 1}});
   // The output's part `rowPart` x `columnPart`.
   auto writePart = [&](OpBuilder &b, Location loc, Value part, const AxisPart &rowPart,
                        const AxisPart &columnPart) -> Value {
@@ -271,19 +281,23 @@ Value unrolledGroupConvolution(OpBuilder &b, Location loc, Conv2DOp op, Value in
     Type biasElement;
     if (bias) {
       inputs.push_back(bias);
-      maps.push_back(AffineMap::get(4, 0, {getAffineDimExpr(data.c, context)}, context));
+      SmallVector<AffineExpr> channel{getAffineDimExpr(data.c, context)};
+      if (groupDims) channel.push_back(getAffineDimExpr(4, context));
+      maps.push_back(AffineMap::get(rank, 0, channel, context));
       biasElement = tensorType(bias).getElementType();
     }
-    maps.push_back(b.getMultiDimIdentityMap(4));
+    maps.push_back(b.getMultiDimIdentityMap(rank));
     auto conv = linalg::GenericOp::create(
-        b, loc, part.getType(), inputs, part, maps, iterators(4, 0), [&](OpBuilder &nb, Location l, ValueRange args) {
+        b, loc, part.getType(), inputs, part, maps, iterators(rank, 0), [&](OpBuilder &nb, Location l, ValueRange args) {
           auto at = [&](int64_t i) -> Value { return linalg::IndexOp::create(nb, l, i); };
           Value outRow = partPosition(nb, l, data.h, rowPart.first);
           Value outColumn = partPosition(nb, l, data.w, columnPart.first);
-          Value outChannel = at(data.c);
-          Value group = outPerGroup == 1
-                            ? outChannel
-                            : arith::DivUIOp::create(nb, l, outChannel, constantIndex(nb, l, outPerGroup));
+          Value outChannel =
+              groupDims ? arith::AddIOp::create(nb, l, arith::MulIOp::create(nb, l, at(3), constantIndex(nb, l, outPerGroup)), at(4))
+                        : at(data.c);
+          Value group = groupDims           ? at(3)
+                        : outPerGroup == 1 ? outChannel
+                                           : arith::DivUIOp::create(nb, l, outChannel, constantIndex(nb, l, outPerGroup));
           Value firstChannel =
               groupChannels == 1 ? group : arith::MulIOp::create(nb, l, group, constantIndex(nb, l, groupChannels));
           Value acc = arith::ConstantOp::create(nb, l, nb.getZeroAttr(accumulator));
@@ -317,8 +331,15 @@ Value unrolledGroupConvolution(OpBuilder &b, Location loc, Conv2DOp op, Value in
   // are split a position a part. A masked row (or an NHWC column) is one select a vector.
   SmallVector<AxisPart> rowParts = axisParts(b, loc, rows, false);
   SmallVector<AxisPart> columnParts = axisParts(b, loc, columns, data.c == 1);
-  Value init = outputEmpty(b, loc, resultType, input, g);
-  return writeWindowParts(b, loc, init, data.h, data.w, rowParts, columnParts, writePart);
+  if (!groupDims) {
+    Value init = outputEmpty(b, loc, resultType, input, g);
+    return writeWindowParts(b, loc, init, data.h, data.w, rowParts, columnParts, writePart);
+  }
+  SmallVector<int64_t> shape(resultType.getShape().drop_back());
+  shape.append({groups, outPerGroup});
+  Value init = outputEmpty(b, loc, RankedTensorType::get(shape, element), input, g);
+  Value out = writeWindowParts(b, loc, init, data.h, data.w, rowParts, columnParts, writePart);
+  return tensor::CollapseShapeOp::create(b, loc, resultType, out, SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
 }
 
 // Conv2D with groups: the direct generic; see the file comment.

@@ -51,6 +51,8 @@ const std::vector<PoolCase> &poolCases() {
       {"AvgPoolV2 global NCHW 1x2048x7x7 f32 (ResNet head, one image)", "AvgPoolV2", false, true, true, 1, 2048, 7, 7, 7,
        1, "VALID"},
       {"MaxPoolV3 global NCHW 32x2048x7x7 f32", "MaxPoolV3", false, false, true, 32, 2048, 7, 7, 7, 1, "VALID"},
+      {"AvgPoolV2 global NHWC 32x7x7x2048 f32 (ResNet head, TensorFlow's layout)", "AvgPoolV2", true, true, true, 32, 2048,
+       7, 7, 7, 1, "VALID"},
   };
   return cases;
 }
@@ -155,7 +157,7 @@ void BM_PairedPooling(benchmark::State &state) {
   contenders.push_back(std::make_unique<MemcpyRun>(size_t(p.traffic()) / 2));
   aclcpu_bench::runPaired(state, contenders, p.traffic(), "GB/s");
 }
-BENCHMARK(BM_PairedPooling)->DenseRange(0, 5)->Iterations(kPairedRounds)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_PairedPooling)->DenseRange(0, 6)->Iterations(kPairedRounds)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 

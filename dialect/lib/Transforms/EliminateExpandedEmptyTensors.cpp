@@ -24,9 +24,11 @@
 #include "aclop/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
 namespace mlir::aclop {
@@ -124,6 +126,34 @@ void computeInExpandedView(IRRewriter &rewriter, bufferization::MaterializeInDes
   if (collapse->use_empty()) rewriter.eraseOp(collapse);
 }
 
+// Each part inserted into a tensor (tensor.insert_slice) that is computed in a tensor.empty: the
+// empty becomes the destination's slice the part is inserted at, outermost insertion first.
+// eliminate-empty-tensors takes the insertions in order, innermost first: a part of a part (an op
+// split at a partial tile, inside a concatenation's part) got a slice of its enclosing part's
+// empty, and only that empty's use in the insertion was then replaced, so the part of the part
+// was computed in a buffer of its own and copied. An empty's contents are undefined, so any
+// tensor of its type may stand for it; the destination and the insertion's sizes must be defined
+// before it.
+void placeInsertedParts(IRRewriter &rewriter, func::FuncOp func) {
+  SmallVector<tensor::InsertSliceOp> inserts;
+  func.walk([&](tensor::InsertSliceOp insert) { inserts.push_back(insert); });
+  DominanceInfo dominance(func);
+  for (tensor::InsertSliceOp insert : llvm::reverse(inserts)) {
+    OpOperand *use = writtenEmpty(insert.getSourceMutable());
+    if (!use || !use->get().getDefiningOp<tensor::EmptyOp>()) continue;
+    Operation *empty = ownEmpty(rewriter, *use).getDefiningOp();
+    SmallVector<Value> needed{insert.getDest()};
+    llvm::append_range(needed, insert.getOffsets());
+    llvm::append_range(needed, insert.getSizes());
+    if (!llvm::all_of(needed, [&](Value value) { return dominance.properlyDominates(value, empty); })) continue;
+    rewriter.setInsertionPoint(empty);
+    Value slice = tensor::ExtractSliceOp::create(rewriter, insert.getLoc(), cast<RankedTensorType>(empty->getResult(0).getType()),
+                                                 insert.getDest(), insert.getMixedOffsets(), insert.getMixedSizes(),
+                                                 insert.getMixedStrides());
+    rewriter.replaceOp(empty, slice);
+  }
+}
+
 struct AclopEliminateExpandedEmptyTensorsPass
     : aclop::impl::AclopEliminateExpandedEmptyTensorsBase<AclopEliminateExpandedEmptyTensorsPass> {
   void runOnOperation() override {
@@ -165,6 +195,7 @@ struct AclopEliminateExpandedEmptyTensorsPass
       if (empty && empty->use_empty()) rewriter.eraseOp(empty);
       if (expand->use_empty()) rewriter.eraseOp(expand);
     }
+    placeInsertedParts(rewriter, getOperation());
   }
 };
 

@@ -63,10 +63,28 @@ void tileAndVectorize(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_
   if (vector > 1 && !ShapedType::isDynamic(innermost) && innermost > vector && innermost % vector != 0 &&
       llvm::any_of(outer, [](int64_t range) { return range != 1; })) {
     rewriter.setInsertionPoint(op);
+    OpOperand *init = op.getDpsInitOperand(0);
+    bool writesEmpty = op.getNumDpsInits() == 1 && init->get().getDefiningOp<tensor::EmptyOp>() &&
+                       !op.payloadUsesValueFromOperand(init);
     auto [full, rest] = linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()), outer.size(),
                                         rewriter.getIndexAttr(innermost - innermost % vector));
-    for (TilingInterface part : {full, rest})
-      tileAndVectorize(rewriter, cast<linalg::LinalgOp>(part.getOperation()), sizes, loopType);
+    for (TilingInterface part : {full, rest}) {
+      auto linalgPart = cast<linalg::LinalgOp>(part.getOperation());
+      // Each part of an op written into a tensor.empty is written into an empty of its own, not
+      // a slice of the empty (or of the first part's insertion), which eliminate-empty-tensors
+      // cannot place in the destination: the op would be computed in a buffer and copied.
+      if (auto slice = linalgPart.getDpsInitOperand(0)->get().getDefiningOp<tensor::ExtractSliceOp>();
+          slice && writesEmpty) {
+        rewriter.setInsertionPoint(slice);
+        Value own = tensor::EmptyOp::create(rewriter, slice.getLoc(), slice.getMixedSizes(),
+                                            slice.getType().getElementType());
+        rewriter.modifyOpInPlace(linalgPart, [&] { linalgPart.getDpsInitOperand(0)->set(own); });
+      }
+      // The remainder takes one vector of its length, unmasked too.
+      SmallVector<int64_t> partSizes(sizes);
+      if (part == rest) partSizes.back() = innermost % vector;
+      tileAndVectorize(rewriter, linalgPart, partSizes, loopType);
+    }
     return;
   }
   // One element a tile that reads by index: scalar loads, where the vectorizer would make a

@@ -4,8 +4,9 @@
 // that its chain starts from) becomes that view. No expand_shape is left. A result of the
 // destination's type whose chain starts at a tensor.empty (one written in parts) has that empty
 // made the destination. A result that reaches it through tensor.collapse_shape is computed in its
-// expanded view. An empty that something else also writes is first copied for the chain.
-// Anything else is left to eliminate-empty-tensors.
+// expanded view. A part inserted into a tensor and computed in an empty is computed in its slice
+// of the destination, outermost insertion first. An empty that something else also writes is
+// first copied for the chain. Anything else is left to eliminate-empty-tensors.
 // RUN: %op-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(aclop-eliminate-expanded-empty-tensors))' | FileCheck %s
 // RUN: %op-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(aclop-eliminate-expanded-empty-tensors),eliminate-empty-tensors)' | FileCheck %s --check-prefix=PARTS
 
@@ -130,5 +131,33 @@ func.func @through_collapse(%x: tensor<?x3x2x4xf32>, %out: memref<?x3x8xf32>) {
   } -> tensor<?x3x2x4xf32>
   %r = tensor.collapse_shape %g [[0], [1], [2, 3]] : tensor<?x3x2x4xf32> into tensor<?x3x8xf32>
   bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x3x8xf32>, memref<?x3x8xf32>) -> ()
+  return
+}
+
+// -----
+
+// A part of a part (a concatenation's part split at a partial tile): the outer part's empty
+// becomes its slice of the destination first, then the inner part's empty a slice of that, so
+// both are computed in place. (eliminate-empty-tensors, innermost first, gave the inner part a
+// slice of the outer part's empty, which was then left to be allocated.)
+// CHECK-LABEL: func @part_of_a_part
+// CHECK-NOT: tensor.empty
+// CHECK: %[[OUT:.*]] = bufferization.to_tensor %arg1 restrict writable : memref<4x43xf32> to tensor<4x43xf32>
+// CHECK: %[[PART:.*]] = tensor.extract_slice %[[OUT]][0, 3] [4, 40] [1, 1] : tensor<4x43xf32> to tensor<4x40xf32>
+// CHECK: %[[INNER:.*]] = tensor.extract_slice %[[PART]][0, 0] [4, 32] [1, 1] : tensor<4x40xf32> to tensor<4x32xf32>
+// CHECK: linalg.generic {{.*}} outs(%[[INNER]] : tensor<4x32xf32>)
+func.func @part_of_a_part(%x: tensor<4x32xf32>, %out: memref<4x43xf32>) {
+  %e = tensor.empty() : tensor<4x43xf32>
+  %p = tensor.empty() : tensor<4x40xf32>
+  %q = tensor.empty() : tensor<4x32xf32>
+  %g = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                       iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x32xf32>) outs(%q : tensor<4x32xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %s = arith.addf %in, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<4x32xf32>
+  %inner = tensor.insert_slice %g into %p[0, 0] [4, 32] [1, 1] : tensor<4x32xf32> into tensor<4x40xf32>
+  %outer = tensor.insert_slice %inner into %e[0, 3] [4, 40] [1, 1] : tensor<4x40xf32> into tensor<4x43xf32>
+  bufferization.materialize_in_destination %outer in restrict writable %out : (tensor<4x43xf32>, memref<4x43xf32>) -> ()
   return
 }

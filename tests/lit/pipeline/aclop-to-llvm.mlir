@@ -487,6 +487,22 @@ func.func @concat_in_place(%a: memref<2x3xf32>, %b: memref<2x40xf32>, %out: memr
 
 // -----
 
+// A concatenation kernel stays block-partitioned and writes each part in place, with no
+// temporary: the output's empty becomes the destination, not zero-filled first.
+// CHECK: module attributes {aclop.partitioned = {concat_kernel = true}
+// CHECK-NOT: @malloc
+// CHECK-LABEL: llvm.func @concat_kernel(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
+func.func @concat_rows(%a: memref<64x3xf32>, %b: memref<64x40xf32>, %out: memref<64x43xf32>, %bi: index, %bn: index)
+    attributes {aclop.kernel = "concat_kernel"} {
+  %ta = bufferization.to_tensor %a restrict : memref<64x3xf32> to tensor<64x3xf32>
+  %tb = bufferization.to_tensor %b restrict : memref<64x40xf32> to tensor<64x40xf32>
+  %r = aclop.concat %ta, %tb {axis = -1} : (tensor<64x3xf32>, tensor<64x40xf32>) -> tensor<64x43xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<64x43xf32>, memref<64x43xf32>) -> ()
+  return
+}
+
+// -----
+
 // Each piece of a split is written in place into its own output: no temporary.
 // CHECK-LABEL: llvm.func @split_in_place(
 // CHECK-NOT: llvm.call @malloc

@@ -768,20 +768,27 @@ func.func @arg_max_rows(%a: tensor<4x9xf16>) -> tensor<4xi32> {
 
 // -----
 
-// Pad reads the input only inside it (the index clamped to 0 elsewhere), else yields the value
-// cast to the element type; an empty input is all padding and read nowhere.
+// Pad writes its result in parts: the padding before, the input's extent and the padding
+// after, along each padded dim. The part inside the input copies it, reading no masked index; the
+// others are filled with the value cast to the element type. An empty input is all padding and
+// read nowhere.
 // CHECK-LABEL: func @pad
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<4x6xi32>)
-// CHECK:   %[[I:.*]] = linalg.index 0
-// CHECK:   %[[S:.*]] = arith.subi %[[I]], %c1
-// CHECK:   arith.cmpi sge, %[[S]]
-// CHECK:   arith.cmpi slt, %[[S]], %c3
-// CHECK:   arith.fptosi
-// CHECK:   %[[SAFE:.*]] = arith.select %{{.*}}, %[[S]], %c0
-// CHECK:   tensor.extract %arg0[%[[SAFE]], %{{.*}}] : tensor<3x4xi32>
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x3xf32>)
-// CHECK-NOT: tensor.extract
-// CHECK:   linalg.yield
+// CHECK: arith.fptosi
+// CHECK: linalg.fill ins(%{{.*}} : i32) outs(%{{.*}} : tensor<1x4xi32>)
+// CHECK: tensor.insert_slice %{{.*}}[0, 0] [1, 4]
+// CHECK: linalg.fill ins(%{{.*}} : i32) outs(%{{.*}} : tensor<1x2xi32>)
+// CHECK: tensor.insert_slice %{{.*}}[0, 4] [1, 2]
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<3x4xi32>)
+// CHECK-NEXT: ^bb0
+// CHECK-NEXT:   %[[I:.*]] = linalg.index 0
+// CHECK-NEXT:   %[[J:.*]] = linalg.index 1
+// CHECK-NEXT:   tensor.extract %arg0[%[[I]], %[[J]]] : tensor<3x4xi32>
+// CHECK: tensor.insert_slice %{{.*}}[1, 0] [3, 4]
+// CHECK: linalg.fill ins(%{{.*}} : i32) outs(%{{.*}} : tensor<3x2xi32>)
+// CHECK: tensor.insert_slice %{{.*}}[1, 4] [3, 2]
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x3xf32>)
+// CHECK-NOT: tensor.extract %arg1
+// CHECK: return
 func.func @pad(%a: tensor<3x4xi32>, %e: tensor<0x3xf32>) -> (tensor<4x6xi32>, tensor<2x3xf32>) {
   %r = aclop.pad %a {low = array<i64: 1, 0>, high = array<i64: 0, 2>, value = 7.0 : f32} : (tensor<3x4xi32>) -> tensor<4x6xi32>
   %s = aclop.pad %e {low = array<i64: 1, 0>, high = array<i64: 1, 0>} : (tensor<0x3xf32>) -> tensor<2x3xf32>
@@ -790,33 +797,43 @@ func.func @pad(%a: tensor<3x4xi32>, %e: tensor<0x3xf32>) -> (tensor<4x6xi32>, te
 
 // -----
 
-// Mirrored padding: one generic over the output reads the input at the position each output
-// position mirrors, with no mask (every position maps inside): reflect min(|j|, 2n - 2 - |j|),
-// symmetric min(a, 2n - 1 - a) with a = max(j, -j - 1), edge clamp(j, 0, n - 1), for j the
-// position less the padding before.
+// Mirrored padding, in parts as constant padding is: each element of a part in the padding reads
+// the input at the position it mirrors along the dims where the part is in the padding, with no
+// mask (every position maps inside): reflect min(|j|, 2n - 2 - |j|), symmetric min(a, 2n - 1 - a)
+// with a = max(j, -j - 1), edge clamp(j, 0, n - 1), for j the position less the padding before.
+// Along a dim the part lies inside, j alone: a contiguous run. The middle part is a copy.
 // CHECK-LABEL: func @pad_mirrored
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<5x7xf32>)
-// CHECK:   %[[J:.*]] = arith.subi %{{.*}}, %c2
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x4xf32>)
+// CHECK:   %[[J:.*]] = arith.addi %{{.*}}, %c-2
 // CHECK:   %[[NEG:.*]] = arith.subi %c0{{.*}}, %[[J]]
 // CHECK:   %[[A:.*]] = arith.maxsi %[[J]], %[[NEG]]
 // CHECK:   %[[B:.*]] = arith.subi %c4{{.*}}, %[[A]]
 // CHECK:   %[[ROW:.*]] = arith.minsi %[[A]], %[[B]]
-// CHECK:   %[[K:.*]] = linalg.index 1
-// CHECK:   arith.subi %c6{{.*}}, %{{.*}}
-// CHECK:   %[[COL:.*]] = arith.minsi
+// CHECK:   %[[COL:.*]] = linalg.index 1
 // CHECK:   %[[X:.*]] = tensor.extract %arg0[%[[ROW]], %[[COL]]] : tensor<3x4xf32>
 // CHECK-NEXT: linalg.yield %[[X]]
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<6x8xf32>)
+// CHECK: tensor.insert_slice %{{.*}}[0, 0] [2, 4]
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<2x3xf32>)
+// CHECK:   arith.subi %c6{{.*}}, %{{.*}}
+// CHECK: tensor.insert_slice %{{.*}}[0, 4] [2, 3]
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<3x4xf32>)
+// CHECK-NOT: arith.minsi
+// CHECK: tensor.insert_slice %{{.*}}[2, 0] [3, 4]
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<3x3xf32>)
 // CHECK:   %[[I:.*]] = linalg.index 0
-// CHECK:   %[[MIRROR:.*]] = arith.subi %c-1{{.*}}, %[[I]]
-// CHECK:   %[[S:.*]] = arith.maxsi %[[I]], %[[MIRROR]]
-// CHECK:   %[[T:.*]] = arith.subi %c5{{.*}}, %[[S]]
-// CHECK:   arith.minsi %[[S]], %[[T]]
-// CHECK:   arith.subi %c7{{.*}}, %{{.*}}
-// CHECK:   tensor.extract %arg0
-// CHECK-NEXT: linalg.yield
-// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<6x4xf32>)
-// CHECK:   %[[E:.*]] = arith.subi %{{.*}}, %c1
+// CHECK:   %[[MIRRORED:.*]] = arith.minsi
+// CHECK:   tensor.extract %arg0[%[[I]], %[[MIRRORED]]]
+// CHECK: tensor.insert_slice %{{.*}}[2, 4] [3, 3]
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<3x4xf32>)
+// CHECK:   %[[K:.*]] = linalg.index 1
+// CHECK:   %[[S:.*]] = arith.addi %[[K]], %c-4
+// CHECK:   %[[MIRROR:.*]] = arith.subi %c-1{{.*}}, %[[S]]
+// CHECK:   %[[T:.*]] = arith.maxsi %[[S]], %[[MIRROR]]
+// CHECK:   %[[U:.*]] = arith.subi %c7{{.*}}, %[[T]]
+// CHECK:   arith.minsi %[[T]], %[[U]]
+// CHECK: tensor.insert_slice %{{.*}}[0, 0] [3, 4]
+// CHECK: linalg.generic {{.*}} outs(%{{.*}} : tensor<1x4xf32>)
+// CHECK:   %[[E:.*]] = arith.addi %{{.*}}, %c-1
 // CHECK:   %[[LOW:.*]] = arith.maxsi %[[E]], %c0
 // CHECK:   arith.minsi %[[LOW]], %c2
 // CHECK:   tensor.extract %arg0
@@ -830,13 +847,16 @@ func.func @pad_mirrored(%a: tensor<3x4xf32>) -> (tensor<5x7xf32>, tensor<6x8xf32
 
 // -----
 
-// Padding only after the divided dim (the first not 1): the output filled with the value, and
-// the input copied into its interior.
+// Padding only along rows: each row's ends filled with the value, the input copied between
+// them; nothing written twice.
 // CHECK-LABEL: func @pad_fill_and_copy
-// CHECK: %[[FILLED:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x6x46xf32>)
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x6x2xf32>)
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, 0] [1, 6, 2]
 // CHECK: %[[COPY:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<1x6x40xf32>)
 // CHECK:   tensor.extract %arg0
-// CHECK: tensor.insert_slice %[[COPY]] into %[[FILLED]][0, 0, 2] [1, 6, 40] [1, 1, 1]
+// CHECK: tensor.insert_slice %[[COPY]] into %{{.*}}[0, 0, 2] [1, 6, 40] [1, 1, 1]
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x6x4xf32>)
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, 42] [1, 6, 4]
 func.func @pad_fill_and_copy(%a: tensor<1x6x40xf32>) -> tensor<1x6x46xf32> {
   %r = aclop.pad %a {low = array<i64: 0, 0, 2>, high = array<i64: 0, 0, 4>, value = 1.5 : f32} : (tensor<1x6x40xf32>) -> tensor<1x6x46xf32>
   return %r : tensor<1x6x46xf32>

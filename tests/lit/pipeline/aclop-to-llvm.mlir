@@ -503,6 +503,20 @@ func.func @concat_rows(%a: memref<64x3xf32>, %b: memref<64x40xf32>, %out: memref
 
 // -----
 
+// A padding kernel (here mirrored) writes its parts in place, with no temporary, and stays
+// block-partitioned: the input copied into the middle, the padding read where it mirrors.
+// CHECK: module attributes {aclop.partitioned = {pad_kernel = true}
+// CHECK-NOT: @malloc
+// CHECK-LABEL: llvm.func @pad_kernel(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
+func.func @pad_rows(%a: memref<64x40xf32>, %out: memref<72x56xf32>, %bi: index, %bn: index) attributes {aclop.kernel = "pad_kernel"} {
+  %ta = bufferization.to_tensor %a restrict : memref<64x40xf32> to tensor<64x40xf32>
+  %r = aclop.pad %ta {low = array<i64: 4, 8>, high = array<i64: 4, 8>, mode = "reflect"} : (tensor<64x40xf32>) -> tensor<72x56xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<72x56xf32>, memref<72x56xf32>) -> ()
+  return
+}
+
+// -----
+
 // Each piece of a split is written in place into its own output: no temporary.
 // CHECK-LABEL: llvm.func @split_in_place(
 // CHECK-NOT: llvm.call @malloc

@@ -825,17 +825,61 @@ struct BroadcastToPattern : OpConversionPattern<BroadcastToOp> {
   }
 };
 
-// `init` filled from `input` padded by `low` in `mode` (reflect, symmetric or edge): each output
-// element reads the input element its position mirrors or clamps to. With j the position less
-// the padding before and n the dim's size (inference bounds the padding, so one mirroring is
-// enough): reflect min(|j|, 2n - 2 - |j|), symmetric min(a, 2n - 1 - a) with a = max(j, -j - 1),
-// edge clamp(j, 0, n - 1).
-Value mirroredPad(OpBuilder &b, Location loc, Value input, Value init, ArrayRef<int64_t> low, StringRef mode) {
+// The padded result written in parts (writeInParts): along each padded dim, the padding before,
+// the input's extent and the padding after. The part inside the input along every dim is a copy
+// of it, read and written as contiguous runs; each other part is written by `edge(part, first,
+// inside)`, `first` its offsets (index values) and `inside[d]` whether it lies within the input's
+// extent along dim d. Nothing is written twice (filled, then copied over), and the copy reads no
+// masked or mirrored index.
+Value padInParts(OpBuilder &b, Location loc, Value input, Value init, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                 function_ref<Value(OpBuilder &, Location, Value part, ArrayRef<Value> first, ArrayRef<bool> inside)> edge) {
+  auto inputType = tensorType(input);  // static (inference)
+  if (tensorType(init).getNumElements() == 0) return init;  // nothing to write (nor to slice)
+  int64_t rank = inputType.getRank();
+  SmallVector<int64_t> dims;
+  SmallVector<SmallVector<Value>> bounds;
+  SmallVector<std::optional<size_t>> interior;  // the part within the input, per padded dim
+  for (int64_t d = 0; d < rank; ++d) {
+    if (low[d] == 0 && high[d] == 0) continue;
+    int64_t size = inputType.getDimSize(d), cuts[] = {0, low[d], low[d] + size, low[d] + size + high[d]};
+    SmallVector<Value> dimBounds{constantIndex(b, loc, 0)};
+    std::optional<size_t> within;
+    for (int64_t i = 1; i < 4; ++i) {
+      if (cuts[i] == cuts[i - 1]) continue;  // no part
+      if (i == 2) within = dimBounds.size() - 1;
+      dimBounds.push_back(constantIndex(b, loc, cuts[i]));
+    }
+    dims.push_back(d);
+    bounds.push_back(dimBounds);
+    interior.push_back(within);
+  }
+  return writeInParts(b, loc, init, dims, bounds, [&](OpBuilder &nb, Location l, Value part, ArrayRef<size_t> index) {
+    SmallVector<Value> first(rank, constantIndex(nb, l, 0));
+    SmallVector<bool> inside(rank, true);
+    for (auto [k, d] : llvm::enumerate(dims)) {
+      first[d] = bounds[k][index[k]];
+      inside[d] = interior[k] == index[k];
+    }
+    if (llvm::all_of(inside, [](bool within) { return within; }))
+      return gatherInto(nb, l, input, part, [](OpBuilder &, Location, int64_t, Value i) { return i; });
+    return edge(nb, l, part, first, inside);
+  });
+}
+
+// A part of a mirrored or clamped pad (padInParts): each element reads the input element its
+// position mirrors or clamps to along the dims where the part lies in the padding, and its own
+// along the others. With j the position less the padding before and n the dim's size (inference
+// bounds the padding, so one mirroring is enough): reflect min(|j|, 2n - 2 - |j|), symmetric
+// min(a, 2n - 1 - a) with a = max(j, -j - 1), edge clamp(j, 0, n - 1).
+Value mirroredPart(OpBuilder &b, Location loc, Value input, Value part, ArrayRef<int64_t> low, StringRef mode,
+                   ArrayRef<Value> first, ArrayRef<bool> inside) {
   auto inputType = tensorType(input);
-  return gatherInto(b, loc, input, init, [&](OpBuilder &nb, Location l, int64_t d, Value index) -> Value {
+  return gatherInto(b, loc, input, part, [&](OpBuilder &nb, Location l, int64_t d, Value index) -> Value {
     int64_t n = inputType.getDimSize(d);
     auto constant = [&](int64_t value) { return constantIndex(nb, l, value); };
-    Value j = nb.createOrFold<arith::SubIOp>(l, index, constant(low[d]));
+    // index + (first - low), folded: along a dim the part lies inside, a contiguous run.
+    Value j = nb.createOrFold<arith::AddIOp>(l, index, nb.createOrFold<arith::SubIOp>(l, first[d], constant(low[d])));
+    if (inside[d]) return j;
     if (mode == "edge") return arith::MinSIOp::create(nb, l, arith::MaxSIOp::create(nb, l, j, constant(0)), constant(n - 1));
     bool reflect = mode == "reflect";
     Value mirrored = reflect ? arith::SubIOp::create(nb, l, constant(0), j)
@@ -846,12 +890,10 @@ Value mirroredPad(OpBuilder &b, Location loc, Value input, Value init, ArrayRef<
   });
 }
 
-// Constant mode: the output filled with the value and the input copied into its interior, where
-// the blocks' rows agree: they divide the first dim the output has more than one of, and when
-// neither it nor a dim before it is padded, a block's fill rows are the rows its copy writes (both
-// are then written in place, as Concat's parts are). Otherwise each result element reads the input
-// at its index less `low` where that lies inside the input (clamped to 0 otherwise, so that
-// nothing is read outside), else takes the value: a gather a vector. Other modes: mirroredPad.
+// Every mode writes the result in parts (padInParts): the input copied into the middle, and the
+// padding filled with the value (constant mode) or mirrored (mirroredPart). Until session 36 a
+// constant pad filled the whole output and copied the input over it, or read every element
+// through a masked gather; MirrorPad gathered every element.
 struct PadPattern : OpConversionPattern<PadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(PadOp op, OpAdaptor adaptor, ConversionPatternRewriter &rewriter) const override {
@@ -860,50 +902,18 @@ struct PadPattern : OpConversionPattern<PadOp> {
     auto resultType = cast<RankedTensorType>(getTypeConverter()->convertType(op.getType()));
     Type element = op.getType().getElementType();
     ArrayRef<int64_t> low = op.getLow(), high = op.getHigh();
-    int64_t rank = resultType.getRank();
-    auto inputType = tensorType(input);  // static (inference)
     Value init = emptyTensor(rewriter, loc, resultType, [&](int64_t) -> Value { llvm_unreachable("static"); });
-    bool empty = inputType.getNumElements() == 0;  // nothing to read: all padding
-    if (op.getMode() != "constant") {
-      rewriter.replaceOp(op, mirroredPad(rewriter, loc, input, init, low, op.getMode()));
-      return success();
-    }
+    StringRef mode = op.getMode();
     float fillValue = op.getValue().convertToFloat();
-    auto fillScalar = [&](OpBuilder &b, Location l) {
-      Value constant = arith::ConstantOp::create(b, l, b.getF32FloatAttr(fillValue));
-      return toStorage(b, l, castScalar(b, l, constant, b.getF32Type(), element, true), element);
-    };
-    int64_t divided = dividedDim(resultType);
-    bool rowsAgree = true;
-    for (int64_t d = 0; d <= divided && d < rank; ++d) rowsAgree = rowsAgree && low[d] == 0 && high[d] == 0;
-    if (rowsAgree && !empty) {
-      Value filled = linalg::FillOp::create(rewriter, loc, fillScalar(rewriter, loc), init).getResult(0);
-      rewriter.replaceOp(op, insertCopy(rewriter, loc, input, filled, low));
-      return success();
-    }
-    auto generic = linalg::GenericOp::create(
-        rewriter, loc, resultType, ValueRange{}, init, SmallVector<AffineMap>{rewriter.getMultiDimIdentityMap(rank)},
-        iterators(rank, 0), [&](OpBuilder &b, Location l, ValueRange) {
-          Value zero = arith::ConstantIndexOp::create(b, l, 0);
-          Value inside = arith::ConstantIntOp::create(b, l, b.getI1Type(), 1);
-          SmallVector<Value> source;
-          for (int64_t i = 0; i < rank; ++i) {
-            Value index = linalg::IndexOp::create(b, l, i);
-            Value shifted = arith::SubIOp::create(b, l, index, arith::ConstantIndexOp::create(b, l, low[i]));
-            Value size = arith::ConstantIndexOp::create(b, l, inputType.getDimSize(i));
-            inside = arith::AndIOp::create(b, l, inside, isInRange(b, l, shifted, size));
-            source.push_back(shifted);
-          }
-          Value fill = fillScalar(b, l);
-          if (empty) {
-            linalg::YieldOp::create(b, l, fill);
-            return;
-          }
-          for (Value &index : source) index = arith::SelectOp::create(b, l, inside, index, zero);
-          Value read = tensor::ExtractOp::create(b, l, input, source);
-          linalg::YieldOp::create(b, l, Value(arith::SelectOp::create(b, l, inside, read, fill)));
+    Value result = padInParts(
+        rewriter, loc, input, init, low, high,
+        [&](OpBuilder &b, Location l, Value part, ArrayRef<Value> first, ArrayRef<bool> inside) -> Value {
+          if (mode != "constant") return mirroredPart(b, l, input, part, low, mode, first, inside);
+          Value constant = arith::ConstantOp::create(b, l, b.getF32FloatAttr(fillValue));
+          Value value = toStorage(b, l, castScalar(b, l, constant, b.getF32Type(), element, true), element);
+          return linalg::FillOp::create(b, l, value, part).getResult(0);
         });
-    rewriter.replaceOp(op, generic.getResults());
+    rewriter.replaceOp(op, result);
     return success();
   }
 };

@@ -124,7 +124,7 @@ def AclopFastBf16Truncation : Pass<"aclop-fast-bf16-truncation", "func::FuncOp">
 }
 
 def AclopEliminateExpandedEmptyTensors : Pass<"aclop-eliminate-expanded-empty-tensors", "func::FuncOp"> {
-  let summary = "Compute results that reach their destination through expand_shape, or in parts, in place";
+  let summary = "Compute results that reach their destination through a reshape, or in parts, in place";
   let description = [{
     For `bufferization.materialize_in_destination` of a `tensor.expand_shape` whose source is
     computed in place in a `tensor.empty` (through destination-style ops and loops), the empty
@@ -137,6 +137,15 @@ def AclopEliminateExpandedEmptyTensors : Pass<"aclop-eliminate-expanded-empty-te
     insertions in order: a result written in parts (`tensor.insert_slice` into the empty) would
     have its first part placed in a slice of the empty, allocated and copied, before the empty
     itself was replaced.
+
+    A result that reaches the destination through a `tensor.collapse_shape` (grouped NHWC
+    Conv2D's [n, h, w, group, out in group]) is computed in the destination's
+    `memref.expand_shape` the same way.
+
+    Each part inserted into a tensor (`tensor.insert_slice`) and computed in a `tensor.empty`
+    has that empty become the destination's slice it is inserted at, outermost insertion first:
+    `eliminate-empty-tensors`, innermost first, left a part of a part (a split partial tile
+    inside a concatenation's part) in a buffer of its own.
 
     An empty tensor that something else also writes (CSE merges equal empties: a reduction's
     accumulator and its epilogue's result) is first copied for the chain to the output; with

@@ -5,7 +5,9 @@
 // twice over: LLVM vectorizes a chain of them carried through a loop (a max reduction along
 // the last axis) only as an intrinsic, and a store of select(c, x, load p) back to p, which a
 // maximum kept in memory becomes, is folded into a masked store (vmaskmovps: microcoded on AMD).
-// Here they become the intrinsics first, which arith-expand leaves alone.
+// Here they become the intrinsics first, which arith-expand leaves alone; so do arith.maxnumf
+// and arith.minnumf (llvm.maxnum / llvm.minnum: a NaN operand gives the other), which ArgMax's
+// scan carries its extreme as.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,7 +39,8 @@ struct ToIntrinsic : OpRewritePattern<ArithOp> {
 struct AclopFloatMinMaxToLlvmPass : aclop::impl::AclopFloatMinMaxToLlvmBase<AclopFloatMinMaxToLlvmPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<ToIntrinsic<arith::MaximumFOp, LLVM::MaximumOp>, ToIntrinsic<arith::MinimumFOp, LLVM::MinimumOp>>(
+    patterns.add<ToIntrinsic<arith::MaximumFOp, LLVM::MaximumOp>, ToIntrinsic<arith::MinimumFOp, LLVM::MinimumOp>,
+                 ToIntrinsic<arith::MaxNumFOp, LLVM::MaxNumOp>, ToIntrinsic<arith::MinNumFOp, LLVM::MinNumOp>>(
         &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) return signalPassFailure();
   }

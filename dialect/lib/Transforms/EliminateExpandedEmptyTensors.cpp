@@ -16,8 +16,10 @@
 // A result that reaches its destination through a tensor.collapse_shape is computed in the
 // expanded view of the destination the same way (computeInExpandedView). A result of the
 // destination's type is handled here too when its chain starts at a tensor.empty
-// (writeInDestination): a result written in parts. An empty the chain shares with
-// another write is copied for the chain first (ownEmpty). Runs before eliminate-empty-tensors.
+// (writeInDestination): a result written in parts. Each part inserted into a tensor is then
+// computed in its slice of the destination, outermost insertion first (placeInsertedParts). An
+// empty the chain shares with another write is copied for the chain first (ownEmpty). Runs
+// before eliminate-empty-tensors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -147,8 +149,9 @@ void placeInsertedParts(IRRewriter &rewriter, func::FuncOp func) {
     llvm::append_range(needed, insert.getSizes());
     if (!llvm::all_of(needed, [&](Value value) { return dominance.properlyDominates(value, empty); })) continue;
     rewriter.setInsertionPoint(empty);
-    Value slice = tensor::ExtractSliceOp::create(rewriter, insert.getLoc(), cast<RankedTensorType>(empty->getResult(0).getType()),
-                                                 insert.getDest(), insert.getMixedOffsets(), insert.getMixedSizes(),
+    auto type = cast<RankedTensorType>(empty->getResult(0).getType());
+    Value slice = tensor::ExtractSliceOp::create(rewriter, insert.getLoc(), type, insert.getDest(),
+                                                 insert.getMixedOffsets(), insert.getMixedSizes(),
                                                  insert.getMixedStrides());
     rewriter.replaceOp(empty, slice);
   }

@@ -843,8 +843,9 @@ struct BroadcastToPattern : OpConversionPattern<BroadcastToOp> {
 // inside)`, `first` its offsets (index values) and `inside[d]` whether it lies within the input's
 // extent along dim d. Nothing is written twice (filled, then copied over), and the copy reads no
 // masked or mirrored index.
+using PadEdge = function_ref<Value(OpBuilder &, Location, Value part, ArrayRef<Value> first, ArrayRef<bool> inside)>;
 Value padInParts(OpBuilder &b, Location loc, Value input, Value init, ArrayRef<int64_t> low, ArrayRef<int64_t> high,
-                 function_ref<Value(OpBuilder &, Location, Value part, ArrayRef<Value> first, ArrayRef<bool> inside)> edge) {
+                 PadEdge edge) {
   auto inputType = tensorType(input);  // static (inference)
   if (tensorType(init).getNumElements() == 0) return init;  // nothing to write (nor to slice)
   int64_t rank = inputType.getRank();

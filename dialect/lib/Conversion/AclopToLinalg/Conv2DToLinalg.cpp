@@ -15,8 +15,10 @@
 // output, each element's window read in a straight run, the products summed in registers, the bias
 // added and the sum narrowed there, and stored once. The innermost loop walks the output's last
 // dim: channels for NHWC, which a depthwise convolution reads as contiguous runs of input and
-// filter; columns for NCHW. The output is written in parts (WindowParts): along each padded axis,
-// the positions whose windows lie inside the input read with no mask; the edges around them
+// filter (with several out channels a group, the output is viewed as [n, h, w, group, out in
+// group], so that a vector's out channels share one input channel); columns for NCHW. The
+// output is written in parts (WindowParts): along each padded axis, the positions whose windows
+// lie inside the input read with no mask; the edges around them
 // drop the kernel positions that fall in the padding where the shapes are static, and read
 // masked where they are not. NCHW's column edges are split a column a part, since a masked read
 // along columns is a gather a vector. No padded copy of the input is made: blocks divide each
@@ -269,10 +271,11 @@ Value unrolledGroupConvolution(OpBuilder &b, Location loc, Conv2DOp op, Value in
   // input reads is a gather (ResNeXt's 32 groups of 4: 6.1 GFLOP/s).
   const bool groupDims = data.c == 3 && outPerGroup > 1;
   const int64_t rank = groupDims ? 5 : 4;
-  int64_t groups = op.getGroups();
-  if (groupDims && bias)
-    bias = tensor::ExpandShapeOp::create(b, loc, RankedTensorType::get({groups, outPerGroup}, tensorType(bias).getElementType()),
-                                         bias, SmallVector<ReassociationIndices>{{0, 1}});
+  const int64_t groups = op.getGroups();
+  if (groupDims && bias) {
+    auto groupedBias = RankedTensorType::get({groups, outPerGroup}, tensorType(bias).getElementType());
+    bias = tensor::ExpandShapeOp::create(b, loc, groupedBias, bias, SmallVector<ReassociationIndices>{{0, 1}});
+  }
   // The output's part `rowPart` x `columnPart`.
   auto writePart = [&](OpBuilder &b, Location loc, Value part, const AxisPart &rowPart,
                        const AxisPart &columnPart) -> Value {
@@ -288,16 +291,18 @@ Value unrolledGroupConvolution(OpBuilder &b, Location loc, Conv2DOp op, Value in
     }
     maps.push_back(b.getMultiDimIdentityMap(rank));
     auto conv = linalg::GenericOp::create(
-        b, loc, part.getType(), inputs, part, maps, iterators(rank, 0), [&](OpBuilder &nb, Location l, ValueRange args) {
+        b, loc, part.getType(), inputs, part, maps, iterators(rank, 0),
+        [&](OpBuilder &nb, Location l, ValueRange args) {
           auto at = [&](int64_t i) -> Value { return linalg::IndexOp::create(nb, l, i); };
           Value outRow = partPosition(nb, l, data.h, rowPart.first);
           Value outColumn = partPosition(nb, l, data.w, columnPart.first);
+          Value perGroup = constantIndex(nb, l, outPerGroup);
           Value outChannel =
-              groupDims ? arith::AddIOp::create(nb, l, arith::MulIOp::create(nb, l, at(3), constantIndex(nb, l, outPerGroup)), at(4))
+              groupDims ? arith::AddIOp::create(nb, l, arith::MulIOp::create(nb, l, at(3), perGroup), at(4)).getResult()
                         : at(data.c);
           Value group = groupDims           ? at(3)
                         : outPerGroup == 1 ? outChannel
-                                           : arith::DivUIOp::create(nb, l, outChannel, constantIndex(nb, l, outPerGroup));
+                                           : arith::DivUIOp::create(nb, l, outChannel, perGroup);
           Value firstChannel =
               groupChannels == 1 ? group : arith::MulIOp::create(nb, l, group, constantIndex(nb, l, groupChannels));
           Value acc = arith::ConstantOp::create(nb, l, nb.getZeroAttr(accumulator));
@@ -339,7 +344,8 @@ Value unrolledGroupConvolution(OpBuilder &b, Location loc, Conv2DOp op, Value in
   shape.append({groups, outPerGroup});
   Value init = outputEmpty(b, loc, RankedTensorType::get(shape, element), input, g);
   Value out = writeWindowParts(b, loc, init, data.h, data.w, rowParts, columnParts, writePart);
-  return tensor::CollapseShapeOp::create(b, loc, resultType, out, SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
+  return tensor::CollapseShapeOp::create(b, loc, resultType, out,
+                                         SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}});
 }
 
 // Conv2D with groups: the direct generic; see the file comment.

@@ -947,8 +947,9 @@ struct ConcatPattern : OpConversionPattern<ConcatOp> {
     // output, ConcatV2D at 0.74x memcpy.)
     SmallVector<int64_t> offsets(rank, 0);
     for (Value input : inputs) {
-      // A part of its own (insertCopy), which eliminate-empty-tensors then places in the
-      // result's slice (an extract_slice of the result would leave the first part out of place).
+      // A part of its own (insertCopy), which aclop-eliminate-expanded-empty-tensors then
+      // places in the result's slice (an extract_slice of the result would leave the first part
+      // out of place).
       result = insertCopy(rewriter, loc, input, result, offsets);
       offsets[axis] += tensorType(input).getDimSize(axis);
     }

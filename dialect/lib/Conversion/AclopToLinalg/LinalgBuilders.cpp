@@ -100,12 +100,6 @@ Value writeInParts(OpBuilder &b, Location loc, Value init, ArrayRef<int64_t> dim
 
 Value constantIndex(OpBuilder &b, Location loc, int64_t value) { return arith::ConstantIndexOp::create(b, loc, value); }
 
-int64_t dividedDim(RankedTensorType result) {
-  int64_t d = 0;
-  while (d < result.getRank() && result.getDimSize(d) == 1) ++d;
-  return d;
-}
-
 int64_t normalizedAxis(int64_t axis, int64_t rank) { return axis < 0 ? axis + rank : axis; }
 
 Value isInRange(OpBuilder &b, Location loc, Value index, Value size) {

@@ -36,8 +36,8 @@ Value gatherInto(OpBuilder &b, Location loc, Value source, Value init,
                  function_ref<Value(OpBuilder &, Location, int64_t dim, Value index)> sourceIndex);
 
 // `destination` with `source` copied into it at `offsets`: a copy (gatherInto) into a tensor of
-// its own, then tensor.insert_slice, which eliminate-empty-tensors places in the destination's
-// slice, so the copy writes the destination in place.
+// its own, then tensor.insert_slice, which aclop-eliminate-expanded-empty-tensors places in the
+// destination's slice, so the copy writes the destination in place.
 Value insertCopy(OpBuilder &b, Location loc, Value source, Value destination, ArrayRef<int64_t> offsets);
 
 // `init` written part by part: `bounds[k]` divides dim `dims[k]` (from 0 to its size), and
@@ -48,11 +48,6 @@ Value insertCopy(OpBuilder &b, Location loc, Value source, Value destination, Ar
 // eliminate-empty-tensors places in the destination (a slice of the empty would be allocated).
 Value writeInParts(OpBuilder &b, Location loc, Value init, ArrayRef<int64_t> dims, ArrayRef<SmallVector<Value>> bounds,
                    function_ref<Value(OpBuilder &, Location, Value part, ArrayRef<size_t> index)> write);
-
-// The dim of an op's result that aclop-map-to-kernel-abi divides over blocks: the first not
-// statically 1 (the rank when there is none). Lowerings that write one buffer from several nests
-// keep each block's rows its own only along this dim.
-int64_t dividedDim(RankedTensorType result);
 
 // An axis attribute in [-rank, rank) (the op's verifier checked it) as a dim in [0, rank).
 int64_t normalizedAxis(int64_t axis, int64_t rank);

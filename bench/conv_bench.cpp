@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -30,12 +31,13 @@ using namespace aclcpu_bench;
 
 constexpr int kPairedRounds = 15;
 
-// Batch 1, no bias, f32. NHWC data takes an HWCN filter (TensorFlow's); NCHW data an NCHW
-// (OIHW) one.
+// Batch 1, f32, a bias where `bias` says. NHWC data takes an HWCN filter (TensorFlow's); NCHW
+// data an NCHW (OIHW) one.
 struct ConvCase {
   const char *name;
   bool nhwc;
   int64_t c, h, w, oc, k, stride, pad, groups = 1;
+  bool bias = false;
   int64_t oh() const { return (h + 2 * pad - k) / stride + 1; }
   int64_t ow() const { return (w + 2 * pad - k) / stride + 1; }
   std::vector<int64_t> input() const { return nhwc ? std::vector<int64_t>{1, h, w, c} : std::vector<int64_t>{1, c, h, w}; }
@@ -64,6 +66,9 @@ const std::vector<ConvCase> &convCases() {
       {"Conv2D depthwise 3x3/1 NCHW 1x32x112x112 f32", false, 32, 112, 112, 32, 3, 1, 1, 32},
       {"Conv2D 3x3/1 NCHW 1x128x56x56 -> 128 f32, 32 groups (ResNeXt)", false, 128, 56, 56, 128, 3, 1, 1, 32},
       {"Conv2D 3x3/1 NHWC 1x56x56x128 -> 128 f32, 32 groups (ResNeXt)", true, 128, 56, 56, 128, 3, 1, 1, 32},
+      // Cases 0 and 2 with a bias, as a framework's convolution layer passes one.
+      {"Conv2D 3x3/1 NHWC 1x56x56x64 -> 64 f32 + bias", true, 64, 56, 56, 64, 3, 1, 1, 1, true},
+      {"Conv2D 1x1 NCHW 1x256x56x56 -> 64 f32 + bias", false, 256, 56, 56, 64, 1, 1, 0, 1, true},
   };
   return cases;
 }
@@ -72,7 +77,7 @@ class ConvRun : public HandleContender {
  public:
   ConvRun(const Runtime &runtime, const ConvCase &p, std::string name = "aclcpu")
       : HandleContender(runtime, std::move(name)), in_(ACL_FLOAT, p.input(), 4), filter_(ACL_FLOAT, p.filter(), 4),
-        out_(ACL_FLOAT, p.output(), 4) {
+        bias_(ACL_FLOAT, {p.oc}, 4), out_(ACL_FLOAT, p.output(), 4) {
     const aclFormat data = p.nhwc ? ACL_FORMAT_NHWC : ACL_FORMAT_NCHW;
     std::vector<int64_t> in = p.input(), filter = p.filter(), out = p.output();
     aclTensorDesc *inDesc = aclCreateTensorDesc(ACL_FLOAT, 4, in.data(), data);
@@ -89,7 +94,13 @@ class ConvRun : public HandleContender {
     aclopSetAttrInt(attr, "groups", p.groups);
     aclopSetAttrInt(attr, "offset_x", 0);
     aclopSetAttrString(attr, "data_format", p.nhwc ? "NHWC" : "NCHW");
-    compileAndBind("Conv2D", {inDesc, filterDesc}, outDesc, {in_.buffer, filter_.buffer}, out_.buffer, attr);
+    std::vector<const aclTensorDesc *> inDescs{inDesc, filterDesc};
+    std::vector<const aclDataBuffer *> inputs{in_.buffer, filter_.buffer};
+    if (p.bias) {
+      inDescs.push_back(bias_.desc);
+      inputs.push_back(bias_.buffer);
+    }
+    compileAndBind("Conv2D", inDescs, outDesc, inputs, out_.buffer, attr);
     aclopDestroyAttr(attr);
     aclDestroyTensorDesc(inDesc);
     aclDestroyTensorDesc(filterDesc);
@@ -98,17 +109,18 @@ class ConvRun : public HandleContender {
   }
 
  private:
-  Tensor in_, filter_, out_;
+  Tensor in_, filter_, bias_, out_;
 };
 
 // im2col into a patch matrix, then one sgemm: NCHW out[oc][pixel] = W[oc][ckk] * P[ckk][pixel];
 // NHWC out[pixel][oc] = P[pixel][kkc] * W[kkc][oc] (the HWCN filter is that matrix as stored).
+// A bias is written into the output first and the sgemm adds to it (beta 1).
 class Im2colSgemmRun : public Contender {
  public:
   explicit Im2colSgemmRun(const ConvCase &p)
       : Contender("im2col+OpenBLAS"), case_(p), in_(size_t(p.c * p.h * p.w), 1.0f),
         filter_(size_t(p.oc * p.depth()), 0.5f), patches_(size_t(p.depth() * p.oh() * p.ow()), 0.0f),
-        out_(size_t(p.oc * p.oh() * p.ow()), 0.0f) {
+        bias_(size_t(p.oc), 0.25f), out_(size_t(p.oc * p.oh() * p.ow()), 0.0f) {
     openblas_set_num_threads(1);
   }
   bool call() override {
@@ -130,14 +142,18 @@ class Im2colSgemmRun : public Contender {
           }
     const int m = int(p.nhwc ? pixels : p.oc), n = int(p.nhwc ? p.oc : pixels), k = int(p.depth());
     const float *a = p.nhwc ? patches : filter_.data(), *b = p.nhwc ? filter_.data() : patches;
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n, 0.0f, out_.data(), n);
+    if (p.bias)
+      for (int64_t row = 0; row < m; ++row)
+        for (int64_t col = 0; col < n; ++col) out_.data()[row * n + col] = bias_.data()[p.nhwc ? col : row];
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, a, k, b, n, p.bias ? 1.0f : 0.0f,
+                out_.data(), n);
     benchmark::ClobberMemory();
     return true;
   }
 
  private:
   ConvCase case_;
-  AlignedHostArray<float> in_, filter_, patches_, out_;
+  AlignedHostArray<float> in_, filter_, patches_, bias_, out_;
 };
 
 // A depthwise convolution as plain loops, the compiler vectorizing the innermost: channels for
@@ -209,18 +225,25 @@ class OneDnnConvRun : public Contender {
                                      : dnnl::memory::desc({p.groups, p.oc / p.groups, p.c / p.groups, p.k, p.k}, f32,
                                                           p.nhwc ? tag::hwigo : tag::goihw);
     dnnl::memory::desc dst({1, p.oc, p.oh(), p.ow()}, f32, p.nhwc ? tag::nhwc : tag::nchw);
+    dnnl::memory::desc bias({p.oc}, f32, tag::x);
+    const auto forward = dnnl::prop_kind::forward_inference;
+    const auto direct = dnnl::algorithm::convolution_direct;
+    const dnnl::memory::dims strides{p.stride, p.stride}, pads{p.pad, p.pad};
     dnnl::convolution_forward::primitive_desc pd(
-        dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src,
-                                        weights, dst, {p.stride, p.stride}, {p.pad, p.pad}, {p.pad, p.pad}),
+        p.bias ? dnnl::convolution_forward::desc(forward, direct, src, weights, bias, dst, strides, pads, pads)
+               : dnnl::convolution_forward::desc(forward, direct, src, weights, dst, strides, pads, pads),
         engine_);
     conv_ = dnnl::convolution_forward(pd);
     src_ = dnnl::memory(src, engine_);
     weights_ = dnnl::memory(weights, engine_);
     dst_ = dnnl::memory(dst, engine_);
+    if (p.bias) bias_ = dnnl::memory(bias, engine_);
     label = pd.impl_info_str();
   }
   bool call() override {
-    conv_.execute(stream_, {{DNNL_ARG_SRC, src_}, {DNNL_ARG_WEIGHTS, weights_}, {DNNL_ARG_DST, dst_}});
+    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src_}, {DNNL_ARG_WEIGHTS, weights_}, {DNNL_ARG_DST, dst_}};
+    if (bias_) args.emplace(DNNL_ARG_BIAS, bias_);
+    conv_.execute(stream_, args);
     stream_.wait();
     return true;
   }
@@ -229,7 +252,7 @@ class OneDnnConvRun : public Contender {
   dnnl::engine engine_;
   dnnl::stream stream_;
   dnnl::convolution_forward conv_;
-  dnnl::memory src_, weights_, dst_;
+  dnnl::memory src_, weights_, bias_, dst_;
 };
 #endif
 
@@ -245,7 +268,7 @@ void BM_PairedConv2D(benchmark::State &state) {
 #endif
   aclcpu_bench::runPaired(state, contenders, p.flops(), "GFLOP/s");
 }
-BENCHMARK(BM_PairedConv2D)->DenseRange(0, 10)->Iterations(kPairedRounds)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_PairedConv2D)->DenseRange(0, int(convCases().size()) - 1)->Iterations(kPairedRounds)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Thread scaling: ours on a worker per usable core beside ours on one (OnOneWorker), each case.
 // Meant to run unpinned; "threads" counts the workers.
@@ -262,7 +285,7 @@ void BM_PairedConv2DThreads(benchmark::State &state) {
   state.counters["threads"] = threads;
 }
 BENCHMARK(BM_PairedConv2DThreads)
-    ->DenseRange(0, 10)
+    ->DenseRange(0, int(convCases().size()) - 1)
     ->Iterations(kPairedRounds)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

@@ -3,7 +3,8 @@
 // layer_normalization_forward, eltwise gelu_erf, logistic, tanh and exp; one OpenMP thread)
 // where Debian's libdnnl-dev is installed, and with memcpy of the same traffic. Figures are GB/s of traffic:
 // the input read once plus every output written once (LayerNorm's mean and variance included;
-// oneDNN's inference LayerNorm does not write them). Part of op_bench.
+// oneDNN's inference LayerNorm does not write them). The f16 cases (an Ascend model's usual
+// type) run beside memcpy only: oneDNN has no f16 kernels without AVX512-FP16. Part of op_bench.
 #include "bench_support.h"
 
 #include "acl/acl_op.h"
@@ -30,10 +31,13 @@ constexpr int kPairedRounds = 15;
 struct RowCase {
   const char *name, *op;
   int64_t rows, columns;
+  aclDataType type = ACL_FLOAT;
   double elements() const { return double(rows) * double(columns); }
+  double elementSize() const { return double(aclDataTypeSize(type)); }
   double traffic() const {
-    double bytes = 8 * elements();  // f32 in and out
-    if (std::string(op) == "LayerNorm") bytes += 8.0 * double(rows) + 8.0 * double(columns);  // statistics, gamma, beta
+    double bytes = 2 * elementSize() * elements();  // in and out
+    if (std::string(op) == "LayerNorm")  // statistics, gamma, beta
+      bytes += 2 * elementSize() * (double(rows) + double(columns));
     return bytes;
   }
 };
@@ -48,6 +52,9 @@ const std::vector<RowCase> &rowCases() {
       {"Sigmoid 4096x4096 f32 (SiLU's)", "Sigmoid", 4096, 4096},
       {"Tanh 4096x4096 f32", "Tanh", 4096, 4096},
       {"Exp 4096x4096 f32", "Exp", 4096, 4096},
+      {"SoftmaxV2 last axis 4096x1024 f16", "SoftmaxV2", 4096, 1024, ACL_FLOAT16},
+      {"LayerNorm last axis 8192x768 f16", "LayerNorm", 8192, 768, ACL_FLOAT16},
+      {"Gelu 4096x4096 f16", "Gelu", 4096, 4096, ACL_FLOAT16},
   };
   return cases;
 }
@@ -55,9 +62,10 @@ const std::vector<RowCase> &rowCases() {
 class RowRun : public HandleContender {
  public:
   RowRun(const Runtime &runtime, const RowCase &p)
-      : HandleContender(runtime), x_(ACL_FLOAT, {p.rows, p.columns}, 4), y_(ACL_FLOAT, {p.rows, p.columns}, 4),
-        gamma_(ACL_FLOAT, {p.columns}, 4), beta_(ACL_FLOAT, {p.columns}, 4), mean_(ACL_FLOAT, {p.rows, 1}, 4),
-        variance_(ACL_FLOAT, {p.rows, 1}, 4) {
+      : HandleContender(runtime), x_(p.type, {p.rows, p.columns}, aclDataTypeSize(p.type)),
+        y_(p.type, {p.rows, p.columns}, aclDataTypeSize(p.type)), gamma_(p.type, {p.columns}, aclDataTypeSize(p.type)),
+        beta_(p.type, {p.columns}, aclDataTypeSize(p.type)), mean_(p.type, {p.rows, 1}, aclDataTypeSize(p.type)),
+        variance_(p.type, {p.rows, 1}, aclDataTypeSize(p.type)) {
     aclopAttr *attr = aclopCreateAttr();
     const std::string op = p.op;
     if (op == "LayerNorm") {
@@ -133,12 +141,12 @@ void BM_PairedTransformerOp(benchmark::State &state) {
   contenders.push_back(std::make_unique<RowRun>(runtime, p));
   contenders.push_back(std::make_unique<MemcpyRun>(size_t(p.traffic() / 2)));
 #ifdef ACLCPU_HAVE_ONEDNN
-  contenders.push_back(std::make_unique<OneDnnRowRun>(p));
+  if (p.type == ACL_FLOAT) contenders.push_back(std::make_unique<OneDnnRowRun>(p));
 #endif
   aclcpu_bench::runPaired(state, contenders, p.traffic(), "GB/s");
 }
 BENCHMARK(BM_PairedTransformerOp)
-    ->DenseRange(0, 7)
+    ->DenseRange(0, int(rowCases().size()) - 1)
     ->Iterations(kPairedRounds)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

@@ -23,6 +23,11 @@ namespace mlir::aclop {
 #define GEN_PASS_REGISTRATION
 #include "aclop/Passes.h.inc"
 
+// The largest static temporary promote-buffers-to-stack turns into a memref.alloca (which
+// aclop-hoist-static-allocas then allocates once per call): a narrow-typed softmax's f32 row
+// of exponentials fits if its row does.
+constexpr unsigned kMaxStackBufferBytes = 16384;
+
 // Options of the aclop-to-llvm pipeline.
 struct AclopToLlvmOptions {
   int64_t vectorBits = 256;

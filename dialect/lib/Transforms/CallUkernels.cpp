@@ -85,7 +85,8 @@ struct FusedEpilogue {
 
 std::optional<FusedEpilogue> fusedEpilogue(linalg::GenericOp tile) {
   Value accumulator = tile.getDpsInits()[0];
-  if (!accumulator.getDefiningOp<memref::AllocOp>()) return std::nullopt;
+  // Small static temporaries are on the stack (promote-buffers-to-stack), larger ones malloc'd.
+  if (!isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(accumulator.getDefiningOp())) return std::nullopt;
   FusedEpilogue fused;
   for (Operation *user : accumulator.getUsers()) {
     if (user == tile.getOperation() || isa<memref::DeallocOp>(user)) continue;
@@ -207,7 +208,7 @@ Outcome callUkernel(ModuleOp module, linalg::GenericOp tile, StringRef symbol) {
   func::CallOp::create(builder, loc, callee, arguments);
   tile.erase();
   if (zeroed) zeroed.erase();
-  if (fused) {  // the temporary is left with its allocation and deallocation: canonicalize drops both
+  if (fused) {  // the temporary is left with its allocation (and deallocation): canonicalize drops them
     fused->epilogue.erase();
     fused->fill.erase();
   }

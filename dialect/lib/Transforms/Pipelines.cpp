@@ -27,9 +27,12 @@ std::string pipelineText(const aclop::AclopToLlvmOptions &options) {
          "func.func(aclop-eliminate-expanded-empty-tensors),eliminate-empty-tensors,"
          "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map "
          "buffer-alignment=64},"
-         // Row statistics (a softmax row's max and sum) live on the stack, not in a malloc a row,
-         // allocated once per call, not once per row.
-         "drop-equivalent-buffer-results,func.func(promote-buffers-to-stack,aclop-hoist-static-allocas),buffer-deallocation-pipeline,"
+         // Row statistics (a softmax row's max and sum) and static temporaries up to
+         // kMaxStackBufferBytes live on the stack, not in a malloc a row, allocated once per call,
+         // not once per row.
+         "drop-equivalent-buffer-results,func.func(promote-buffers-to-stack{max-alloc-size-in-bytes=" +
+         std::to_string(aclop::kMaxStackBufferBytes) + " max-rank-of-allocated-memref=8},aclop-hoist-static-allocas),"
+         "buffer-deallocation-pipeline,"
          "aclop-call-ukernels,"
          "func.func(convert-linalg-to-parallel-loops),scf-forall-to-parallel,canonicalize,cse,"
          "func.func(aclop-lower-strided-copies,aclop-lower-register-tiles,aclop-version-gemm-epilogue),aclop-map-to-kernel-abi," +

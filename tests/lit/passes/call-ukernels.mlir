@@ -158,6 +158,47 @@ func.func @scaled(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %c: memref<8x32xf
 
 // -----
 
+// The same with the temporary on the stack (promote-buffers-to-stack takes static ones up to
+// 16 KiB): the epilogue is folded into the call all the same.
+// CHECK-LABEL: func @scaled_on_stack
+// CHECK: call @aclcpu_ukernel_gemm_f32f32f32(
+// CHECK-NOT: linalg.
+// CHECK: return
+#lhs = affine_map<(m, k, n) -> (m, k)>
+#rhs = affine_map<(m, k, n) -> (k, n)>
+#acc = affine_map<(m, k, n) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+#scalar = affine_map<(m, n) -> ()>
+func.func @scaled_on_stack(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %c: memref<8x32xf32>, %alpha: memref<f32>,
+                           %beta: memref<f32>, %out: memref<8x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %tmp = memref.alloca() : memref<8x32xf32>
+  linalg.fill ins(%zero : f32) outs(%tmp : memref<8x32xf32>)
+  linalg.generic {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<8x16xf32>, memref<16x32xf32>) outs(%tmp : memref<8x32xf32>)
+      attrs = {aclop.strategy = {ukernel = "aclcpu_ukernel_gemm_f32f32f32"}} {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id, #scalar, #scalar, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%tmp, %c, %alpha, %beta : memref<8x32xf32>, memref<8x32xf32>, memref<f32>, memref<f32>)
+      outs(%out : memref<8x32xf32>) {
+  ^bb0(%acc: f32, %cin: f32, %al: f32, %be: f32, %o: f32):
+    %scaled = arith.mulf %al, %acc : f32
+    %bc = arith.mulf %be, %cin : f32
+    %sum = arith.addf %scaled, %bc : f32
+    %zero2 = arith.constant 0.0 : f32
+    %isZero = arith.cmpf oeq, %be, %zero2 : f32
+    %r = arith.select %isZero, %scaled, %sum : f32
+    linalg.yield %r : f32
+  }
+  return
+}
+
+// -----
+
 // Not GEMM's epilogue (beta == 0 does not drop c), or the temporary read by anything else:
 // the element-wise op and the copy stay, and each tile, right after the zero fill of its
 // accumulator, becomes a scaled-mode call with alpha 1 and beta 0 (constant globals) that

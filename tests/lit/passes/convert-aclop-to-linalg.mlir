@@ -217,21 +217,54 @@ func.func @softmax_rows(%a: tensor<4x7xf32>) -> tensor<4x7xf32> {
 
 // -----
 
-// A 16-bit row is summed in f32 and its exponentials taken again where the result is narrowed;
-// the loop runs over every kept dim, dynamic ones included.
+// A 16-bit row is summed in f32, its exponentials kept in an f32 row (a temporary of the
+// iteration, which the pipeline puts on the stack) and scaled from there into the narrowed
+// output; the loop runs over every kept dim, dynamic ones included.
 // CHECK-LABEL: func @softmax_rows_f16
 // CHECK: scf.forall (%[[I:.*]], %[[J:.*]]) in (2, %{{.*}}) shared_outs(%[[OUT:.*]] = %{{.*}})
-// CHECK:   tensor.extract_slice %arg0[%[[I]], %[[J]], 0] [1, 1, 7] [1, 1, 1] : tensor<2x?x7xf16> to tensor<1x1x7xf16>
+// CHECK:   %[[YROW:.*]] = tensor.extract_slice %[[OUT]][%[[I]], %[[J]], 0] [1, 1, 7] [1, 1, 1]
+// CHECK:   %[[XROW:.*]] = tensor.extract_slice %arg0[%[[I]], %[[J]], 0] [1, 1, 7] [1, 1, 1] : tensor<2x?x7xf16> to tensor<1x1x7xf16>
+// CHECK:   %[[KEPT:.*]] = tensor.empty() : tensor<1x1x7xf32>
+// CHECK:   arith.maximumf
+// CHECK:   %[[E:.*]] = linalg.generic {{.*}} outs(%[[KEPT]] : tensor<1x1x7xf32>)
+// CHECK:     math.exp
+// CHECK:   linalg.generic {{.*}} ins(%[[E]] : tensor<1x1x7xf32>)
+// CHECK:     arith.addf
+// CHECK:   arith.divf
+// CHECK:   %[[Y:.*]] = linalg.generic {{.*}} ins(%[[E]], %{{.*}} : tensor<1x1x7xf32>, tensor<1x1xf32>) outs(%[[YROW]] : tensor<1x1x7xf16>)
+// CHECK-NOT: math.exp
+// CHECK:     arith.mulf
+// CHECK:     arith.truncf %{{.*}} : f32 to f16
+// CHECK:   tensor.parallel_insert_slice %[[Y]] into %[[OUT]]
+func.func @softmax_rows_f16(%a: tensor<2x?x7xf16>) -> tensor<2x?x7xf16> {
+  %r = aclop.softmax %a {axes = array<i64: -1>} : (tensor<2x?x7xf16>) -> tensor<2x?x7xf16>
+  return %r : tensor<2x?x7xf16>
+}
+
+// -----
+
+// A 16-bit row of dynamic length (or longer than the stack's limit, 16 KiB of f32) takes its
+// exponentials again where the result is narrowed.
+// CHECK-LABEL: func @softmax_rows_bf16_dynamic
+// CHECK: scf.forall
+// CHECK-NOT: tensor.empty() : tensor<1x?xf32>
 // CHECK:   arith.maximumf
 // CHECK:   math.exp
 // CHECK:   arith.addf
 // CHECK:   arith.divf
 // CHECK:   math.exp
 // CHECK:   arith.mulf
-// CHECK:   arith.truncf %{{.*}} : f32 to f16
-func.func @softmax_rows_f16(%a: tensor<2x?x7xf16>) -> tensor<2x?x7xf16> {
-  %r = aclop.softmax %a {axes = array<i64: -1>} : (tensor<2x?x7xf16>) -> tensor<2x?x7xf16>
-  return %r : tensor<2x?x7xf16>
+// CHECK:   arith.truncf %{{.*}} : f32 to bf16
+// CHECK-LABEL: func @softmax_rows_f16_long
+// CHECK-NOT: tensor<1x4097xf32>
+// CHECK: return
+func.func @softmax_rows_bf16_dynamic(%a: tensor<3x?xbf16>) -> tensor<3x?xbf16> {
+  %r = aclop.softmax %a {axes = array<i64: -1>} : (tensor<3x?xbf16>) -> tensor<3x?xbf16>
+  return %r : tensor<3x?xbf16>
+}
+func.func @softmax_rows_f16_long(%a: tensor<3x4097xf16>) -> tensor<3x4097xf16> {
+  %r = aclop.softmax %a {axes = array<i64: -1>} : (tensor<3x4097xf16>) -> tensor<3x4097xf16>
+  return %r : tensor<3x4097xf16>
 }
 
 // -----

@@ -243,6 +243,21 @@ func.func @softmax_rows(%x: memref<?x96xf32>, %out: memref<?x96xf32>, %bi: index
 
 // -----
 
+// A 16-bit softmax row keeps its exponentials in an f32 row on the stack (4 KiB here),
+// allocated once per call: no malloc.
+// CHECK: module attributes {aclop.partitioned = {softmax_f16_kernel = true}
+// CHECK-NOT: llvm.call @malloc
+// CHECK-LABEL: llvm.func @softmax_f16_kernel(
+func.func @softmax_rows_f16(%x: memref<?x1024xf16>, %out: memref<?x1024xf16>, %bi: index, %bn: index)
+    attributes {aclop.kernel = "softmax_f16_kernel"} {
+  %tx = bufferization.to_tensor %x restrict : memref<?x1024xf16> to tensor<?x1024xf16>
+  %r = aclop.softmax %tx {axes = array<i64: -1>} : (tensor<?x1024xf16>) -> tensor<?x1024xf16>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<?x1024xf16>, memref<?x1024xf16>) -> ()
+  return
+}
+
+// -----
+
 // Depthwise kernels stay block-partitioned and read the input without gathers: NCHW's middle
 // columns as contiguous vectors, its column edges (a column a part) as scalars, NHWC along
 // channels; no padded copy of the input is allocated.

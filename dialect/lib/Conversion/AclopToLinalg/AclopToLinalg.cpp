@@ -574,16 +574,16 @@ struct SoftmaxPattern : OpConversionPattern<Op> {
     auto shiftedExp = [&](OpBuilder &b, Location l, Value x, Value m) {
       return math::ExpOp::create(b, l, arith::SubFOp::create(b, l, widen(b, l, x), m)).getResult();
     };
-    // The softmax of `x` (the input or a row of it) into `init`. With `keepExponentials` (f32
-    // rows) exp(x - max) is written into `init`, summed from there and scaled in place: each
-    // exponential is taken once, not again for the result.
-    auto softmax = [&](OpBuilder &b, Location l, Value x, Value init, bool keepExponentials) -> Value {
+    // The softmax of `x` (the input or a row of it) into `init`. With a `kept` tensor (f32: the
+    // row of `init`; f16/bf16: an f32 row) exp(x - max) is written there, summed from there and
+    // scaled into `init`: each exponential is taken once, not again for the result.
+    auto softmax = [&](OpBuilder &b, Location l, Value x, Value init, Value kept) -> Value {
       Value max = reduce(b, l, x, dims, Combine::Max, accType, false, {}, {},
                          [&](OpBuilder &nb, Location nl, ValueRange args) { return widen(nb, nl, args[0]); });
       Value exponentials, sum;
-      if (keepExponentials) {
+      if (kept) {
         exponentials = linalg::GenericOp::create(
-                           b, l, tensorType(init), ValueRange{x, max}, init,
+                           b, l, tensorType(kept), ValueRange{x, max}, kept,
                            SmallVector<AffineMap>{inputMap, keptMap, inputMap}, iterators(dims.rank(), 0),
                            [&](OpBuilder &nb, Location nl, ValueRange args) {
                              linalg::YieldOp::create(nb, nl, shiftedExp(nb, nl, args[0], args[1]));
@@ -604,12 +604,22 @@ struct SoftmaxPattern : OpConversionPattern<Op> {
             return arith::DivFOp::create(nb, nl, one, args[1]);
           },
           sum);
-      if (keepExponentials)  // scaled in place: read through the output operand, or it would be copied
+      if (kept == init)  // scaled in place: read through the output operand, or it would be copied
         return linalg::GenericOp::create(b, l, tensorType(init), ValueRange{offset}, exponentials,
                                          SmallVector<AffineMap>{keptMap, inputMap}, iterators(dims.rank(), 0),
                                          [](OpBuilder &nb, Location nl, ValueRange args) {
                                            Value scaled = arith::MulFOp::create(nb, nl, args[1], args[0]);
                                            linalg::YieldOp::create(nb, nl, scaled);
+                                         })
+            .getResult(0);
+      if (kept)
+        return linalg::GenericOp::create(b, l, tensorType(init), ValueRange{exponentials, offset}, init,
+                                         SmallVector<AffineMap>{inputMap, keptMap, inputMap},
+                                         iterators(dims.rank(), 0),
+                                         [&](OpBuilder &nb, Location nl, ValueRange args) {
+                                           Value scaled = arith::MulFOp::create(nb, nl, args[0], args[1]);
+                                           linalg::YieldOp::create(nb, nl, castScalar(nb, nl, scaled, accType,
+                                                                                      element, true));
                                          })
             .getResult(0);
       return linalg::GenericOp::create(
@@ -625,14 +635,24 @@ struct SoftmaxPattern : OpConversionPattern<Op> {
     };
     Value init = emptyTensor(rewriter, loc, inputType, [&](int64_t i) { return dim(rewriter, loc, input, i); });
     if (!reducesRows(dims, input)) {
-      rewriter.replaceOp(op, softmax(rewriter, loc, input, init, false));
+      rewriter.replaceOp(op, softmax(rewriter, loc, input, init, Value()));
       return success();
     }
-    bool keepExponentials = !isLog && element.isF32();
-    SmallVector<Value> results = forEachRow(rewriter, loc, input, dims, init,
-                                            [&](OpBuilder &b, Location l, Value row, ValueRange outs, ValueRange) {
-                                              return SmallVector<Value>{softmax(b, l, row, outs[0], keepExponentials)};
-                                            });
+    // A narrower type's exponentials go to an f32 row on the stack (promote-buffers-to-stack's
+    // limit, Pipelines.cpp), where rounding them to the output's type would round each twice.
+    int64_t rowLength = 1;
+    for (int64_t i = dims.kept.size(); i < inputType.getRank(); ++i)
+      rowLength = ShapedType::isDynamic(inputType.getDimSize(i)) ? ShapedType::kDynamic : rowLength * inputType.getDimSize(i);
+    bool scratchRow = !isLog && !element.isF32() && !ShapedType::isDynamic(rowLength) &&
+                      rowLength * 4 <= kMaxStackBufferBytes;
+    SmallVector<Value> results = forEachRow(
+        rewriter, loc, input, dims, init, [&](OpBuilder &b, Location l, Value row, ValueRange outs, ValueRange) {
+          Value kept;
+          if (!isLog && element.isF32()) kept = outs[0];
+          if (scratchRow)
+            kept = tensor::EmptyOp::create(b, l, tensorType(row).getShape(), accType);
+          return SmallVector<Value>{softmax(b, l, row, outs[0], kept)};
+        });
     rewriter.replaceOp(op, results.front());
     return success();
   }

@@ -205,6 +205,19 @@ TEST_F(Conformance, UnaryEdgeValues) {
   }
   expectSame(run("Expm1", {-0.0f, 0.0f, -inf, inf, nan}), {-0.0f, 0.0f, -1.0f, inf, nan}, "Expm1");
   expectSame(run("Log1p", {-0.0f, -1.0f, inf, nan}), {-0.0f, -inf, inf, nan}, "Log1p");
+  // erf: odd, exactly +-1 past its clamp (3.925) and at the infinities, within 6 ulp across
+  // [-5, 5] (a rational function of f32 arithmetic; tiny x where a^2 underflows included).
+  expectSame(run("Erf", {-0.0f, 0.0f, 3.925f, -4.0f, 9.0f, 1e30f, inf, -inf, nan}),
+             {-0.0f, 0.0f, 1.0f, -1.0f, 1.0f, 1.0f, 1.0f, -1.0f, nan}, "Erf");
+  std::vector<float> erfArguments = {1e-30f, -3e-20f, 1e-5f};
+  for (int i = -5000; i <= 5000; ++i) erfArguments.push_back(float(i) / 1000.0f);
+  std::vector<float> erf = run("Erf", erfArguments);
+  for (size_t i = 0; i < erfArguments.size(); ++i) {
+    double want = std::erf(double(erfArguments[i]));
+    EXPECT_NEAR(erf[i], want, 6 * std::ldexp(1.0, std::ilogb(want) - 23)) << "Erf(" << erfArguments[i] << ")";
+    EXPECT_LE(std::fabs(erf[i]), 1.0f) << "Erf(" << erfArguments[i] << ")";
+  }
+  expectSame(run("Gelu", {-0.0f, 0.0f, 10.0f, inf, nan}), {-0.0f, 0.0f, 10.0f, inf, nan}, "Gelu");
 }
 
 // ClipByValue: x, low and high broadcast together; AddN of one to five tensors; BiasAdd along

@@ -1,5 +1,6 @@
-// SoftmaxV2 and LogSoftmaxV2 over trailing axes run row by row (an f32 softmax row keeps its
-// exponentials in the output and scales them there): ranks 2 and 3, one and two reduced axes,
+// SoftmaxV2 and LogSoftmaxV2 over trailing axes run row by row (an f32 or f64 softmax row keeps
+// its exponentials in the output and scales them there, an f16 or bf16 one in an f32 row on the
+// stack unless the row is longer than 4096): ranks 2 and 3, one and two reduced axes,
 // rows that end in a partial vector, wide rows, single-element and empty rows, no rows, rows
 // enough to divide over blocks, a million rows, every float type, and one kernel for every
 // shape under ACL_OP_COMPILE_FUZZ; against a double-precision reference.
@@ -31,11 +32,12 @@ Case softmaxCase(const char *op, aclDataType type, std::vector<int64_t> shape, i
 
 TEST_F(Conformance, SoftmaxOverTrailingAxes) {
   for (const char *op : {"SoftmaxV2", "LogSoftmaxV2"}) {
-    for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16}) {
+    for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_DOUBLE}) {
       check(softmaxCase(op, type, {3, 5, 129}, 1, 6));
       check(softmaxCase(op, type, {4, 6, 33}, 2, 6));
     }
     check(softmaxCase(op, ACL_FLOAT, {2, 4099}, 1, 30));  // exponentials down to e^-60
+    check(softmaxCase(op, ACL_FLOAT16, {2, 4097}, 1, 8));  // past the stack's f32 row: exp taken twice
     check(softmaxCase(op, ACL_FLOAT, {40, 2000}, 1, 4));   // rows over several blocks
     check(softmaxCase(op, ACL_FLOAT, {37, 1}, 1, 4));      // single-element rows: 1 (log: 0)
     check(softmaxCase(op, ACL_FLOAT, {3, 0}, 1, 4));       // empty rows

@@ -167,13 +167,14 @@ def AclopFloatMinMaxToLlvm : Pass<"aclop-float-min-max-to-llvm", "func::FuncOp">
 }
 
 def AclopApproximateMath : Pass<"aclop-approximate-math", "func::FuncOp"> {
-  let summary = "f32 exp, log, tanh, erf and erfc as polynomial approximations";
+  let summary = "f32 exp, log, tanh, erf and erfc as polynomial or rational approximations";
   let description = [{
     LLVM has no vector form of these (llvm.exp, llvm.log, llvm.tanh; erf and erfc are libm calls):
     a vector of them becomes a libm call per lane. MLIR's polynomial approximations compute
     them in vector registers, scalar code the same way, so an element's value does not depend
-    on whether it falls in a vector or a remainder. f16 and bf16 are computed in f32 already;
-    f64 keeps libm.
+    on whether it falls in a vector or a remainder. erf is a rational function fitted here
+    (ErfAsRational): MLIR's selects each coefficient between three intervals. f16 and bf16 are
+    computed in f32 already; f64 keeps libm.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::math::MathDialect",
                            "::mlir::vector::VectorDialect"];

@@ -1,6 +1,6 @@
-// f32 exp, log, tanh, erf and erfc, vectors and scalars alike, become polynomial code (FMAs,
-// selects, bit operations) that stays in vector registers; f64 keeps its libm calls, and other
-// math ops (sin here) are left alone.
+// f32 exp, log, tanh, erf and erfc, vectors and scalars alike, become polynomial or rational
+// code (FMAs, selects, bit operations) that stays in vector registers; f64 keeps its libm
+// calls, and other math ops (sin here) are left alone.
 // RUN: %op-opt %s -aclop-approximate-math | FileCheck %s
 
 // CHECK-LABEL: func @approximated
@@ -18,6 +18,27 @@ func.func @approximated(%x: vector<8xf32>, %s: f32) -> (vector<8xf32>, vector<8x
   %4 = math.erfc %x : vector<8xf32>
   %5 = math.exp %s : f32
   return %0, %1, %2, %3, %4, %5 : vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, f32
+}
+
+// erf is one rational function of |x| clamped to 3.925 (NaN kept: a compare and a select),
+// numerator and denominator by Horner, held at 1 and given x's sign: no selects between
+// intervals.
+// CHECK-LABEL: func @erf_rational
+// CHECK: %[[A:.*]] = math.absf %arg0 : vector<8xf32>
+// CHECK: %[[OVER:.*]] = arith.cmpf ogt, %[[A]], %[[CLAMP:.*]] : vector<8xf32>
+// CHECK: %[[AC:.*]] = arith.select %[[OVER]], %[[CLAMP]], %[[A]]
+// CHECK: %[[T:.*]] = arith.mulf %[[AC]], %[[AC]]
+// CHECK-COUNT-11: math.fma {{.*}}, %[[T]], {{.*}} : vector<8xf32>
+// CHECK: %[[AP:.*]] = arith.mulf %[[AC]], %{{.*}}
+// CHECK: %[[R:.*]] = arith.divf %[[AP]], %{{.*}}
+// CHECK: %[[ABOVE:.*]] = arith.cmpf ogt, %[[R]], %[[ONE:.*]] : vector<8xf32>
+// CHECK: %[[HELD:.*]] = arith.select %[[ABOVE]], %[[ONE]], %[[R]]
+// CHECK: %[[Y:.*]] = math.copysign %[[HELD]], %arg0 : vector<8xf32>
+// CHECK-NOT: arith.select
+// CHECK: return %[[Y]]
+func.func @erf_rational(%x: vector<8xf32>) -> vector<8xf32> {
+  %0 = math.erf %x : vector<8xf32>
+  return %0 : vector<8xf32>
 }
 
 // CHECK-LABEL: func @kept

@@ -574,9 +574,9 @@ struct SoftmaxPattern : OpConversionPattern<Op> {
     auto shiftedExp = [&](OpBuilder &b, Location l, Value x, Value m) {
       return math::ExpOp::create(b, l, arith::SubFOp::create(b, l, widen(b, l, x), m)).getResult();
     };
-    // The softmax of `x` (the input or a row of it) into `init`. With a `kept` tensor (f32: the
-    // row of `init`; f16/bf16: an f32 row) exp(x - max) is written there, summed from there and
-    // scaled into `init`: each exponential is taken once, not again for the result.
+    // The softmax of `x` (the input or a row of it) into `init`. With a `kept` tensor (f32 and
+    // f64: the row of `init`; f16/bf16: an f32 row) exp(x - max) is written there, summed from
+    // there and scaled into `init`: each exponential is taken once, not again for the result.
     auto softmax = [&](OpBuilder &b, Location l, Value x, Value init, Value kept) -> Value {
       Value max = reduce(b, l, x, dims, Combine::Max, accType, false, {}, {},
                          [&](OpBuilder &nb, Location nl, ValueRange args) { return widen(nb, nl, args[0]); });
@@ -640,17 +640,16 @@ struct SoftmaxPattern : OpConversionPattern<Op> {
     }
     // A narrower type's exponentials go to an f32 row on the stack (promote-buffers-to-stack's
     // limit, Pipelines.cpp), where rounding them to the output's type would round each twice.
-    int64_t rowLength = 1;
-    for (int64_t i = dims.kept.size(); i < inputType.getRank(); ++i)
-      rowLength = ShapedType::isDynamic(inputType.getDimSize(i)) ? ShapedType::kDynamic : rowLength * inputType.getDimSize(i);
-    bool scratchRow = !isLog && !element.isF32() && !ShapedType::isDynamic(rowLength) &&
-                      rowLength * 4 <= kMaxStackBufferBytes;
+    ArrayRef<int64_t> rowShape = inputType.getShape().drop_front(dims.kept.size());
+    bool keptInOutput = !isLog && element == accType;
+    bool keptOnStack = !isLog && !keptInOutput && !ShapedType::isDynamicShape(rowShape) &&
+                       ShapedType::getNumElements(rowShape) * accType.getIntOrFloatBitWidth() / 8 <=
+                           kMaxStackBufferBytes;
     SmallVector<Value> results = forEachRow(
         rewriter, loc, input, dims, init, [&](OpBuilder &b, Location l, Value row, ValueRange outs, ValueRange) {
-          Value kept;
-          if (!isLog && element.isF32()) kept = outs[0];
-          if (scratchRow)
-            kept = tensor::EmptyOp::create(b, l, tensorType(row).getShape(), accType);
+          Value kept = keptInOutput ? outs[0]
+                       : keptOnStack ? tensor::EmptyOp::create(b, l, tensorType(row).getShape(), accType).getResult()
+                                     : Value();
           return SmallVector<Value>{softmax(b, l, row, outs[0], kept)};
         });
     rewriter.replaceOp(op, results.front());

@@ -10,16 +10,20 @@
 #include "acl/acl_op.h"
 
 #include <benchmark/benchmark.h>
+#include <cblas.h>
 
 #ifdef ACLCPU_HAVE_ONEDNN
 #include <dnnl.hpp>
 #endif
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+extern "C" void openblas_set_num_threads(int);
 
 namespace {
 
@@ -147,6 +151,114 @@ void BM_PairedTransformerOp(benchmark::State &state) {
 }
 BENCHMARK(BM_PairedTransformerOp)
     ->DenseRange(0, int(rowCases().size()) - 1)
+    ->Iterations(kPairedRounds)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
+// Attention's batched products, f32, one matrix a head: scores = Q K^T (BatchMatMul with
+// adj_x2) and context = P V. Beside OpenBLAS's sgemm a head and oneDNN's batched matmul on
+// plain layouts. Figures are GFLOP/s.
+struct BatchCase {
+  const char *name;
+  int64_t batch, m, n, k;
+  bool transposeB;
+  double flops() const { return 2.0 * double(batch) * double(m) * double(n) * double(k); }
+  std::vector<int64_t> b() const { return transposeB ? std::vector<int64_t>{batch, n, k} : std::vector<int64_t>{batch, k, n}; }
+};
+
+const std::vector<BatchCase> &batchCases() {
+  static const std::vector<BatchCase> cases = {
+      {"BatchMatMul scores 12x128x64 . (12x128x64)^T f32 (BERT-base, 128 tokens)", 12, 128, 128, 64, true},
+      {"BatchMatMul context 12x128x128 . 12x128x64 f32", 12, 128, 64, 128, false},
+      {"BatchMatMul scores 12x512x64 . (12x512x64)^T f32 (512 tokens)", 12, 512, 512, 64, true},
+      {"BatchMatMul context 12x512x512 . 12x512x64 f32", 12, 512, 64, 512, false},
+  };
+  return cases;
+}
+
+class BatchMatMulRun : public HandleContender {
+ public:
+  BatchMatMulRun(const Runtime &runtime, const BatchCase &p)
+      : HandleContender(runtime), a_(ACL_FLOAT, {p.batch, p.m, p.k}, 4), b_(ACL_FLOAT, p.b(), 4),
+        c_(ACL_FLOAT, {p.batch, p.m, p.n}, 4) {
+    aclopAttr *attr = aclopCreateAttr();
+    aclopSetAttrBool(attr, "adj_x1", false);
+    aclopSetAttrBool(attr, "adj_x2", p.transposeB);
+    compileAndBind("BatchMatMul", {a_.desc, b_.desc}, c_.desc, {a_.buffer, b_.buffer}, c_.buffer, attr);
+    aclopDestroyAttr(attr);
+    label = p.name;
+  }
+
+ private:
+  Tensor a_, b_, c_;
+};
+
+class SgemmPerHeadRun : public Contender {
+ public:
+  explicit SgemmPerHeadRun(const BatchCase &p)
+      : Contender("OpenBLAS"), case_(p), a_(size_t(p.batch * p.m * p.k), 0.5f), b_(size_t(p.batch * p.k * p.n), 0.25f),
+        c_(size_t(p.batch * p.m * p.n), 0.0f) {
+    openblas_set_num_threads(1);
+  }
+  bool call() override {
+    const BatchCase &p = case_;
+    const int m = int(p.m), n = int(p.n), k = int(p.k);
+    for (int64_t h = 0; h < p.batch; ++h)
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, p.transposeB ? CblasTrans : CblasNoTrans, m, n, k, 1.0f,
+                  a_.data() + h * p.m * p.k, k, b_.data() + h * p.k * p.n, p.transposeB ? k : n, 0.0f,
+                  c_.data() + h * p.m * p.n, n);
+    benchmark::ClobberMemory();
+    return true;
+  }
+
+ private:
+  BatchCase case_;
+  AlignedHostArray<float> a_, b_, c_;
+};
+
+#ifdef ACLCPU_HAVE_ONEDNN
+class OneDnnBatchMatMulRun : public Contender {
+ public:
+  explicit OneDnnBatchMatMulRun(const BatchCase &p) : Contender("oneDNN"), engine_(dnnl::engine::kind::cpu, 0), stream_(engine_) {
+    using tag = dnnl::memory::format_tag;
+    const auto f32 = dnnl::memory::data_type::f32;
+    dnnl::memory::desc a({p.batch, p.m, p.k}, f32, tag::abc), b({p.batch, p.k, p.n}, f32, p.transposeB ? tag::acb : tag::abc),
+        c({p.batch, p.m, p.n}, f32, tag::abc);
+    dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, c), engine_);
+    primitive_ = dnnl::matmul(pd);
+    a_ = dnnl::memory(a, engine_);
+    b_ = dnnl::memory(b, engine_);
+    c_ = dnnl::memory(c, engine_);
+    for (const dnnl::memory *m : {&a_, &b_, &c_}) std::memset(m->get_data_handle(), 0, m->get_desc().get_size());
+    label = pd.impl_info_str();
+  }
+  bool call() override {
+    primitive_.execute(stream_, {{DNNL_ARG_SRC, a_}, {DNNL_ARG_WEIGHTS, b_}, {DNNL_ARG_DST, c_}});
+    stream_.wait();
+    return true;
+  }
+
+ private:
+  dnnl::engine engine_;
+  dnnl::stream stream_;
+  dnnl::matmul primitive_;
+  dnnl::memory a_, b_, c_;
+};
+#endif
+
+void BM_PairedAttentionProduct(benchmark::State &state) {
+  const BatchCase &p = batchCases()[state.range(0)];
+  Runtime runtime;
+  std::vector<std::unique_ptr<Contender>> contenders;
+  contenders.push_back(std::make_unique<BatchMatMulRun>(runtime, p));
+  contenders.push_back(std::make_unique<SgemmPerHeadRun>(p));
+#ifdef ACLCPU_HAVE_ONEDNN
+  contenders.push_back(std::make_unique<OneDnnBatchMatMulRun>(p));
+#endif
+  aclcpu_bench::runPaired(state, contenders, p.flops(), "GFLOP/s");
+}
+BENCHMARK(BM_PairedAttentionProduct)
+    ->DenseRange(0, int(batchCases().size()) - 1)
     ->Iterations(kPairedRounds)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

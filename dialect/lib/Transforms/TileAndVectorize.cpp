@@ -322,14 +322,21 @@ FailureOr<scf::SCFTileAndFuseResult> tileWithFill(IRRewriter &rewriter, linalg::
   return fused;
 }
 
-// A ukernel product without GEMM's epilogue (MatMul) whose accumulator is zero-filled: the fill
-// is fused into each tile (aclop-call-ukernels then folds it into the call), tiled as GEMM's
-// epilogue is (setUkernelTiling: 1024^3 f32 in four calls ran 7% slower than in one).
+// A ukernel product without GEMM's epilogue (MatMul, BatchMatMul) whose accumulator is
+// zero-filled: the fill is fused into each tile (aclop-call-ukernels then folds it into the
+// call, which writes C without reading it). A matrix is tiled as GEMM's epilogue is
+// (setUkernelTiling: 1024^3 f32 in four calls ran 7% slower than in one), a batch by the
+// strategy's tiles (one matrix, rows). Unfused, the fill wrote the whole output and every call
+// read it back: attention's 12 heads of 128x128x64 ran at 0.74x oneDNN.
 LogicalResult fuseFillIntoUkernelTiles(IRRewriter &rewriter, linalg::LinalgOp product, ArrayRef<int64_t> tiles) {
-  if (product.getNumLoops() != 3 || !product.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>())
-    return failure();
+  if (!product.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>()) return failure();
   scf::SCFTileAndFuseOptions options;
-  setUkernelTiling(rewriter, product, {}, tiles, options.tilingOptions);
+  if (product.getNumLoops() == 3) {
+    setUkernelTiling(rewriter, product, {}, tiles, options.tilingOptions);
+  } else {
+    options.tilingOptions.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), tiles));
+    options.tilingOptions.setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
+  }
   return success(succeeded(tileWithFill(rewriter, product, options)));
 }
 

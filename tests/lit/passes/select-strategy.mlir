@@ -161,6 +161,25 @@ func.func @tall_product(%a: tensor<2048x120xf32>, %b: tensor<120x96xf32>, %x: te
   return %0, %1 : tensor<2048x96xf32>, tensor<2048x96xi32>
 }
 
+// A batch of two or more matrices shares out by matrix: one of up to 512 rows is one call
+// (attention's heads), a taller one is split as a single matrix would be. A single or dynamic
+// batch splits its rows.
+// UKERNEL-LABEL: func @batched_products
+// UKERNEL: cache_tiles = array<i64: 1, 128, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
+// UKERNEL: cache_tiles = array<i64: 1, 512, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
+// UKERNEL: cache_tiles = array<i64: 1, 64, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
+// UKERNEL: cache_tiles = array<i64: 1, 64, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
+func.func @batched_products(%q: tensor<12x128x64xf32>, %k: tensor<12x64x128xf32>, %p: tensor<12x512x512xf32>,
+                            %v: tensor<12x512x64xf32>, %q1: tensor<1x128x64xf32>, %k1: tensor<1x64x128xf32>,
+                            %qd: tensor<?x128x64xf32>, %kd: tensor<?x64x128xf32>)
+    -> (tensor<12x128x128xf32>, tensor<12x512x64xf32>, tensor<1x128x128xf32>, tensor<?x128x128xf32>) {
+  %0 = aclop.batch_matmul %q, %k : (tensor<12x128x64xf32>, tensor<12x64x128xf32>) -> tensor<12x128x128xf32>
+  %1 = aclop.batch_matmul %p, %v : (tensor<12x512x512xf32>, tensor<12x512x64xf32>) -> tensor<12x512x64xf32>
+  %2 = aclop.batch_matmul %q1, %k1 : (tensor<1x128x64xf32>, tensor<1x64x128xf32>) -> tensor<1x128x128xf32>
+  %3 = aclop.batch_matmul %qd, %kd : (tensor<?x128x64xf32>, tensor<?x64x128xf32>) -> tensor<?x128x128xf32>
+  return %0, %1, %2, %3 : tensor<12x128x128xf32>, tensor<12x512x64xf32>, tensor<1x128x128xf32>, tensor<?x128x128xf32>
+}
+
 // f32 GEMMs: generated register tiles with the epilogue inside for A (m, k) and B (k, n) while B
 // is small enough to sweep (512 x 640 here: past it, the ukernel), and for transposes up to 256
 // but B alone (n, k); past 256, the ukernel for any transpose.

@@ -193,6 +193,23 @@ func.func @compute_matmul(%a: memref<1000x300xi8>, %b: memref<300x70xi8>, %out: 
   return
 }
 
+// BatchMatMul's fill is fused into its tiles too, a matrix a tile: each call writes its
+// matrix without reading it (no fill of the whole output first).
+// UKERNEL-LABEL: func @compute_batch_matmul
+// UKERNEL-NOT: linalg.fill
+// UKERNEL: scf.forall (%[[MATRIX:.*]], %[[ROW:.*]]) = (0, 0) to (6, 96) step (1, 96)
+// UKERNEL:   %[[OUT:.*]] = tensor.extract_slice %{{.*}}[%[[MATRIX]], %[[ROW]], 0] [1, 96, 40] [1, 1, 1]
+// UKERNEL:   %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : i32) outs(%[[OUT]] : tensor<1x96x40xi32>)
+// UKERNEL:   linalg.generic {{.*}} outs(%[[ZERO]] : tensor<1x96x40xi32>) {{.*}}ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni"
+func.func @compute_batch_matmul(%a: memref<6x96x64xi8>, %b: memref<6x64x40xi8>, %out: memref<6x96x40xi32>,
+                                %block: index, %blocks: index) attributes {aclop.kernel = "bmm"} {
+  %x = bufferization.to_tensor %a restrict : memref<6x96x64xi8> to tensor<6x96x64xi8>
+  %y = bufferization.to_tensor %b restrict : memref<6x64x40xi8> to tensor<6x64x40xi8>
+  %r = aclop.batch_matmul %x, %y : (tensor<6x96x64xi8>, tensor<6x64x40xi8>) -> tensor<6x96x40xi32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<6x96x40xi32>, memref<6x96x40xi32>) -> ()
+  return
+}
+
 // More columns than rows: blocks divide the columns, so that each call packs only its columns
 // of B.
 // UKERNEL-LABEL: func @compute_wide

@@ -54,6 +54,10 @@ void reduceOver(aclopAttr *attr, int64_t axis) {
   aclopSetAttrBool(attr, "keep_dims", false);
 }
 
+void setPerm(aclopAttr *attr, std::vector<int64_t> perm) {
+  aclopSetAttrListInt(attr, "perm", int(perm.size()), perm.data());
+}
+
 // Built at first use (GCC 12 mistakes a static array of these for uninitialized).
 const std::vector<MovementCase> &movementCases() {
   static const std::vector<MovementCase> cases = {
@@ -101,10 +105,18 @@ const std::vector<MovementCase> &movementCases() {
     {"MirrorPad f32 REFLECT, 8 each side", "MirrorPad", {{ACL_FLOAT, {kRows - 16, kColumns - 16}, 4}, {ACL_INT64, {2, 2}, 8}},
      {ACL_FLOAT, {kRows, kColumns}, 4}, [](aclopAttr *attr) { aclopSetAttrString(attr, "mode", "REFLECT"); },
      {{}, {8, 8, 8, 8}}},
+    // A 2-D transpose, and attention's head split ([tokens, heads, 512] -> [heads, tokens, 512],
+    // rows moved whole) and a per-head 2-D transpose.
+    {"TransposeD f32 4096x4096, perm (1, 0)", "TransposeD", {{ACL_FLOAT, {kRows, kColumns}, 4}},
+     {ACL_FLOAT, {kColumns, kRows}, 4}, [](aclopAttr *attr) { setPerm(attr, {1, 0}); }, {}},
+    {"TransposeD f32 2048x16x512, perm (1, 0, 2)", "TransposeD", {{ACL_FLOAT, {2048, 16, 512}, 4}},
+     {ACL_FLOAT, {16, 2048, 512}, 4}, [](aclopAttr *attr) { setPerm(attr, {1, 0, 2}); }, {}},
+    {"TransposeD f32 16x2048x512, perm (0, 2, 1)", "TransposeD", {{ACL_FLOAT, {16, 2048, 512}, 4}},
+     {ACL_FLOAT, {16, 512, 2048}, 4}, [](aclopAttr *attr) { setPerm(attr, {0, 2, 1}); }, {}},
   };
   return cases;
 }
-constexpr int kCaseCount = 14;
+constexpr int kCaseCount = 17;
 
 class MovementRun : public HandleContender {
  public:

@@ -1564,6 +1564,33 @@ TEST_F(Conformance, ReductionsSoftmaxTranspose) {
   printf("reductions, softmax, transpose: %d cases\n", checked_);
 }
 
+// Transposes whose input is contiguous along another dim than the output's: V x V tiles read V
+// rows and transpose them in registers, in 64 x 64 blocks where both dims divide, a ragged
+// innermost dim split off, and a dim vectors do not divide left to gathers; every element type's
+// vector length (V = 8 f32 lanes on AVX2, 32 of bytes).
+TEST_F(Conformance, TransposesInTiles) {
+  struct Transpose {
+    std::vector<int64_t> shape, perm;
+  };
+  for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT8, ACL_BOOL, ACL_DOUBLE})
+    for (const Transpose &t : {Transpose{{128, 192}, {1, 0}}, Transpose{{3, 64, 200}, {0, 2, 1}},
+                               Transpose{{40, 72}, {1, 0}}, Transpose{{37, 24}, {1, 0}}, Transpose{{24, 37}, {1, 0}},
+                               Transpose{{2, 32, 3, 64}, {0, 3, 2, 1}}, Transpose{{64, 2, 64}, {2, 1, 0}}}) {
+      std::vector<int64_t> out;
+      for (int64_t p : t.perm) out.push_back(t.shape[p]);
+      Case c{"TransposeD", {randomTensor(type, t.shape, 17)},
+             [perm = t.perm](aclopAttr *attr) { aclopSetAttrListInt(attr, "perm", int(perm.size()), perm.data()); },
+             HostTensor(type, out),
+             [t](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+               std::vector<int64_t> source(t.shape.size());
+               for (size_t i = 0; i < source.size(); ++i) source[t.perm[i]] = index[i];
+               return in[0].at(ravel(source, t.shape));
+             }};
+      check(c);
+    }
+  printf("transposes in tiles: %d cases\n", checked_);
+}
+
 // Reductions along short rows (trailing dims whose product is at most 16 vectors), each row read
 // as one vector and reduced across lanes: global average pooling's 7x7 planes, rows of 49 and of
 // three dims, 128 elements (16 vectors of f32 on AVX2) and 129 (past that: left to LLVM), rows

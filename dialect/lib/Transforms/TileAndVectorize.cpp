@@ -677,8 +677,17 @@ struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopT
     for (linalg::LinalgOp op : rowReductions) reduceShortRows(rewriter, op);
     for (linalg::LinalgOp op : candidates) {
       if (fusedEpilogues.contains(op.getOperation())) continue;
-      auto tiles = cast<DenseI64ArrayAttr>(op->getAttrOfType<DictionaryAttr>("aclop.strategy").get("tile_sizes"));
-      // Tiles stay parallel.
+      auto strategy = op->getAttrOfType<DictionaryAttr>("aclop.strategy");
+      auto tiles = cast<DenseI64ArrayAttr>(strategy.get("tile_sizes"));
+      // Tiles stay parallel, or blocks do, each running its tiles in sequence.
+      if (auto blocks = dyn_cast_or_null<DenseI64ArrayAttr>(strategy.get("block_sizes"))) {
+        FailureOr<scf::SCFTilingResult> blocked =
+            tileInLoops(rewriter, op, blocks.asArrayRef(), scf::SCFTilingOptions::LoopType::ForallOp);
+        if (succeeded(blocked))
+          tileAndVectorize(rewriter, cast<linalg::LinalgOp>(blocked->tiledOps.front()), tiles.asArrayRef(),
+                           scf::SCFTilingOptions::LoopType::ForOp);
+        continue;
+      }
       tileAndVectorize(rewriter, op, tiles.asArrayRef(), scf::SCFTilingOptions::LoopType::ForallOp);
     }
     // Fold each vector.mask into its transfer op's mask operand now: canonicalization of the

@@ -6,7 +6,7 @@
 // CHECK-LABEL: func @strategies
 // CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {tile_sizes = array<i64: 1, 16>, vector_size = 16 : i64}}
 // CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {tile_sizes = array<i64: 8>, vector_size = 8 : i64}}
-// CHECK: linalg.transpose {{.*}} {aclop.strategy = {vector_size = 32 : i64}}
+// CHECK: linalg.transpose {{.*}} {aclop.strategy = {tile_sizes = array<i64: 1, 4>, vector_size = 32 : i64}}
 // CHECK: linalg.fill {{.*}}aclop.strategy = {vector_size = 16 : i64}
 // CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {vector_size = 16 : i64}}
 // AVX2: tile_sizes = array<i64: 1, 8>, vector_size = 8
@@ -17,6 +17,25 @@ func.func @strategies(%a: tensor<4x?xf32>, %b: tensor<4x?xf16>, %d: tensor<9xf64
   %2 = aclop.transpose %b {perm = array<i64: 1, 0>} : (tensor<4x?xf16>) -> tensor<?x4xf16>
   %3 = aclop.reduce_sum %a {axes = array<i64: 1>} : (tensor<4x?xf32>) -> tensor<4xf32>
   return %0, %1, %2, %3 : tensor<4x?xf32>, tensor<9xf64>, tensor<?x4xf16>, tensor<4xf32>
+}
+
+// A read contiguous along another dim than the innermost (a transpose) tiles that dim by a
+// vector too, where vectors divide it, and runs its tiles in 64 x 64 blocks where those divide
+// both dims; otherwise only the innermost dim is tiled.
+// CHECK-LABEL: func @transposed_reads
+// CHECK: linalg.transpose {{.*}} {aclop.strategy = {block_sizes = array<i64: 64, 64>, tile_sizes = array<i64: 16, 16>, vector_size = 16 : i64}}
+// CHECK: linalg.transpose {{.*}} {aclop.strategy = {tile_sizes = array<i64: 1, 16>, vector_size = 16 : i64}}
+// CHECK: linalg.transpose {{.*}} {aclop.strategy = {tile_sizes = array<i64: 1, 1, 16>, vector_size = 16 : i64}}
+// AVX2-LABEL: func @transposed_reads
+// AVX2: linalg.transpose {{.*}} {aclop.strategy = {block_sizes = array<i64: 64, 64>, tile_sizes = array<i64: 8, 8>, vector_size = 8 : i64}}
+// AVX2: linalg.transpose {{.*}} {aclop.strategy = {tile_sizes = array<i64: 8, 8>, vector_size = 8 : i64}}
+// AVX2: linalg.transpose {{.*}} {aclop.strategy = {tile_sizes = array<i64: 1, 8, 8>, vector_size = 8 : i64}}
+func.func @transposed_reads(%a: tensor<128x192xf32>, %b: tensor<40x72xf32>, %c: tensor<3x64x200xf32>)
+    -> (tensor<192x128xf32>, tensor<72x40xf32>, tensor<3x200x64xf32>) {
+  %0 = aclop.transpose %a {perm = array<i64: 1, 0>} : (tensor<128x192xf32>) -> tensor<192x128xf32>
+  %1 = aclop.transpose %b {perm = array<i64: 1, 0>} : (tensor<40x72xf32>) -> tensor<72x40xf32>
+  %2 = aclop.transpose %c {perm = array<i64: 0, 2, 1>} : (tensor<3x64x200xf32>) -> tensor<3x200x64xf32>
+  return %0, %1, %2 : tensor<192x128xf32>, tensor<72x40xf32>, tensor<3x200x64xf32>
 }
 
 // A product's output element is worth its depth in vector FMAs to the launch recipe, the most

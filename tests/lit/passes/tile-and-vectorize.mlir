@@ -22,6 +22,21 @@ func.func @exp_dynamic(%a: tensor<4x?xf32>) -> tensor<4x?xf32> {
   return %r : tensor<4x?xf32>
 }
 
+// A transpose runs in 64 x 64 blocks (the forall), each a sequence of 16 x 16 tiles: a tile reads
+// 16 contiguous rows of the input as one transposing read, and writes 16 rows of the output.
+// CHECK-LABEL: func @transpose_blocks
+// CHECK: scf.forall (%[[I:.*]], %[[J:.*]]) = (0, 0) to (192, 128) step (64, 64)
+// CHECK:   %[[IN:.*]] = tensor.extract_slice %arg0[%[[J]], %[[I]]] [64, 64] [1, 1]
+// CHECK:   scf.for %[[TI:.*]] = %{{.*}} to %{{.*}} step %{{.*}}
+// CHECK:     scf.for %[[TJ:.*]] = %{{.*}} to %{{.*}} step %{{.*}}
+// CHECK:       %[[TILE:.*]] = tensor.extract_slice %[[IN]][%[[TJ]], %[[TI]]] [16, 16] [1, 1]
+// CHECK:       %[[V:.*]] = vector.transfer_read %[[TILE]]{{.*}} {in_bounds = [true, true], permutation_map = #{{.*}}} : tensor<16x16xf32>, vector<16x16xf32>
+// CHECK:       vector.transfer_write %[[V]], %{{.*}} {in_bounds = [true, true]} : vector<16x16xf32>, tensor<16x16xf32>
+func.func @transpose_blocks(%a: tensor<128x192xf32>) -> tensor<192x128xf32> {
+  %0 = aclop.transpose %a {perm = array<i64: 1, 0>} : (tensor<128x192xf32>) -> tensor<192x128xf32>
+  return %0 : tensor<192x128xf32>
+}
+
 // Ops without tile sizes are left alone (a reduction along rows of a length known only at run time).
 // CHECK-LABEL: func @reduction_untouched
 // CHECK-NOT: scf.forall
@@ -199,7 +214,7 @@ func.func @compute_matmul(%a: memref<1000x300xi8>, %b: memref<300x70xi8>, %out: 
 // UKERNEL-NOT: linalg.fill
 // UKERNEL: scf.forall (%[[MATRIX:.*]], %[[ROW:.*]]) = (0, 0) to (6, 96) step (1, 96)
 // UKERNEL:   %[[OUT:.*]] = tensor.extract_slice %{{.*}}[%[[MATRIX]], %[[ROW]], 0] [1, 96, 40] [1, 1, 1]
-// UKERNEL:   %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : i32) outs(%[[OUT]] : tensor<1x96x40xi32>)
+// UKERNEL:   %[[ZERO:.*]] = linalg.fill {{.*}}ins(%{{.*}} : i32) outs(%[[OUT]] : tensor<1x96x40xi32>)
 // UKERNEL:   linalg.generic {{.*}} outs(%[[ZERO]] : tensor<1x96x40xi32>) {{.*}}ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni"
 func.func @compute_batch_matmul(%a: memref<6x96x64xi8>, %b: memref<6x64x40xi8>, %out: memref<6x96x40xi32>,
                                 %block: index, %blocks: index) attributes {aclop.kernel = "bmm"} {

@@ -241,7 +241,8 @@ class OneDnnConvRun : public Contender {
     label = pd.impl_info_str();
   }
   bool call() override {
-    std::unordered_map<int, dnnl::memory> args{{DNNL_ARG_SRC, src_}, {DNNL_ARG_WEIGHTS, weights_}, {DNNL_ARG_DST, dst_}};
+    std::unordered_map<int, dnnl::memory> args{
+        {DNNL_ARG_SRC, src_}, {DNNL_ARG_WEIGHTS, weights_}, {DNNL_ARG_DST, dst_}};
     if (bias_) args.emplace(DNNL_ARG_BIAS, bias_);
     conv_.execute(stream_, args);
     stream_.wait();
@@ -268,7 +269,11 @@ void BM_PairedConv2D(benchmark::State &state) {
 #endif
   aclcpu_bench::runPaired(state, contenders, p.flops(), "GFLOP/s");
 }
-BENCHMARK(BM_PairedConv2D)->DenseRange(0, int(convCases().size()) - 1)->Iterations(kPairedRounds)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_PairedConv2D)
+    ->DenseRange(0, int(convCases().size()) - 1)
+    ->Iterations(kPairedRounds)
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // Thread scaling: ours on a worker per usable core beside ours on one (OnOneWorker), each case.
 // Meant to run unpinned; "threads" counts the workers.

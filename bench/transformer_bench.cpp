@@ -163,7 +163,9 @@ struct BatchCase {
   int64_t batch, m, n, k;
   bool transposeB;
   double flops() const { return 2.0 * double(batch) * double(m) * double(n) * double(k); }
-  std::vector<int64_t> b() const { return transposeB ? std::vector<int64_t>{batch, n, k} : std::vector<int64_t>{batch, k, n}; }
+  std::vector<int64_t> b() const {
+    return transposeB ? std::vector<int64_t>{batch, n, k} : std::vector<int64_t>{batch, k, n};
+  }
 };
 
 const std::vector<BatchCase> &batchCases() {
@@ -219,11 +221,14 @@ class SgemmPerHeadRun : public Contender {
 #ifdef ACLCPU_HAVE_ONEDNN
 class OneDnnBatchMatMulRun : public Contender {
  public:
-  explicit OneDnnBatchMatMulRun(const BatchCase &p) : Contender("oneDNN"), engine_(dnnl::engine::kind::cpu, 0), stream_(engine_) {
+  explicit OneDnnBatchMatMulRun(const BatchCase &p)
+      : Contender("oneDNN"), engine_(dnnl::engine::kind::cpu, 0), stream_(engine_) {
     using tag = dnnl::memory::format_tag;
     const auto f32 = dnnl::memory::data_type::f32;
-    dnnl::memory::desc a({p.batch, p.m, p.k}, f32, tag::abc), b({p.batch, p.k, p.n}, f32, p.transposeB ? tag::acb : tag::abc),
-        c({p.batch, p.m, p.n}, f32, tag::abc);
+    // B (k, n) of each matrix, stored (n, k) when transposed: dims abc, layout acb.
+    dnnl::memory::desc a({p.batch, p.m, p.k}, f32, tag::abc);
+    dnnl::memory::desc b({p.batch, p.k, p.n}, f32, p.transposeB ? tag::acb : tag::abc);
+    dnnl::memory::desc c({p.batch, p.m, p.n}, f32, tag::abc);
     dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, c), engine_);
     primitive_ = dnnl::matmul(pd);
     a_ = dnnl::memory(a, engine_);

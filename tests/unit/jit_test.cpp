@@ -435,6 +435,22 @@ TEST_F(JitTest, Transpose) {
   }
 }
 
+// A transpose read in V x V tiles (aclop-select-strategy) whose innermost dim is sized at launch:
+// its tiles are masked along it (67 rows: a partial last tile), and with every dim known, 64 x 64
+// blocks of tiles.
+TEST_F(JitTest, TransposeInTilesWithADynamicDim) {
+  for (ElementType type : {ElementType::F32, ElementType::F16, ElementType::I8}) {
+    Tensor x = randomTensor(type, {67, 64}, 21);
+    for (std::vector<int64_t> compiled : {std::vector<int64_t>{-1, 64}, std::vector<int64_t>{67, 64}}) {
+      auto out = run("transpose", {x}, {Tensor(type, {64, 67})}, {{"perm", std::vector<int64_t>{1, 0}}}, {compiled});
+      expectClose(out[0], [&](int64_t i) { return x.at((i % 67) * 64 + i / 67); }, "transpose in tiles");
+    }
+    Tensor square = randomTensor(type, {128, 192}, 22);
+    auto out = run("transpose", {square}, {Tensor(type, {192, 128})}, {{"perm", std::vector<int64_t>{1, 0}}});
+    expectClose(out[0], [&](int64_t i) { return square.at((i % 128) * 192 + i / 128); }, "transpose in blocks");
+  }
+}
+
 // ---- errors and figures -------------------------------------------------------------------
 
 TEST_F(JitTest, InvalidOperatorsComeBackAsErrorsWithDiagnostics) {

@@ -48,9 +48,9 @@ bool isContiguousElementwise(linalg::LinalgOp op) {
 // innermost loop dim (a transposed read), if any: its last dim's. Where vectors divide that dim,
 // the op tiles it by a vector too, and each V x V tile reads V contiguous rows and transposes
 // them in registers; along the innermost dim alone each vector was a gather of V elements a row
-// apart (a 4096 x 4096 f32 transpose: 0.9 GB/s, 0.05x memcpy; in tiles, 7.0). Where blocks of
+// apart (a 4096 x 4096 f32 transpose: 0.9 GB/s, 0.05x memcpy; in tiles 7.0). Where blocks of
 // kTransposeBlock divide both dims, the tiles run a block at a time (`block_sizes`), so that the
-// block's rows of input stay in L1 until all their lines are read.
+// block's rows of input stay in cache until all their lines are read (9.4 GB/s, 0.47x).
 constexpr int64_t kTransposeBlock = 64;
 std::optional<unsigned> transposedReadDim(linalg::LinalgOp op) {
   const unsigned innermost = op.getNumLoops() - 1;

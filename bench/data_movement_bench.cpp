@@ -105,18 +105,20 @@ const std::vector<MovementCase> &movementCases() {
     {"MirrorPad f32 REFLECT, 8 each side", "MirrorPad", {{ACL_FLOAT, {kRows - 16, kColumns - 16}, 4}, {ACL_INT64, {2, 2}, 8}},
      {ACL_FLOAT, {kRows, kColumns}, 4}, [](aclopAttr *attr) { aclopSetAttrString(attr, "mode", "REFLECT"); },
      {{}, {8, 8, 8, 8}}},
-    // A 2-D transpose, and attention's head split ([tokens, heads, 512] -> [heads, tokens, 512],
-    // rows moved whole) and a per-head 2-D transpose.
+    // A 2-D transpose, attention's head split ([tokens, heads, 512] -> [heads, tokens, 512],
+    // rows moved whole), a per-head 2-D transpose, and an f16 2-D transpose.
     {"TransposeD f32 4096x4096, perm (1, 0)", "TransposeD", {{ACL_FLOAT, {kRows, kColumns}, 4}},
      {ACL_FLOAT, {kColumns, kRows}, 4}, [](aclopAttr *attr) { setPerm(attr, {1, 0}); }, {}},
     {"TransposeD f32 2048x16x512, perm (1, 0, 2)", "TransposeD", {{ACL_FLOAT, {2048, 16, 512}, 4}},
      {ACL_FLOAT, {16, 2048, 512}, 4}, [](aclopAttr *attr) { setPerm(attr, {1, 0, 2}); }, {}},
     {"TransposeD f32 16x2048x512, perm (0, 2, 1)", "TransposeD", {{ACL_FLOAT, {16, 2048, 512}, 4}},
      {ACL_FLOAT, {16, 512, 2048}, 4}, [](aclopAttr *attr) { setPerm(attr, {0, 2, 1}); }, {}},
+    {"TransposeD f16 4096x4096, perm (1, 0)", "TransposeD", {{ACL_FLOAT16, {kRows, kColumns}, 2}},
+     {ACL_FLOAT16, {kColumns, kRows}, 2}, [](aclopAttr *attr) { setPerm(attr, {1, 0}); }, {}},
   };
   return cases;
 }
-constexpr int kCaseCount = 17;
+constexpr int kCaseCount = 18;
 
 class MovementRun : public HandleContender {
  public:

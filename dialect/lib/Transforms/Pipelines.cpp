@@ -39,7 +39,7 @@ std::string pipelineText(const aclop::AclopToLlvmOptions &options) {
          std::string(options.streamStores ? "func.func(aclop-stream-stores)," : "") +
          std::string(options.fastBf16 ? "func.func(aclop-fast-bf16-truncation)," : "") +
          "func.func(convert-vector-to-scf{full-unroll=true}),lower-affine,convert-scf-to-cf,"
-         "func.func(aclop-float-min-max-to-llvm,aclop-approximate-math),arith-expand{include-bf16=true},"
+         "func.func(aclop-float-min-max-to-llvm,aclop-approximate-math,aclop-lower-narrow-transposes),arith-expand{include-bf16=true},"
          "expand-strided-metadata,lower-affine,"
          // Math first: libm calls for what LLVM has no intrinsic for (erf) scalarize vectors.
          // enable-x86vector lowers only x86vector ops (aclop-fast-bf16-truncation's): a no-op elsewhere.

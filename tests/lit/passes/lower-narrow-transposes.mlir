@@ -1,0 +1,27 @@
+// 2-D transposes of 16- and 8-bit elements become one shuffle of the flattened vector; 32-bit
+// and higher-rank ones are left to convert-vector-to-llvm.
+// RUN: %op-opt %s -aclop-lower-narrow-transposes | FileCheck %s
+
+// CHECK-LABEL: func @narrow
+// CHECK: %[[F16:.*]] = vector.shape_cast %arg0 : vector<16x16xf16> to vector<256xf16>
+// CHECK: %[[SHUFFLED:.*]] = vector.shuffle %[[F16]], %[[F16]] [0, 16, 32,
+// CHECK: vector.shape_cast %[[SHUFFLED]] : vector<256xf16> to vector<16x16xf16>
+// CHECK: vector.shape_cast %arg1 : vector<32x8xi8> to vector<256xi8>
+// CHECK: vector.shuffle
+// CHECK-NOT: vector.transpose
+// CHECK: return
+func.func @narrow(%a: vector<16x16xf16>, %b: vector<32x8xi8>) -> (vector<16x16xf16>, vector<8x32xi8>) {
+  %0 = vector.transpose %a, [1, 0] : vector<16x16xf16> to vector<16x16xf16>
+  %1 = vector.transpose %b, [1, 0] : vector<32x8xi8> to vector<8x32xi8>
+  return %0, %1 : vector<16x16xf16>, vector<8x32xi8>
+}
+
+// CHECK-LABEL: func @kept
+// CHECK: vector.transpose %arg0, [1, 0] : vector<8x8xf32> to vector<8x8xf32>
+// CHECK: vector.transpose %arg1, [1, 0, 2] : vector<2x4x8xf16> to vector<4x2x8xf16>
+// CHECK-NOT: vector.shuffle
+func.func @kept(%a: vector<8x8xf32>, %b: vector<2x4x8xf16>) -> (vector<8x8xf32>, vector<4x2x8xf16>) {
+  %0 = vector.transpose %a, [1, 0] : vector<8x8xf32> to vector<8x8xf32>
+  %1 = vector.transpose %b, [1, 0, 2] : vector<2x4x8xf16> to vector<4x2x8xf16>
+  return %0, %1 : vector<8x8xf32>, vector<4x2x8xf16>
+}

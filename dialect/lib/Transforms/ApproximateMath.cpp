@@ -10,6 +10,7 @@
 #include "aclop/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -37,11 +38,8 @@ struct ErfAsRational : OpRewritePattern<math::ErfOp> {
     Type type = op.getType();
     if (!getElementTypeOrSelf(type).isF32()) return failure();
     Location loc = op.getLoc();
-    auto constant = [&](double value) -> Value {
-      auto attr = rewriter.getF32FloatAttr(float(value));
-      if (auto vector = dyn_cast<VectorType>(type))
-        return arith::ConstantOp::create(rewriter, loc, DenseElementsAttr::get(vector, attr.getValue()));
-      return arith::ConstantOp::create(rewriter, loc, attr);
+    auto constant = [&](double value) {
+      return createScalarOrSplatConstant(rewriter, loc, type, APFloat(float(value)));
     };
     auto horner = [&](Value t, ArrayRef<double> coefficients) {
       Value sum = constant(coefficients.back());

@@ -362,13 +362,13 @@ struct AclopSelectStrategyPass : aclop::impl::AclopSelectStrategyBase<AclopSelec
         SmallVector<int64_t> tiles(op.getNumLoops(), 1);
         // A static innermost dim shorter than a vector takes one unmasked vector of its length,
         // not a masked full one (each load and store a vmaskmovps, microcoded on AMD).
-        int64_t innermost = op.getStaticLoopRanges().back();
-        auto vectorAlong = [&](int64_t range) {
-          return ShapedType::isDynamic(range) ? vectorSize : std::clamp<int64_t>(range, 1, vectorSize);
-        };
-        tiles.back() = shortGather(op, vectorSize) ? 1 : vectorAlong(innermost);
+        SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+        int64_t innermost = ranges.back();
+        tiles.back() = shortGather(op, vectorSize)       ? 1
+                       : ShapedType::isDynamic(innermost) ? vectorSize
+                                                          : std::clamp<int64_t>(innermost, 1, vectorSize);
         std::optional<unsigned> dim = transposedReadDim(op);
-        int64_t across = dim ? op.getStaticLoopRanges()[*dim] : ShapedType::kDynamic;
+        int64_t across = dim ? ranges[*dim] : ShapedType::kDynamic;
         if (!ShapedType::isDynamic(across) && tiles.back() == vectorSize && across % vectorSize == 0) {
           tiles[*dim] = vectorSize;
           if (!ShapedType::isDynamic(innermost) && innermost % kTransposeBlock == 0 && across % kTransposeBlock == 0) {

@@ -491,19 +491,13 @@ struct ArgReducePattern : OpConversionPattern<Op> {
                   isMax ? (isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt)
                         : (isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt),
                   x, args[1]);
-            // The extreme so far as maxnum / minnum (a NaN x leaves it; it is never NaN itself),
-            // not select(better, x, extreme): LLVM folds a store of that select of the loaded
-            // extreme into a masked store (vmaskmovps, microcoded on AMD).
-            Value value;
-            if (isFloat)
-              value = isMax ? Value(arith::MaxNumFOp::create(nb, nl, args[1], x))
-                            : Value(arith::MinNumFOp::create(nb, nl, args[1], x));
-            else if (isMax)
-              value = isUnsigned ? Value(arith::MaxUIOp::create(nb, nl, x, args[1]))
-                                 : Value(arith::MaxSIOp::create(nb, nl, x, args[1]));
-            else
-              value = isUnsigned ? Value(arith::MinUIOp::create(nb, nl, x, args[1]))
-                                 : Value(arith::MinSIOp::create(nb, nl, x, args[1]));
+            // The extreme so far as maxnum / minnum (a NaN x leaves it; it is never NaN itself;
+            // integers combine as reductions do), not select(better, x, extreme): LLVM folds a
+            // store of that select of the loaded extreme into a masked store (vmaskmovps,
+            // microcoded on AMD).
+            Value value = !isFloat ? combineOf(nb, nl, extreme, x, args[1], isUnsigned)
+                          : isMax  ? Value(arith::MaxNumFOp::create(nb, nl, args[1], x))
+                                   : Value(arith::MinNumFOp::create(nb, nl, args[1], x));
             Value at = arith::SelectOp::create(nb, nl, better, position(nb, nl), args[2]);
             linalg::YieldOp::create(nb, nl, ValueRange{value, at});
           });

@@ -13,8 +13,9 @@
 // band's micro-panels of A (168 KiB, in L2) pass it. One band of rows takes narrow panels
 // (kJustInTimeColumns) whose tiles fetch the next panel's lines of B as they run (LineFetch).
 // Up to kFewRows rows of floats read B where it lies instead (fewRows): packing it would cost
-// as much as the product; so do small f32 products (inPlace operands). Otherwise a constant B's
-// panels are packed once and kept (const_panels.h).
+// as much as the product; so do small f32 products (inPlace operands), and f32 products of few
+// columns read A where it lies (RowsInPlace). Otherwise a constant B's panels are packed once
+// and kept (const_panels.h).
 #include "ukernels.h"
 
 #include "const_panels.h"
@@ -39,6 +40,7 @@ constexpr int64_t kColumnChunk = 4080; // columns of B packed at a time: 4 MiB, 
 constexpr int64_t kJustInTimeColumns = 64;
 constexpr int64_t kFewRows = 4;        // up to this many rows of floats, B is not packed
 constexpr int64_t kInPlaceElements = 16384;  // f32 products this small (A, B and C) are not packed
+constexpr int64_t kAInPlaceColumns = 256;    // f32 products this narrow read A unpacked (RowsInPlace)
 
 using Mask = Vector<float>::Mask;  // the same for both sums
 static_assert(sizeof(Vector<int32_t>::Mask) == sizeof(Mask), "one mask for both sums");
@@ -294,28 +296,67 @@ struct PairProducts {
   }
 };
 
-// Where a register tile reads its operands: packed micro-panels of A ([step][6]) and B
-// ([step][16]),
+// Where a register tile reads its operands, a depth step at a time (next() moves to the next
+// step): packed micro-panels of A ([step][6]) and B ([step][16]),
 template <class ProductsType>
 struct PackedOperands {
   using Products = ProductsType;
   using Type = typename Products::Type;
   const typename Products::Word *a, *b;
-  Type aAt(int64_t k, int r) const { return Products::splat(a + k * kRows + r); }
-  Type bAt(int64_t k, int h) const { return Products::load(b + k * kColumns + 8 * h); }
+  Type aAt(int r) const { return Products::splat(a + r); }
+  Type bAt(int h) const { return Products::load(b + 8 * h); }
+  void next() {
+    a += kRows;
+    b += kColumns;
+  }
+};
+
+// f32 A where it lies, a depth step at a time. Rows 3-5 are read through a second pointer, so
+// that each broadcast is one addressing mode off two bases and the row stride: with every address
+// computed from k, a step took 40 instructions around its 12 FMAs, and the tile ran at half
+// OpenBLAS's speed whenever the core's other hyperthread was busy.
+struct RowsOfA {
+  const float *a, *aFourthRow;
+  int64_t aRowStride, aDepthStride;
+  RowsOfA(const float *a, int64_t aRowStride, int64_t aDepthStride)
+      : a(a), aFourthRow(a + 3 * aRowStride), aRowStride(aRowStride), aDepthStride(aDepthStride) {}
+  __m256 aAt(int r) const { return _mm256_broadcast_ss((r < 3 ? a : aFourthRow) + (r % 3) * aRowStride); }
+  void nextA() {
+    a += aDepthStride;
+    aFourthRow += aDepthStride;
+  }
 };
 
 // ... or, for a small f32 product (inPlace), A and B where they lie (B's rows contiguous), the
-// columns past B's width not read.
-struct InPlaceOperands {
+// columns past B's width not read (Whole: none are),
+template <bool Whole>
+struct InPlaceOperands : RowsOfA {
   using Products = FloatProducts;
-  const float *a;
-  int64_t aRowStride, aDepthStride;
   const float *b;
   int64_t bDepthStride;
   Mask low, high;
-  __m256 aAt(int64_t k, int r) const { return _mm256_broadcast_ss(a + r * aRowStride + k * aDepthStride); }
-  __m256 bAt(int64_t k, int h) const { return Vector<float>::load(h == 0 ? low : high, b + k * bDepthStride + 8 * h); }
+  __m256 bAt(int h) const {
+    return Whole ? _mm256_loadu_ps(b + 8 * h) : Vector<float>::load(h == 0 ? low : high, b + 8 * h);
+  }
+  void next() {
+    nextA();
+    b += bDepthStride;
+  }
+};
+
+// ... or f32 A where it lies, its rows along k, beside a packed micro-panel of B: each line of A
+// serves 16 steps. Where few column blocks share A (kAInPlaceColumns), packing it costs more
+// than the tiles gain from it (1 thread, the ukernel beside its packing self: 128 x 64 x 128
+// 1.18x, 128^3 1.06-1.09x, 256^3 1.03-1.05x, 2000 x 64 x 2000 1.21x); wider products lost 2-8%
+// (1000^3, M = 128 with N = K = 4096), A's six strided rows fetched worse than its packed copy.
+struct RowsInPlace : RowsOfA {
+  using Products = FloatProducts;
+  const float *b;
+  __m256 bAt(int h) const { return _mm256_loadu_ps(b + 8 * h); }
+  void next() {
+    nextA();
+    b += kColumns;
+  }
 };
 
 // The cache lines of the next panel of B where it lies (runs of bytes a stride apart: B's rows
@@ -374,24 +415,27 @@ __attribute__((noinline)) void registerTile(const Operands &operands, int64_t st
   Type acc[Rows][Halves];
   for (int r = 0; r < Rows; ++r)
     for (int h = 0; h < Halves; ++h) acc[r][h] = Products::zero();
-  Fetch fetch = fetchInOut;  // a copy, kept in registers; handed back for the next tile
-  auto step = [&](int64_t k) __attribute__((always_inline)) {
+  Fetch fetch = fetchInOut;  // copies, kept in registers; the fetcher is handed back for the next tile
+  Operands at = operands;
+  auto step = [&]() __attribute__((always_inline)) {
     fetch.step();
     Type bk[Halves];
-    for (int h = 0; h < Halves; ++h) bk[h] = operands.bAt(k, h);
+    for (int h = 0; h < Halves; ++h) bk[h] = at.bAt(h);
 #pragma GCC unroll 6
     for (int r = 0; r < Rows; ++r) {
-      const Type ak = operands.aAt(k, r);
+      const Type ak = at.aAt(r);
       for (int h = 0; h < Halves; ++h) acc[r][h] = Products::multiplyAdd(ak, bk[h], acc[r][h]);
     }
+    at.next();
   };
   // s8 steps two at a time: its loop ran at 122 or 146 GOP/s (1024^3) depending on where it lay;
   // unrolled, and with loops 64-byte aligned (jit/CMakeLists.txt), at 146.
   if constexpr (Products::kUnrollSteps) {
 #pragma GCC unroll 2
-    for (int64_t k = 0; k < steps; ++k) step(k);
-  } else {
-    for (int64_t k = 0; k < steps; ++k) step(k);
+    for (int64_t k = 0; k < steps; ++k) step();
+  } else {  // four steps a pass: 1-3% over one (fewer loop instructions a step)
+#pragma GCC unroll 4
+    for (int64_t k = 0; k < steps; ++k) step();
   }
   const auto out = outIn;  // a copy: GCC otherwise reloads its fields at every store
 #pragma GCC unroll 6
@@ -521,11 +565,17 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
           const Mask low = Vector<float>::firstLanes(columns - j), high = Vector<float>::firstLanes(columns - j - 8);
           for (int64_t tile = 0; tile < tiles.tiles; ++tile) {
             const int64_t r = tiles.first(tile);
+            const float *aAt = a + r * aRowStride + k0 * aDepthStride, *bAt = b + k0 * bDepthStride + j;
+            const Destination<float> at = out.at(r, j);
             NoFetch none;
-            registerTileRows(tiles.rowsOf(tile),
-                             InPlaceOperands{a + r * aRowStride + k0 * aDepthStride, aRowStride, aDepthStride,
-                                             b + k0 * bDepthStride + j, bDepthStride, low, high},
-                             slice, out.at(r, j), low, high, none);
+            if (columns - j >= kColumns)
+              registerTileRows(tiles.rowsOf(tile),
+                               InPlaceOperands<true>{{aAt, aRowStride, aDepthStride}, bAt, bDepthStride, low, high},
+                               slice, at, low, high, none);
+            else
+              registerTileRows(tiles.rowsOf(tile),
+                               InPlaceOperands<false>{{aAt, aRowStride, aDepthStride}, bAt, bDepthStride, low, high},
+                               slice, at, low, high, none);
           }
         }
       });
@@ -537,6 +587,9 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   // One band of rows with B packed anew: narrow panels (kJustInTimeColumns), each packed from
   // lines the tiles of the one before fetched (LineFetch), and A packed once a depth chunk for
   // all of them (depth chunks outside column panels).
+  // f32 A with its rows along k is read where it lies (RowsInPlace) by products of up to
+  // kAInPlaceColumns columns, whose few column blocks would not repay packing it.
+  const bool aInPlace = std::is_same_v<T, float> && aDepthStride == 1 && columns <= kAInPlaceColumns;
   const bool oneBand = rows <= kRowChunk;
   const int64_t columnChunk = oneBand && !constB ? kJustInTimeColumns : kColumnChunk;
   const int64_t depthChunk = depthChunkOf(depth, kStepDepth);
@@ -599,7 +652,7 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
       LineFetch next = nextPanelLines(k0, j0);
       for (int64_t row0 = 0; row0 < rows; row0 += kRowChunk) {
         const int64_t band = rows - row0 < kRowChunk ? rows - row0 : kRowChunk;
-        if (!oneBand || j0 == 0)
+        if (!aInPlace && (!oneBand || j0 == 0))
           packA(a + row0 * aRowStride + k0 * aDepthStride, aRowStride, aDepthStride, band, slice, packedA);
         const TileRows tiles(band);
         next.shareAmong(blocks * tiles.tiles, steps);  // one band when fetching
@@ -610,14 +663,23 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
           const Mask low = Vector<Sum>::firstLanes(left), high = Vector<Sum>::firstLanes(left - 8);
           const Word *panel = packedPanel + block * steps * kColumns;
           for (int64_t tile = 0; tile < tiles.tiles; ++tile) {
-            const PackedOperands<Products> operands{packedA + tile * kRows * steps, panel};
-            const Destination<Sum> at = out.at(row0 + tiles.first(tile), block * kColumns);
-            if (next.lines > 0) {
-              next.startTile(block * tiles.tiles + tile);
-              registerTileRows(tiles.rowsOf(tile), operands, steps, at, low, high, next);
-            } else {
-              registerTileRows(tiles.rowsOf(tile), operands, steps, at, low, high, none);
+            const int64_t row = row0 + tiles.first(tile);
+            const Destination<Sum> at = out.at(row, block * kColumns);
+            auto run = [&](const auto &operands) {
+              if (next.lines > 0) {
+                next.startTile(block * tiles.tiles + tile);
+                registerTileRows(tiles.rowsOf(tile), operands, steps, at, low, high, next);
+              } else {
+                registerTileRows(tiles.rowsOf(tile), operands, steps, at, low, high, none);
+              }
+            };
+            if constexpr (std::is_same_v<T, float>) {
+              if (aInPlace) {
+                run(RowsInPlace{{a + row * aRowStride + k0, aRowStride, 1}, panel});
+                continue;
+              }
             }
+            run(PackedOperands<Products>{packedA + tile * kRows * steps, panel});
           }
         }
       }

@@ -303,12 +303,10 @@ struct PackedOperands {
   using Products = ProductsType;
   using Type = typename Products::Type;
   const typename Products::Word *a, *b;
-  Type aAt(int r) const { return Products::splat(a + r); }
-  Type bAt(int h) const { return Products::load(b + 8 * h); }
-  void next() {
-    a += kRows;
-    b += kColumns;
-  }
+  int64_t step = 0;  // an index, not moving pointers: GCC then counts the loop by B's pointer (s8 3% faster)
+  Type aAt(int r) const { return Products::splat(a + step * kRows + r); }
+  Type bAt(int h) const { return Products::load(b + step * kColumns + 8 * h); }
+  void next() { ++step; }
 };
 
 // f32 A where it lies, a depth step at a time. Rows 3-5 are read through a second pointer, so

@@ -117,6 +117,8 @@ class Conformance : public TwoStreamTest {
           double want = roundTo(shape.type, reference(c.inputs, unravel(i, shape.shape))), got = actual.at(i);
           if (std::isnan(want)) {
             ASSERT_TRUE(std::isnan(got)) << "output " << o << " element " << i;
+          } else if (std::isinf(want)) {
+            ASSERT_EQ(got, want) << "output " << o << " element " << i;
           } else {
             ASSERT_NEAR(got, want, tolerance * std::max(1.0, std::fabs(want)))
                 << "output " << o << " element " << i << (run == 0 ? " (ExecuteV2)" : " (handle)");

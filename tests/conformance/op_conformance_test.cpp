@@ -221,6 +221,33 @@ TEST_F(Conformance, UnaryEdgeValues) {
     EXPECT_LE(std::fabs(erf[i]), 1.0f) << "Erf(" << erfArguments[i] << ")";
   }
   expectSame(run("Gelu", {-0.0f, 0.0f, 10.0f, inf, nan}), {-0.0f, 0.0f, 10.0f, inf, nan}, "Gelu");
+  // exp: 1 at +-0, 0 at -inf and far below, inf at inf and past log(FLT_MAX) (88.7228), the
+  // largest finite results finite. Within 1 ulp where e^x is normal up to 88.37, 6 ulp above
+  // (where k = 127 leaves r outside the polynomial's interval), and 2 x 2^-149 where it is
+  // subnormal. (Before the subnormal path's shift was made exact, results near -87.2 were off by
+  // 45 ulp, and subnormal ones by 32 x 2^-149.)
+  expectSame(run("Exp", {-0.0f, 0.0f, -inf, -200.0f, inf, 88.73f, 100.0f, nan}),
+             {1.0f, 1.0f, 0.0f, 0.0f, inf, inf, inf, nan}, "Exp");
+  std::vector<float> expArguments = {88.72283f, 88.7f, 88.5f, 88.38f};
+  for (int i = -10400; i <= 8880; ++i) expArguments.push_back(float(i) / 100.0f);
+  std::vector<float> exps = run("Exp", expArguments);
+  double worstNormal = 0, worstTop = 0, worstSubnormal = 0;
+  for (size_t i = 0; i < expArguments.size(); ++i) {
+    double x = expArguments[i], want = std::exp(x);
+    if (want > FLT_MAX) continue;
+    ASSERT_TRUE(std::isfinite(exps[i])) << "Exp(" << x << ")";
+    if (want < FLT_MIN) {
+      worstSubnormal = std::max(worstSubnormal, std::fabs(exps[i] - want) / 0x1p-149);
+      continue;
+    }
+    double ulps = std::fabs(exps[i] - want) / std::ldexp(1.0, std::ilogb(want) - 23);
+    (x > 88.37 ? worstTop : worstNormal) = std::max(x > 88.37 ? worstTop : worstNormal, ulps);
+  }
+  printf("exp: worst %.2f ulp (normal), %.2f (above 88.37), %.1f x 2^-149 (subnormal)\n", worstNormal, worstTop,
+         worstSubnormal);
+  EXPECT_LE(worstNormal, 1.0);
+  EXPECT_LE(worstTop, 6.0);
+  EXPECT_LE(worstSubnormal, 2.0);
 }
 
 // ClipByValue: x, low and high broadcast together; AddN of one to five tensors; BiasAdd along

@@ -49,6 +49,28 @@ TEST_F(Conformance, SoftmaxOverTrailingAxes) {
   printf("softmax over trailing axes: %d cases\n", checked_);
 }
 
+// Rows holding NaN and infinities, as the reference's formula treats them: a NaN, or +inf (inf -
+// inf), makes every result of its row NaN; -inf gives 0 (log: -inf) beside finite neighbours, and
+// a row of -inf only is NaN. The shift skips NaN where the reference's max propagates it: the
+// results are the same. At the start, middle and end (a partial vector) of 37-long rows.
+TEST_F(Conformance, SoftmaxRowsWithNanAndInfinities) {
+  const double inf = INFINITY, nan = std::nan("");
+  const std::vector<std::pair<int64_t, double>> specials[] = {
+      {}, {{5, nan}}, {{36, nan}}, {{0, inf}}, {{36, inf}}, {{0, -inf}, {20, -inf}, {36, -inf}}, {{-1, -inf}}};
+  const int64_t rows = int64_t(std::size(specials)), length = 37;
+  for (const char *op : {"SoftmaxV2", "LogSoftmaxV2"})
+    for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_DOUBLE}) {
+      Case c = softmaxCase(op, type, {rows, length}, 1, 6);
+      for (int64_t r = 0; r < rows; ++r)
+        for (const auto &[at, value] : specials[r]) {
+          if (at >= 0) c.inputs[0].set(r * length + at, value);
+          else
+            for (int64_t j = 0; j < length; ++j) c.inputs[0].set(r * length + j, value);
+        }
+      check(c);
+    }
+}
+
 TEST_F(Conformance, SoftmaxCompiledForEveryShape) {
   ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_FUZZ), ACL_SUCCESS);
   using Shape = std::vector<int64_t>;

@@ -41,6 +41,39 @@ func.func @erf_rational(%x: vector<8xf32>) -> vector<8xf32> {
   return %0 : vector<8xf32>
 }
 
+// exp is 2^k e^r: x clamped (NaN kept), x log2(e) rounded by adding 1.5 * 2^23 + 127 in one
+// FMA, that sum held at k = 127, k by a subtraction, r = x - k ln 2 in two FMAs, e^r as
+// 1 + (r + r^2 Q(r)) with Q by Estrin's scheme, and 2^k as the sum's bits shifted into the
+// exponent: no floor, no fptosi.
+// CHECK-LABEL: func @exp_polynomial
+// CHECK: %[[LOW:.*]] = arith.cmpf olt, %arg0, %{{.*}} : vector<8xf32>
+// CHECK: %[[X1:.*]] = arith.select %[[LOW]], %{{.*}}, %arg0
+// CHECK: %[[HIGH:.*]] = arith.cmpf ogt, %[[X1]], %{{.*}} : vector<8xf32>
+// CHECK: %[[X:.*]] = arith.select %[[HIGH]], %{{.*}}, %[[X1]]
+// CHECK: %[[SUM:.*]] = math.fma %[[X]], %[[LOG2E:.*]], %[[ROUNDING:.*]] : vector<8xf32>
+// CHECK: %[[OVER:.*]] = arith.cmpf ogt, %[[SUM]], %{{.*}} : vector<8xf32>
+// CHECK: %[[HELD:.*]] = arith.select %[[OVER]], %{{.*}}, %[[SUM]]
+// CHECK: %[[K:.*]] = arith.subf %[[HELD]], %[[ROUNDING]] : vector<8xf32>
+// CHECK: %[[R1:.*]] = math.fma %[[K]], %{{.*}}, %[[X]]
+// CHECK: %[[R:.*]] = math.fma %[[K]], %{{.*}}, %[[R1]]
+// CHECK: %[[R2:.*]] = arith.mulf %[[R]], %[[R]]
+// CHECK-COUNT-3: math.fma %{{.*}}, %[[R]], %{{.*}} : vector<8xf32>
+// CHECK: %[[Q1:.*]] = math.fma %{{.*}}, %[[R2]], %{{.*}}
+// CHECK: %[[Q:.*]] = math.fma %[[Q1]], %[[R2]], %{{.*}}
+// CHECK: %[[P1:.*]] = math.fma %[[Q]], %[[R2]], %[[R]]
+// CHECK: %[[P:.*]] = arith.addf %[[P1]], %{{.*}} : vector<8xf32>
+// CHECK: %[[BITS:.*]] = arith.bitcast %[[HELD]] : vector<8xf32> to vector<8xi32>
+// CHECK: %[[SHIFTED:.*]] = arith.shli %[[BITS]], %{{.*}} : vector<8xi32>
+// CHECK: %[[TWOK:.*]] = arith.bitcast %[[SHIFTED]] : vector<8xi32> to vector<8xf32>
+// CHECK: %[[Y:.*]] = arith.mulf %[[P]], %[[TWOK]]
+// CHECK-NOT: math.floor
+// CHECK-NOT: arith.fptosi
+// CHECK: return %[[Y]]
+func.func @exp_polynomial(%x: vector<8xf32>) -> vector<8xf32> {
+  %0 = math.exp %x : vector<8xf32>
+  return %0 : vector<8xf32>
+}
+
 // CHECK-LABEL: func @kept
 // CHECK: math.exp %{{.*}} : vector<4xf64>
 // CHECK: math.sin %{{.*}} : vector<8xf32>

@@ -171,12 +171,13 @@ func.func @matmul_i8(%a: tensor<3x8xi8>, %b: tensor<8x5xi8>) -> tensor<3x5xi32> 
 
 // -----
 
-// Softmax over leading axes (here the first: the kept last dim innermost): max and sum of exp
-// over the axes, 1 / sum once a column, then exp(x - max) times it, a nest each.
+// Softmax over leading axes (here the first: the kept last dim innermost): max (NaN skipped: it
+// reaches every result through the sum) and sum of exp over the axes, 1 / sum once a column,
+// then exp(x - max) times it, a nest each.
 // CHECK-LABEL: func @softmax
 // CHECK-NOT: scf.forall
 // CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
-// CHECK:   arith.maximumf
+// CHECK:   arith.maxnumf
 // CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]
 // CHECK:   math.exp
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel"]
@@ -199,7 +200,7 @@ func.func @softmax(%a: tensor<4x7xf32>) -> tensor<4x7xf32> {
 // CHECK:   %[[YROW:.*]] = tensor.extract_slice %[[OUT]][%[[R]], 0] [1, 7] [1, 1]
 // CHECK:   %[[XROW:.*]] = tensor.extract_slice %arg0[%[[R]], 0] [1, 7] [1, 1]
 // CHECK:   %[[MAX:.*]] = linalg.generic {{.*}} ins(%[[XROW]] : tensor<1x7xf32>)
-// CHECK:     arith.maximumf
+// CHECK:     arith.maxnumf
 // CHECK:   %[[E:.*]] = linalg.generic {{.*}} ins(%[[XROW]], %[[MAX]] : {{.*}}) outs(%[[YROW]] : tensor<1x7xf32>)
 // CHECK:     math.exp
 // CHECK:   %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[E]] : tensor<1x7xf32>)
@@ -225,7 +226,7 @@ func.func @softmax_rows(%a: tensor<4x7xf32>) -> tensor<4x7xf32> {
 // CHECK:   %[[YROW:.*]] = tensor.extract_slice %[[OUT]][%[[I]], %[[J]], 0] [1, 1, 7] [1, 1, 1]
 // CHECK:   %[[XROW:.*]] = tensor.extract_slice %arg0[%[[I]], %[[J]], 0] [1, 1, 7] [1, 1, 1] : tensor<2x?x7xf16> to tensor<1x1x7xf16>
 // CHECK:   %[[KEPT:.*]] = tensor.empty() : tensor<1x1x7xf32>
-// CHECK:   arith.maximumf
+// CHECK:   arith.maxnumf
 // CHECK:   %[[E:.*]] = linalg.generic {{.*}} outs(%[[KEPT]] : tensor<1x1x7xf32>)
 // CHECK:     math.exp
 // CHECK:   linalg.generic {{.*}} ins(%[[E]] : tensor<1x1x7xf32>)
@@ -248,7 +249,7 @@ func.func @softmax_rows_f16(%a: tensor<2x?x7xf16>) -> tensor<2x?x7xf16> {
 // CHECK-LABEL: func @softmax_rows_bf16_dynamic
 // CHECK: scf.forall
 // CHECK-NOT: tensor.empty() : tensor<1x?xf32>
-// CHECK:   arith.maximumf
+// CHECK:   arith.maxnumf
 // CHECK:   math.exp
 // CHECK:   arith.addf
 // CHECK:   arith.divf
@@ -997,7 +998,7 @@ func.func @floor_div_i32(%a: tensor<5xi32>, %b: tensor<5xi32>) -> tensor<5xi32> 
 // CHECK-LABEL: func @log_softmax
 // CHECK: scf.forall
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
-// CHECK:   arith.maximumf
+// CHECK:   arith.maxnumf
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
 // CHECK:   math.exp
 // CHECK: linalg.generic {{.*}} iterator_types = ["parallel"]

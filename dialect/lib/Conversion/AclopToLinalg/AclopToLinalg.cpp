@@ -571,8 +571,10 @@ struct SoftmaxPattern : OpConversionPattern<Op> {
     // The softmax of `x` (the input or a row of it) into `init`. With a `kept` tensor (f32 and
     // f64: the row of `init`; f16/bf16: an f32 row) exp(x - max) is written there, summed from
     // there and scaled into `init`: each exponential is taken once, not again for the result.
+    // The shift skips NaN (MaxNum): a NaN in the row makes its exponential, the sum and so every
+    // result NaN all the same.
     auto softmax = [&](OpBuilder &b, Location l, Value x, Value init, Value kept) -> Value {
-      Value max = reduce(b, l, x, dims, Combine::Max, accType, false, {}, {},
+      Value max = reduce(b, l, x, dims, Combine::MaxNum, accType, false, {}, {},
                          [&](OpBuilder &nb, Location nl, ValueRange args) { return widen(nb, nl, args[0]); });
       Value exponentials, sum;
       if (kept) {

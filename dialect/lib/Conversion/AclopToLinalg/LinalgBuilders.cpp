@@ -112,7 +112,7 @@ Value isInRange(OpBuilder &b, Location loc, Value index, Value size) {
 TypedAttr identityOf(OpBuilder &b, Combine combine, Type type, bool isUnsigned) {
   if (combine == Combine::Sum) return cast<TypedAttr>(b.getZeroAttr(type));
   if (combine == Combine::Prod) return cast<TypedAttr>(b.getOneAttr(type));
-  bool max = combine == Combine::Max;
+  bool max = combine == Combine::Max || combine == Combine::MaxNum;
   if (auto floatType = dyn_cast<FloatType>(type))
     return b.getFloatAttr(type, APFloat::getInf(floatType.getFloatSemantics(), /*Negative=*/max));
   unsigned width = type.getIntOrFloatBitWidth();
@@ -131,6 +131,9 @@ Value combineOf(OpBuilder &b, Location loc, Combine combine, Value acc, Value x,
   case Combine::Min:
     if (isFloat) return arith::MinimumFOp::create(b, loc, acc, x);
     return isUnsigned ? Value(arith::MinUIOp::create(b, loc, acc, x)) : Value(arith::MinSIOp::create(b, loc, acc, x));
+  case Combine::MaxNum:
+    if (isFloat) return arith::MaxNumFOp::create(b, loc, acc, x);
+    break;
   case Combine::Max:
     break;
   }

@@ -133,11 +133,15 @@ std::optional<std::pair<arith::CmpFPredicate, arith::CmpIPredicate>> comparison(
 
 Value mlir::aclop::expOf(OpBuilder &b, Location loc, Value x) {
   if (!x.getType().isF32()) return math::ExpOp::create(b, loc, x);
-  // exp(x) = exp(x + 24 ln 2) * 2^-24: one rounding into the subnormals, as libm's.
-  Value low = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, floatConstant(b, loc, x.getType(), -87.0));
-  Value shifted = arith::AddFOp::create(b, loc, x, floatConstant(b, loc, x.getType(), 24 * M_LN2));
+  // Where e^x is subnormal, math.exp flushes it to 0 (below -87.68): there exp(x) = exp(x + c) *
+  // e^-c, c being 24 ln 2 to a multiple of 2^-17, x's ulp there, so that x + c is exact (24 ln 2
+  // itself rounded the sum by up to 32 ulp of the result). One rounding into the subnormals, as
+  // libm's; results from -87.5 up (the normal ones among them) take math.exp directly.
+  constexpr double kShift = 16.635528564453125;
+  Value low = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, floatConstant(b, loc, x.getType(), -87.5));
+  Value shifted = arith::AddFOp::create(b, loc, x, floatConstant(b, loc, x.getType(), kShift));
   Value value = math::ExpOp::create(b, loc, arith::SelectOp::create(b, loc, low, shifted, x));
-  Value scale = arith::SelectOp::create(b, loc, low, floatConstant(b, loc, x.getType(), 0x1p-24),
+  Value scale = arith::SelectOp::create(b, loc, low, floatConstant(b, loc, x.getType(), std::exp(-kShift)),
                                         floatConstant(b, loc, x.getType(), 1.0));
   return arith::MulFOp::create(b, loc, value, scale);
 }

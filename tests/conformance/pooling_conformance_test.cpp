@@ -148,6 +148,14 @@ TEST_F(Conformance, Pooling) {
       {"AvgPoolV2", ACL_FLOAT, nhwc, 1, 3, 7, 9, 3, 3, 2, 2, "CALCULATED", {0, 0, 0, 0}, true, false, false},
       {"MaxPool", ACL_FLOAT, nhwc, 1, 3, 2, 2, 3, 3, 1, 1, "SAME"},
       {"AvgPool", ACL_FLOAT, nchw, 1, 3, 2, 2, 3, 3, 1, 1, "SAME"},
+      // NCHW windows at a stride along whole vectors of the output's rows: each read is one load
+      // of stride x lanes elements and a shuffle (aclop-lower-strided-gathers), except where that
+      // load would pass the input's end (the last vector's second column: the gather remains).
+      // Strides 2 and 3, 8, 16 and 32 lanes, a row ending in a partial vector.
+      {"MaxPool", ACL_FLOAT, nchw, 2, 3, 6, 32, 2, 2, 2, 2, "VALID"},
+      {"AvgPool", ACL_FLOAT, nchw, 1, 2, 6, 35, 2, 2, 2, 2, "VALID"},
+      {"AvgPool", ACL_FLOAT16, nchw, 1, 2, 6, 48, 3, 3, 3, 3, "VALID"},
+      {"MaxPool", ACL_INT8, nchw, 1, 2, 4, 64, 2, 2, 2, 2, "VALID"},
   };
   for (const Pool &p : pools) check(poolCase(p));
   printf("pooling: %d cases\n", checked_);

@@ -166,6 +166,30 @@ def AclopFloatMinMaxToLlvm : Pass<"aclop-float-min-max-to-llvm", "func::FuncOp">
   let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
+def AclopLowerStridedGathers : Pass<"aclop-lower-strided-gathers", "func::FuncOp"> {
+  let summary = "vector.gather of every s-th element (s = 2 to 4) as a load and a vector.shuffle";
+  let description = [{
+    Runs after bufferization. A gather from a memref with the identity layout, all its lanes
+    read (a constant true mask), whose index vector is lane 0's index plus s x lane (as the
+    vectorizer builds for a window read at a stride, NCHW pooling's, or a strided slice) becomes
+    a vector.load of s x V elements of the flattened memref and a vector.shuffle of every s-th
+    lane. The load reaches up to s - 1 elements past the last one gathered; an scf.if keeps the
+    gather for a vector whose load would leave the buffer.
+
+    ```mlir
+    %v = vector.gather %m[%c0, %c0] [%idx], %true, %pass : memref<4x16xf32>, vector<8xindex>, ...
+    // %idx = %b + 2 x [0, 1, ..., 7] becomes
+    %r = scf.if %inside -> (vector<8xf32>) {
+      %w = vector.load %flat[%start] : memref<64xf32>, vector<16xf32>
+      %s = vector.shuffle %w, %w [0, 2, 4, 6, 8, 10, 12, 14] : vector<16xf32>, vector<16xf32>
+      scf.yield %s : vector<8xf32>
+    } else { ... the gather ... }
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
+}
+
 def AclopLowerNarrowTransposes : Pass<"aclop-lower-narrow-transposes", "func::FuncOp"> {
   let summary = "2-D vector.transpose of 16- or 8-bit elements as one vector.shuffle";
   let description = [{

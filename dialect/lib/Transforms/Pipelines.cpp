@@ -2,9 +2,9 @@
 //
 // Stages, each inspectable with op-opt: aclop -> linalg on tensors; strategy; tiling and
 // vectorization; bufferization (outputs written in place, temporaries freed); ukernel calls;
-// loops (strided copies too); register tiles hoisted; block partitioning and the kernel entry; non-temporal stores
-// (x86); f32 -> bf16 by vcvtneps2bf16 (AVX512-BF16); LLVM dialect; a final check that nothing
-// else is left.
+// loops (strided copies too); strided gathers as loads and shuffles; register tiles hoisted;
+// block partitioning and the kernel entry; non-temporal stores (x86); f32 -> bf16 by
+// vcvtneps2bf16 (AVX512-BF16); LLVM dialect; a final check that nothing else is left.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,7 +35,8 @@ std::string pipelineText(const aclop::AclopToLlvmOptions &options) {
          "buffer-deallocation-pipeline,"
          "aclop-call-ukernels,"
          "func.func(convert-linalg-to-parallel-loops),scf-forall-to-parallel,canonicalize,cse,"
-         "func.func(aclop-lower-strided-copies,aclop-lower-register-tiles,aclop-version-gemm-epilogue),aclop-map-to-kernel-abi," +
+         "func.func(aclop-lower-strided-copies,aclop-lower-strided-gathers,aclop-lower-register-tiles,"
+         "aclop-version-gemm-epilogue),aclop-map-to-kernel-abi," +
          std::string(options.streamStores ? "func.func(aclop-stream-stores)," : "") +
          std::string(options.fastBf16 ? "func.func(aclop-fast-bf16-truncation)," : "") +
          "func.func(convert-vector-to-scf{full-unroll=true}),lower-affine,convert-scf-to-cf,"

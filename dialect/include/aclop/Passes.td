@@ -171,7 +171,7 @@ def AclopLowerStridedGathers : Pass<"aclop-lower-strided-gathers", "func::FuncOp
   let description = [{
     Runs after bufferization. A gather from a memref with the identity layout, all its lanes
     read (a constant true mask), whose index vector is lane 0's index plus s x lane (as the
-    vectorizer builds for a window read at a stride, NCHW pooling's, or a strided slice) becomes
+    vectorizer builds for a window read at a stride along the innermost dim: NCHW pooling's) becomes
     a vector.load of s x V elements of the flattened memref and a vector.shuffle of every s-th
     lane. The load reaches up to s - 1 elements past the last one gathered; an scf.if keeps the
     gather for a vector whose load would leave the buffer.

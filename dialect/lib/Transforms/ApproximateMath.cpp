@@ -78,7 +78,7 @@ struct ErfAsRational : OpRewritePattern<math::ErfOp> {
 };
 
 // exp(x) for f32 as 2^k e^r, k = round(x log2(e)), r = x - k ln 2 (Cody and Waite's two-part
-// ln 2), e^r by Horner on Cephes' expf coefficients. x log2(e) is rounded by adding 1.5 * 2^23
+// ln 2), e^r by Cephes' expf polynomial. x log2(e) is rounded by adding 1.5 * 2^23
 // (plus the exponent bias) in the same FMA, which leaves k + 127 in the low bits of the sum: a
 // subtraction gives k, a shift gives 2^k's bits. MLIR's approximation (the same polynomial, so
 // the same results to an ulp) takes a floor, an fptosi, an add, and clamps k both ways: 20
@@ -116,6 +116,7 @@ struct ExpAsPolynomial : OpRewritePattern<math::ExpOp> {
     rewriter.replaceOpWithNewOp<arith::MulFOp>(op, p, twoToK);
     return success();
   }
+  // c0 to c7 of e^r (c0 and c1, both 1, are the final add and the FMA onto r).
   static constexpr double kExpCoefficients[] = {1.0, 1.0, 5.0000001201E-1, 1.6666665459E-1, 4.1665795894E-2,
                                                 8.3334519073E-3, 1.3981999507E-3, 1.9875691500E-4};
 };

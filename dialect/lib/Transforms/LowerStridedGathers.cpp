@@ -1,9 +1,10 @@
 //===- LowerStridedGathers.cpp - stride-s gathers as a load and a shuffle --===//
 //
 // A vector.gather whose lanes read every s-th element (s = 2 to 4) of a contiguous memref, as
-// the vectorizer makes of a window read at a stride (NCHW pooling with stride 2) or a strided
-// slice, becomes one contiguous load of s x V elements and a vector.shuffle of every s-th: on
-// AVX2 a shuffle and a lane permute where a gather costs ~8 loads, and on AMD's cores more.
+// the vectorizer makes of a window read at a stride along the innermost dim (NCHW pooling with
+// stride 2), becomes one contiguous load of s x V elements and a vector.shuffle of every s-th:
+// on AVX2 a load, a shuffle and a lane permute where LLVM scalarized the gather (8 loads and
+// inserts).
 // The load may reach s - 1 elements past the last one the gather read; where that would leave
 // the buffer (its last vector of the kind) the gather stays, behind an scf.if.
 //
@@ -100,7 +101,13 @@ Value laneZero(OpBuilder &b, Location loc, Value v) {
   if (std::optional<SmallVector<int64_t>> lanes = constantLanes(v))
     return arith::ConstantOp::create(b, loc, b.getIntegerAttr(element, lanes->front()));
   if (isa<vector::StepOp>(op)) return arith::ConstantOp::create(b, loc, b.getIntegerAttr(element, 0));
-  if (auto broadcast = dyn_cast<vector::BroadcastOp>(op)) return laneZero(b, loc, broadcast.getSource());
+  if (auto broadcast = dyn_cast<vector::BroadcastOp>(op)) {
+    // laneStep looked no further than a one-lane source: extract its lane.
+    auto source = dyn_cast<VectorType>(broadcast.getSourceType());
+    if (source && source.getNumElements() == 1)
+      return vector::ExtractOp::create(b, loc, broadcast.getSource(), SmallVector<int64_t>(source.getRank(), 0));
+    return laneZero(b, loc, broadcast.getSource());
+  }
   if (auto cast = dyn_cast<vector::ShapeCastOp>(op)) return laneZero(b, loc, cast.getSource());
   Value lhs = laneZero(b, loc, op->getOperand(0));
   if (isa<arith::IndexCastOp>(op)) return arith::IndexCastOp::create(b, loc, element, lhs);
@@ -138,8 +145,7 @@ struct StridedGatherToLoadAndShuffle : OpRewritePattern<vector::GatherOp> {
     for (int64_t d = memref.getRank() - 1; d >= 0; --d) {
       start = rewriter.createOrFold<arith::AddIOp>(
           loc, start, rewriter.createOrFold<arith::MulIOp>(loc, gather.getOffsets()[d], size));
-      Value extent = memref.isDynamicDim(d) ? Value(memref::DimOp::create(rewriter, loc, base, d))
-                                            : Value(arith::ConstantIndexOp::create(rewriter, loc, memref.getDimSize(d)));
+      Value extent = rewriter.createOrFold<memref::DimOp>(loc, base, d);  // a constant where static
       size = rewriter.createOrFold<arith::MulIOp>(loc, size, extent);
     }
     Value end = rewriter.createOrFold<arith::AddIOp>(loc, start,
@@ -150,11 +156,12 @@ struct StridedGatherToLoadAndShuffle : OpRewritePattern<vector::GatherOp> {
         rewriter, loc, inside,
         [&](OpBuilder &b, Location l) {
           // A 1-D view by reinterpret_cast: a collapse_shape's load was folded back into the
-          // memref's dims, dividing the start by each (MaxPool 2x2/2 NCHW ran at half the gathers' speed).
+          // memref's dims, dividing the start by each (MaxPool 2x2/2 NCHW: half the gathers' speed).
           int64_t elements = memref.hasStaticShape() ? memref.getNumElements() : ShapedType::kDynamic;
           OpFoldResult extent = memref.hasStaticShape() ? OpFoldResult(b.getIndexAttr(elements)) : OpFoldResult(size);
-          Value flat = memref::ReinterpretCastOp::create(b, l, MemRefType::get({elements}, memref.getElementType()), base,
-                                                         b.getIndexAttr(0), {extent}, {b.getIndexAttr(1)});
+          auto flatType = MemRefType::get({elements}, memref.getElementType());
+          Value flat = memref::ReinterpretCastOp::create(b, l, flatType, base, b.getIndexAttr(0), {extent},
+                                                         {b.getIndexAttr(1)});
           auto windowType = VectorType::get({*step * lanes}, type.getElementType());
           Value loaded = vector::LoadOp::create(b, l, windowType, flat, ValueRange{start});
           SmallVector<int64_t> picks;

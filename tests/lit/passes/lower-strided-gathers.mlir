@@ -89,3 +89,25 @@ func.func @kept(%m: memref<256xf32>, %s: memref<8x32xf32, strided<[64, 1]>>, %ma
   %4 = vector.gather %m[%c0] [%read], %on, %pass : memref<256xf32>, vector<8xindex>, vector<8xi1>, vector<8xf32> into vector<8xf32>
   return %0, %1, %2, %3, %4 : vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>
 }
+
+// -----
+
+// A base broadcast from a one-lane vector (the vectorizer's vector<1xindex> of an index): lane 0
+// is that vector's one element.
+// CHECK-LABEL: func @one_lane_base
+// CHECK: %[[BASE:.*]] = vector.extract %arg1[0] : index from vector<1xindex>
+// CHECK: %[[END:.*]] = arith.addi %[[BASE]], %c16
+// CHECK: scf.if
+// CHECK:   vector.load %{{.*}}[%[[BASE]]] : memref<64xf32>, vector<16xf32>
+func.func @one_lane_base(%m: memref<64xf32>, %b: vector<1xindex>) -> vector<8xf32> {
+  %c0 = arith.constant 0 : index
+  %two = arith.constant dense<2> : vector<8xindex>
+  %on = arith.constant dense<true> : vector<8xi1>
+  %pass = arith.constant dense<0.0> : vector<8xf32>
+  %step = vector.step : vector<8xindex>
+  %bv = vector.broadcast %b : vector<1xindex> to vector<8xindex>
+  %by2 = arith.muli %step, %two : vector<8xindex>
+  %idx = arith.addi %bv, %by2 : vector<8xindex>
+  %v = vector.gather %m[%c0] [%idx], %on, %pass : memref<64xf32>, vector<8xindex>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+  return %v : vector<8xf32>
+}

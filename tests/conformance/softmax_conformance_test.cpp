@@ -51,8 +51,9 @@ TEST_F(Conformance, SoftmaxOverTrailingAxes) {
 
 // Rows holding NaN and infinities, as the reference's formula treats them: a NaN, or +inf (inf -
 // inf), makes every result of its row NaN; -inf gives 0 (log: -inf) beside finite neighbours, and
-// a row of -inf only is NaN. The shift skips NaN where the reference's max propagates it: the
-// results are the same. At the start, middle and end (a partial vector) of 37-long rows.
+// a row of -inf only is NaN. The shift skips NaN (as the reference's std::max does after the
+// first element): the NaN reaches every result through the sum all the same. At the start,
+// middle and end (a partial vector) of 37-long rows.
 TEST_F(Conformance, SoftmaxRowsWithNanAndInfinities) {
   const double inf = INFINITY, nan = std::nan("");
   const std::vector<std::pair<int64_t, double>> specials[] = {

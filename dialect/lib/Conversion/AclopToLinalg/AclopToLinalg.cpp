@@ -455,6 +455,8 @@ struct ArgReducePattern : OpConversionPattern<Op> {
   LogicalResult matchAndRewrite(Op op, typename Op::Adaptor adaptor, ConversionPatternRewriter &rewriter) const override {
     constexpr bool isMax = std::is_same_v<Op, ArgMaxOp>;
     constexpr Combine extreme = isMax ? Combine::Max : Combine::Min;
+    // The scan's extreme so far skips NaN (a NaN x leaves it; it is never NaN itself).
+    constexpr Combine extremeSoFar = isMax ? Combine::MaxNum : Combine::MinNum;
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
     auto inputType = tensorType(input);
@@ -491,13 +493,10 @@ struct ArgReducePattern : OpConversionPattern<Op> {
                   isMax ? (isUnsigned ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::sgt)
                         : (isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt),
                   x, args[1]);
-            // The extreme so far as maxnum / minnum (a NaN x leaves it; it is never NaN itself;
-            // integers combine as reductions do), not select(better, x, extreme): LLVM folds a
-            // store of that select of the loaded extreme into a masked store (vmaskmovps,
-            // microcoded on AMD).
-            Value value = !isFloat ? combineOf(nb, nl, extreme, x, args[1], isUnsigned)
-                          : isMax  ? Value(arith::MaxNumFOp::create(nb, nl, args[1], x))
-                                   : Value(arith::MinNumFOp::create(nb, nl, args[1], x));
+            // The extreme so far as maxnum / minnum, the extreme first, not select(better, x,
+            // extreme): LLVM folds a store of that select of the loaded extreme into a masked
+            // store (vmaskmovps, microcoded on AMD).
+            Value value = combineOf(nb, nl, extremeSoFar, args[1], x, isUnsigned);
             Value at = arith::SelectOp::create(nb, nl, better, position(nb, nl), args[2]);
             linalg::YieldOp::create(nb, nl, ValueRange{value, at});
           });

@@ -128,6 +128,9 @@ Value combineOf(OpBuilder &b, Location loc, Combine combine, Value acc, Value x,
   case Combine::Prod:
     if (isFloat) return arith::MulFOp::create(b, loc, acc, x, arith::FastMathFlags::reassoc);
     return arith::MulIOp::create(b, loc, acc, x);
+  case Combine::MinNum:
+    if (isFloat) return arith::MinNumFOp::create(b, loc, acc, x);
+    [[fallthrough]];
   case Combine::Min:
     if (isFloat) return arith::MinimumFOp::create(b, loc, acc, x);
     return isUnsigned ? Value(arith::MinUIOp::create(b, loc, acc, x)) : Value(arith::MinSIOp::create(b, loc, acc, x));

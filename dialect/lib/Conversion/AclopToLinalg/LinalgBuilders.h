@@ -67,9 +67,10 @@ Value mulOf(OpBuilder &b, Location loc, Value x, Value y);
 
 // How a reduction combines its elements: the identity it starts from (the extreme of the type
 // for max and min; `type` signless, `isUnsigned` its signedness) and one combining step. Max
-// and Min propagate NaN; MaxNum skips it (llvm.maxnum: 3 vector instructions a step on x86
-// against llvm.maximum's 5), for a maximum whose NaN would reach the results anyway.
-enum class Combine { Sum, Prod, Max, Min, MaxNum };
+// and Min propagate NaN; MaxNum and MinNum skip it (llvm.maxnum: 3 vector instructions a step on
+// x86 against llvm.maximum's 5), for an extreme whose NaN reaches the results another way (a
+// softmax's sum) or is looked for apart (ArgMax's scan). On integers they are Max and Min.
+enum class Combine { Sum, Prod, Max, Min, MaxNum, MinNum };
 TypedAttr identityOf(OpBuilder &b, Combine combine, Type type, bool isUnsigned);
 Value combineOf(OpBuilder &b, Location loc, Combine combine, Value acc, Value x, bool isUnsigned);
 

@@ -2,6 +2,7 @@
 #include "GemmEpilogue.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 
@@ -41,16 +42,8 @@ std::optional<aclop::ScaledEpilogueParts> matchScaledSum(Value scaled, Value wit
 
 } // namespace
 
-// Read off the arith.constant's attribute: matchPattern(value, m_Zero()), which folds the op,
-// matched these constants in op-opt but not in the JIT's compile of the same IR.
 bool mlir::aclop::isZeroConstant(Value value) {
-  auto constant = value.getDefiningOp<arith::ConstantOp>();
-  if (!constant) return false;
-  Attribute attr = constant.getValue();
-  if (auto splat = dyn_cast<SplatElementsAttr>(attr)) attr = splat.getSplatValue<Attribute>();
-  if (auto integer = dyn_cast<IntegerAttr>(attr)) return integer.getValue().isZero();
-  if (auto real = dyn_cast<FloatAttr>(attr)) return real.getValue().isZero();
-  return false;
+  return matchPattern(value, m_Zero()) || matchPattern(value, m_AnyZeroFloat());
 }
 
 std::optional<aclop::ScaledEpilogueParts> mlir::aclop::matchScaledEpilogue(Value result,

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -32,17 +33,15 @@ namespace {
 
 constexpr int64_t kMaxStride = 4;
 
-// An arith.constant's integer lanes (a scalar's one value), read off the op: matchPattern's
-// constant matchers, which go through the ConstantLike trait, matched in op-opt but not in the
-// JIT's compile of the same IR (as GemmEpilogue.cpp's isZeroConstant notes).
+// A constant's integer lanes (a scalar's one value).
 std::optional<SmallVector<int64_t>> constantLanes(Value v) {
-  auto constant = v.getDefiningOp<arith::ConstantOp>();
-  if (!constant) return std::nullopt;
+  Attribute value;
+  if (!matchPattern(v, m_Constant(&value))) return std::nullopt;
   SmallVector<int64_t> lanes;
-  if (auto dense = dyn_cast<DenseIntElementsAttr>(constant.getValue())) {
+  if (auto dense = dyn_cast<DenseIntElementsAttr>(value)) {
     for (const APInt &lane : dense.getValues<APInt>())
       lanes.push_back(lane.getBitWidth() == 1 ? int64_t(lane.getBoolValue()) : lane.getSExtValue());
-  } else if (auto integer = dyn_cast<IntegerAttr>(constant.getValue())) {
+  } else if (auto integer = dyn_cast<IntegerAttr>(value)) {
     lanes.push_back(integer.getValue().getSExtValue());
   } else {
     return std::nullopt;

@@ -190,6 +190,30 @@ def AclopLowerStridedGathers : Pass<"aclop-lower-strided-gathers", "func::FuncOp
                            "::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect"];
 }
 
+def AclopLowerDynamicExpandShapes : Pass<"aclop-lower-dynamic-expand-shapes", "func::FuncOp"> {
+  let summary = "memref.expand_shape into two or more dynamic dims of one group as memref.reinterpret_cast";
+  let description = [{
+    Runs before expand-strided-metadata, which in LLVM 22 assumes at most one dynamic size in
+    each reassociation group and, given more (a dynamic convolution's pixels split into a
+    dynamic height and width), reads a null size and crashes (llvm-project#186830, fixed for
+    LLVM 23 by reading `output_shape`). Such an expand_shape becomes a reinterpret_cast of
+    its source's base buffer at the source's offset, with the sizes of its `output_shape`: in a
+    group the innermost dim keeps the source dim's stride and each outer one steps over the
+    sizes inside it. Other expand_shapes are left to expand-strided-metadata.
+
+    ```mlir
+    %e = memref.expand_shape %m [[0], [1, 2]] output_shape [%a, %b, %c]
+        : memref<?x?xf32> into memref<?x?x?xf32>
+    // becomes
+    %base, %offset, %sizes:2, %strides:2 = memref.extract_strided_metadata %m
+    %s = arith.muli %strides#1, %c : index
+    %e = memref.reinterpret_cast %base to offset: [0], sizes: [%a, %b, %c],
+        strides: [%strides#0, %s, 1] : memref<f32> to memref<?x?x?xf32>
+    ```
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
+}
+
 def AclopLowerNarrowTransposes : Pass<"aclop-lower-narrow-transposes", "func::FuncOp"> {
   let summary = "2-D vector.transpose of 16- or 8-bit elements as one vector.shuffle";
   let description = [{

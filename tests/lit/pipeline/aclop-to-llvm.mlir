@@ -596,3 +596,14 @@ func.func @strided_slice(%a: tensor<9x?xi1>, %b: tensor<3x4xbf16>) -> (tensor<3x
   %1 = aclop.strided_slice %b {offsets = array<i64: 2, 3>, sizes = array<i64: 1, 1>, strides = array<i64: 1, 1>, shrink = array<i64: 0, 1>} : (tensor<3x4xbf16>) -> tensor<bf16>
   return %0, %1 : tensor<3x?xi1>, tensor<bf16>
 }
+
+// -----
+
+// A convolution returning its dynamic output: the product's pixels split into a dynamic height
+// and width (an expand_shape LLVM 22's expand-strided-metadata crashed on).
+// CHECK-LABEL: llvm.func @conv2d_dynamic_result(
+func.func @conv2d_dynamic_result(%x: tensor<?x?x?x3xf32>, %w: tensor<3x3x3x5xf32>) -> tensor<?x?x?x5xf32> {
+  %r = aclop.conv2d %x, %w {strides = array<i64: 2, 1>, pads = array<i64: 1, 1, 1, 1>, data_format = "NHWC", filter_format = "HWCN"}
+      : (tensor<?x?x?x3xf32>, tensor<3x3x3x5xf32>) -> tensor<?x?x?x5xf32>
+  return %r : tensor<?x?x?x5xf32>
+}

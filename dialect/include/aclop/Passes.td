@@ -214,6 +214,17 @@ def AclopLowerDynamicExpandShapes : Pass<"aclop-lower-dynamic-expand-shapes", "f
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
 }
 
+def AclopBf16SelectsAsIntegers : Pass<"aclop-bf16-selects-as-integers", "func::FuncOp"> {
+  let summary = "arith.select of bf16 vectors as a select of their bits (i16 vectors)";
+  let description = [{
+    The choice is the same bits either way, and LLVM 22's x86 backend lowers every i16 vector
+    select, but with AVX512-BF16 aborts on a bf16 one of an odd width above 16 (17 or 33
+    lanes: a Select operator's row), which it splits into a one-element bf16 select it cannot
+    soft-promote.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def AclopLowerNarrowTransposes : Pass<"aclop-lower-narrow-transposes", "func::FuncOp"> {
   let summary = "2-D vector.transpose of 16- or 8-bit elements as one vector.shuffle";
   let description = [{

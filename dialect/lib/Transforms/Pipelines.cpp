@@ -4,8 +4,8 @@
 // vectorization; bufferization (outputs written in place, temporaries freed); ukernel calls;
 // loops (strided copies too); strided gathers as loads and shuffles; register tiles hoisted;
 // block partitioning and the kernel entry; non-temporal stores (x86); f32 -> bf16 by
-// vcvtneps2bf16 (AVX512-BF16); expand_shapes LLVM 22 cannot expand, as casts; LLVM dialect; a
-// final check that nothing else is left.
+// vcvtneps2bf16 (AVX512-BF16); expand_shapes LLVM 22 cannot expand, as casts; bf16 vector
+// selects on their bits; LLVM dialect; a final check that nothing else is left.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,7 +42,7 @@ std::string pipelineText(const aclop::AclopToLlvmOptions &options) {
          std::string(options.fastBf16 ? "func.func(aclop-fast-bf16-truncation)," : "") +
          "func.func(convert-vector-to-scf{full-unroll=true}),lower-affine,convert-scf-to-cf,"
          "func.func(aclop-float-min-max-to-llvm,aclop-approximate-math,aclop-lower-narrow-transposes,"
-         "aclop-lower-dynamic-expand-shapes),arith-expand{include-bf16=true},"
+         "aclop-lower-dynamic-expand-shapes,aclop-bf16-selects-as-integers),arith-expand{include-bf16=true},"
          "expand-strided-metadata,lower-affine,"
          // Math first: libm calls for what LLVM has no intrinsic for (erf) scalarize vectors.
          // enable-x86vector lowers only x86vector ops (aclop-fast-bf16-truncation's): a no-op elsewhere.

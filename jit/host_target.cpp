@@ -2,6 +2,8 @@
 // vector register width the strategy pass plans with.
 #include "op_compiler.h"
 
+#include "../kernels/ukernels/ukernels.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/SubtargetFeature.h"
@@ -32,10 +34,14 @@ const HostTarget &hostTarget() {
     // the generated register tiles (to compare the two).
     const char *enabled = std::getenv("ACLCPU_UKERNELS");
     if (x86 && !(enabled && std::string(enabled) == "0")) {
-      if (has("avx512f") && has("avx512bw") && has("avx512vnni"))
+      // AMX's tiles where the process may use them (eight times the vector instructions' products).
+      const bool amx = has("amx-tile") && has("avx512f") && has("avx512bw") && has("avx512vl") && ukernelAmxPermitted();
+      if (has("avx512f") && has("avx512bw") && has("avx512vnni")) {
         host.ukernels.push_back("aclcpu_ukernel_gemm_s8s8s32_vnni");
-      else if (has("avx2"))  // generated code ran s8 at 0.13-0.16x oneDNN there
+        if (amx && has("amx-int8")) host.ukernels.push_back("aclcpu_ukernel_gemm_s8s8s32_amx");
+      } else if (has("avx2")) {  // generated code ran s8 at 0.13-0.16x oneDNN there
         host.ukernels.push_back("aclcpu_ukernel_gemm_s8s8s32_avx2");
+      }
       if (has("avx512f") && has("avx512bw") && has("avx512vl") && has("f16c") && has("fma")) {
         for (const char *name : {"aclcpu_ukernel_gemm_f32f32f32", "aclcpu_ukernel_gemm_f16f16f32",
                                  "aclcpu_ukernel_gemm_bf16bf16f32"})
@@ -46,6 +52,7 @@ const HostTarget &hostTarget() {
           // Low-precision f16 and f32, rounded to bf16.
           host.ukernels.push_back("aclcpu_ukernel_gemm_f16f16f32_dpbf16");
           host.ukernels.push_back("aclcpu_ukernel_gemm_f32f32f32_dpbf16");
+          if (amx && has("amx-bf16")) host.ukernels.push_back("aclcpu_ukernel_gemm_bf16bf16f32_amx");
         }
       } else if (has("avx2") && has("fma") && has("f16c")) {
         // Without AVX-512: the AVX2 tiles (generated code ran 0.16-0.54x OpenBLAS there).

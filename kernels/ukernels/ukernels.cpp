@@ -6,6 +6,9 @@
 #include "float_builtins.h"
 
 #include <unistd.h>
+#if defined(__x86_64__) && defined(__linux__)
+#include <sys/syscall.h>
+#endif
 
 #include <cstdlib>
 #include <fstream>
@@ -26,6 +29,8 @@ const UkernelSymbol *ukernelSymbols(int &count) {
       {"aclcpu_ukernel_gemm_bf16bf16f32_dpbf16", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_bf16bf16f32_dpbf16)},
       {"aclcpu_ukernel_gemm_f16f16f32_dpbf16", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f16f16f32_dpbf16)},
       {"aclcpu_ukernel_gemm_f32f32f32_dpbf16", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f32f32f32_dpbf16)},
+      {"aclcpu_ukernel_gemm_bf16bf16f32_amx", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_bf16bf16f32_amx)},
+      {"aclcpu_ukernel_gemm_s8s8s32_amx", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_s8s8s32_amx)},
       {"aclcpu_ukernel_gemm_s8s8s32_avx2", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_s8s8s32_avx2)},
       {"aclcpu_ukernel_gemm_f32f32f32_avx2", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f32f32f32_avx2)},
       {"aclcpu_ukernel_gemm_f16f16f32_avx2", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f16f16f32_avx2)},
@@ -68,6 +73,19 @@ uint8_t *ukernelScratch(int slot, int64_t bytes) {
     s.bytes = size;
   }
   return s.memory.get();
+}
+
+bool ukernelAmxPermitted() {
+#if defined(__x86_64__) && defined(__linux__)
+  static const bool granted = [] {
+    constexpr long kRequestPermission = 0x1023;  // ARCH_REQ_XCOMP_PERM
+    constexpr long kTileData = 18;               // XFEATURE_XTILEDATA
+    return syscall(SYS_arch_prctl, kRequestPermission, kTileData) == 0;
+  }();
+  return granted;
+#else
+  return false;
+#endif
 }
 
 int64_t ukernelL3Bytes() {

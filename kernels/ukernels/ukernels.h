@@ -29,6 +29,13 @@ void aclcpu_ukernel_gemm_s8s8s32_vnni(const int8_t *a, int64_t aOffset, int64_t 
                                       int32_t *c, int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
                                       int64_t depth, const int32_t *alpha, const int32_t *beta, const int32_t *cIn,
                                       int64_t cInOffset, int64_t cInRowStride);
+// The same on AMX-INT8 (gemm_amx.cpp): tdpbssd multiplies s8 by s8; products of fewer than 32
+// rows (and every product in a process without AMX permission) go to the _vnni one.
+void aclcpu_ukernel_gemm_s8s8s32_amx(const int8_t *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride,
+                                     const int8_t *b, int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride,
+                                     int32_t *c, int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
+                                     int64_t depth, const int32_t *alpha, const int32_t *beta, const int32_t *cIn,
+                                     int64_t cInOffset, int64_t cInRowStride);
 // The same on AVX2 (gemm_avx2.cpp): pairs of k widened to s16, summed by vpmaddwd.
 void aclcpu_ukernel_gemm_s8s8s32_avx2(const int8_t *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride,
                                       const int8_t *b, int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride,
@@ -46,6 +53,9 @@ typedef void GemmF32Ukernel(const void *a, int64_t aOffset, int64_t aRowStride, 
                             const float *beta, const float *cIn, int64_t cInOffset, int64_t cInRowStride);
 GemmF32Ukernel aclcpu_ukernel_gemm_f32f32f32, aclcpu_ukernel_gemm_f16f16f32, aclcpu_ukernel_gemm_bf16bf16f32,
     aclcpu_ukernel_gemm_bf16bf16f32_dpbf16, aclcpu_ukernel_gemm_f16f16f32_dpbf16, aclcpu_ukernel_gemm_f32f32f32_dpbf16;
+// bf16 on AMX-BF16 (gemm_amx.cpp): tdpbf16ps, with the _dpbf16 ukernel's numerics, which it
+// calls for products of fewer than 32 rows (and everywhere if the process has no AMX permission).
+GemmF32Ukernel aclcpu_ukernel_gemm_bf16bf16f32_amx;
 // The same contract on AVX2 with FMA and F16C (gemm_avx2.cpp), for x86 CPUs without AVX-512:
 // f32, f16 and bf16 operands widened to f32, exact.
 GemmF32Ukernel aclcpu_ukernel_gemm_f32f32f32_avx2, aclcpu_ukernel_gemm_f16f16f32_avx2,
@@ -71,6 +81,11 @@ const UkernelSymbol *ukernelSymbols(int &count);
 // bias corrections), one per thread, grown on demand and kept: a tile's packing must not allocate
 // on every call. Returns 64-byte-aligned memory of at least `bytes`.
 uint8_t *ukernelScratch(int slot, int64_t bytes);
+
+// True if Linux granted this process AMX's tile data (arch_prctl ARCH_REQ_XCOMP_PERM, asked on
+// the first call; a process must ask before its first tile instruction, which otherwise faults).
+// False on CPUs without AMX and off x86-64 Linux.
+bool ukernelAmxPermitted();
 
 // This core's L2 cache in bytes (0 if the system does not say), for the ukernels' blocking:
 // from kLargeL2Bytes on, they take deeper chunks (gemm_f32_avx512.cpp's Blocking).

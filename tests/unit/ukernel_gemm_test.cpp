@@ -33,14 +33,16 @@ struct UkernelUnderTest {
   GemmF32Ukernel *function;
 };
 
-// The exact ones (not the _dpbf16 pairs, which round or flush) among the host's ukernels.
+// The exact ones among the host's ukernels, and bf16 through pairs (vdpbf16ps) or AMX's tiles,
+// which only flush denormals: the values here have none (f16 and f32 through pairs round).
 std::vector<UkernelUnderTest> hostGemmUkernels() {
   const struct {
     const char *name;
     Element element;
   } exact[] = {{"aclcpu_ukernel_gemm_f32f32f32", Element::F32},       {"aclcpu_ukernel_gemm_f16f16f32", Element::F16},
                {"aclcpu_ukernel_gemm_bf16bf16f32", Element::BF16},    {"aclcpu_ukernel_gemm_f32f32f32_avx2", Element::F32},
-               {"aclcpu_ukernel_gemm_f16f16f32_avx2", Element::F16}, {"aclcpu_ukernel_gemm_bf16bf16f32_avx2", Element::BF16}};
+               {"aclcpu_ukernel_gemm_f16f16f32_avx2", Element::F16}, {"aclcpu_ukernel_gemm_bf16bf16f32_avx2", Element::BF16},
+               {"aclcpu_ukernel_gemm_bf16bf16f32_dpbf16", Element::BF16}, {"aclcpu_ukernel_gemm_bf16bf16f32_amx", Element::BF16}};
   int count = 0;
   const UkernelSymbol *symbols = ukernelSymbols(count);
   std::vector<UkernelUnderTest> found;
@@ -107,7 +109,10 @@ struct Layout {
   int64_t cPadding;       // C's row stride is columns + cPadding
 };
 
-enum class Mode { Accumulate, ScaledApart, ScaledInPlace, ScaledBetaZero };
+// Scaled by alpha = 1.25 with beta = -0.75 (Cin apart or C itself) or 0; or by alpha = 1 with
+// beta = 0 (C = P) or beta = 1 in place (C += P), which a ukernel may take as plain sums (AMX's
+// tiles load and store C).
+enum class Mode { Accumulate, ScaledApart, ScaledInPlace, ScaledBetaZero, UnitBetaZero, UnitInPlace };
 
 // Runs one product and compares every element of C with the reference; returns false on the
 // first mismatch (reported).
@@ -134,11 +139,14 @@ bool checkProduct(const UkernelUnderTest &ukernel, int64_t rows, int64_t columns
   std::uniform_int_distribution<int> steps(-64, 64);
   for (float &value : c) value = steps(generator) / 16.0f;
   for (float &value : cIn) value = steps(generator) / 16.0f;
-  const float alpha = 1.25f, beta = mode == Mode::ScaledBetaZero ? 0.0f : -0.75f;
-  if (mode == Mode::ScaledBetaZero) std::fill(cIn.begin(), cIn.end(), std::numeric_limits<float>::quiet_NaN());
+  const bool unit = mode == Mode::UnitBetaZero || mode == Mode::UnitInPlace;
+  const bool betaZero = mode == Mode::ScaledBetaZero || mode == Mode::UnitBetaZero;
+  const bool inPlace = mode == Mode::ScaledInPlace || mode == Mode::UnitInPlace;
+  const float alpha = unit ? 1.0f : 1.25f, beta = betaZero ? 0.0f : mode == Mode::UnitInPlace ? 1.0f : -0.75f;
+  if (betaZero) std::fill(cIn.begin(), cIn.end(), std::numeric_limits<float>::quiet_NaN());
   const std::vector<float> before = c;
   const bool scaled = mode != Mode::Accumulate;
-  const float *cInData = mode == Mode::ScaledInPlace ? c.data() + cOffset : cIn.data() + cInOffset;
+  const float *cInData = inPlace ? c.data() + cOffset : cIn.data() + cInOffset;
   const int64_t cInStart = 0, cInRowStride = cRowStride;
   ukernel.function(a.data(), aOffset, aRowStride, aDepthStride, b.data(), bOffset, bDepthStride, bColumnStride, c.data(),
                    cOffset, cRowStride, rows, columns, depth, scaled ? &alpha : nullptr, scaled ? &beta : nullptr,
@@ -154,7 +162,7 @@ bool checkProduct(const UkernelUnderTest &ukernel, int64_t rows, int64_t columns
       }
       const size_t at = size_t(cOffset + i * cRowStride + j);
       const double old = before[at];
-      const double inValue = mode == Mode::ScaledInPlace ? old : cInData[i * cInRowStride + j];
+      const double inValue = inPlace ? old : cInData[i * cInRowStride + j];
       const double expected = !scaled ? old + product : alpha * product + (beta != 0 ? beta * inValue : 0.0);
       // f32 sums of `depth` terms: each rounding at most 2^-24 of the running magnitude.
       const double scaledIn = scaled && beta != 0 ? std::fabs(beta * inValue) : 0.0;
@@ -185,10 +193,12 @@ TEST(UkernelGemm, MatchesPlainLoopsOverLayoutsModesAndShapes) {
   struct Shape {
     int64_t rows, columns, depth;
   } shapes[] = {{1, 1, 1},   {3, 17, 5},  {4, 100, 300}, {2, 9, 0},      {5, 33, 257},   {6, 16, 8},
-                {7, 15, 31}, {13, 40, 9}, {64, 64, 64},  {170, 50, 513}, {20, 4100, 3}, {40, 150, 300}};
+                {7, 15, 31}, {13, 40, 9}, {64, 64, 64},  {170, 50, 513}, {20, 4100, 3}, {40, 150, 300},
+                {48, 1030, 70}, {32, 32, 1100}};
   const Layout layouts[] = {{false, false, 1, 0}, {true, false, 1, 3}, {false, true, 1, 1},
                             {true, true, 1, 0},   {false, false, 2, 5}};
-  const Mode modes[] = {Mode::Accumulate, Mode::ScaledApart, Mode::ScaledInPlace, Mode::ScaledBetaZero};
+  const Mode modes[] = {Mode::Accumulate,     Mode::ScaledApart,  Mode::ScaledInPlace,
+                        Mode::ScaledBetaZero, Mode::UnitBetaZero, Mode::UnitInPlace};
   int checked = 0;
   unsigned seed = 1;
   for (const auto &ukernel : ukernels)
@@ -302,11 +312,14 @@ bool checkS8Product(const std::string &name, S8Ukernel *ukernel, int64_t rows, i
   const std::vector<int8_t> b = operand(bSize, covered(bSize, bOffset, depth, bDepthStride, columns, bColumnStride));
   std::vector<int32_t> c(size_t(cOffset + rows * cRowStride + 8)), cIn(c.size());
   for (int32_t &value : c) value = small(generator);
-  for (int32_t &value : cIn) value = mode == Mode::ScaledBetaZero ? INT32_MIN : small(generator);
+  const bool unit = mode == Mode::UnitBetaZero || mode == Mode::UnitInPlace;
+  const bool betaZero = mode == Mode::ScaledBetaZero || mode == Mode::UnitBetaZero;
+  const bool inPlace = mode == Mode::ScaledInPlace || mode == Mode::UnitInPlace;
+  for (int32_t &value : cIn) value = betaZero ? INT32_MIN : small(generator);
   const std::vector<int32_t> before = c;
-  const int32_t alpha = 3, beta = mode == Mode::ScaledBetaZero ? 0 : -2;
+  const int32_t alpha = unit ? 1 : 3, beta = betaZero ? 0 : mode == Mode::UnitInPlace ? 1 : -2;
   const bool scaled = mode != Mode::Accumulate;
-  const int32_t *cInData = mode == Mode::ScaledInPlace ? c.data() + cOffset : cIn.data() + 1;
+  const int32_t *cInData = inPlace ? c.data() + cOffset : cIn.data() + 1;
   ukernel(a.data(), aOffset, aRowStride, aDepthStride, b.data(), bOffset, bDepthStride, bColumnStride, c.data(), cOffset,
           cRowStride, rows, columns, depth, scaled ? &alpha : nullptr, scaled ? &beta : nullptr,
           scaled ? cInData : nullptr, 0, cRowStride);
@@ -317,7 +330,7 @@ bool checkS8Product(const std::string &name, S8Ukernel *ukernel, int64_t rows, i
         product += int64_t{a[size_t(aOffset + i * aRowStride + k * aDepthStride)]} *
                    b[size_t(bOffset + j * bColumnStride + k * bDepthStride)];
       const size_t at = size_t(cOffset + i * cRowStride + j);
-      const int64_t inValue = mode == Mode::ScaledInPlace ? before[at] : cInData[i * cRowStride + j];
+      const int64_t inValue = inPlace ? before[at] : cInData[i * cRowStride + j];
       const int64_t wide = !scaled ? before[at] + product : alpha * product + (beta != 0 ? beta * inValue : 0);
       const auto expected = static_cast<int32_t>(static_cast<uint32_t>(wide));
       if (c[at] != expected) {
@@ -344,7 +357,8 @@ TEST(UkernelGemm, S8MatchesPlainLoopsOverLayoutsModesAndShapes) {
   const auto &host = hostTarget().ukernels;
   int checked = 0;
   unsigned seed = 1;
-  for (const char *name : {"aclcpu_ukernel_gemm_s8s8s32_vnni", "aclcpu_ukernel_gemm_s8s8s32_avx2"}) {
+  for (const char *name :
+       {"aclcpu_ukernel_gemm_s8s8s32_vnni", "aclcpu_ukernel_gemm_s8s8s32_amx", "aclcpu_ukernel_gemm_s8s8s32_avx2"}) {
     if (std::find(host.begin(), host.end(), name) == host.end()) continue;
     S8Ukernel *ukernel = nullptr;
     for (int i = 0; i < count; ++i)
@@ -353,12 +367,14 @@ TEST(UkernelGemm, S8MatchesPlainLoopsOverLayoutsModesAndShapes) {
     struct Shape {
       int64_t rows, columns, depth;
     } shapes[] = {{1, 1, 1}, {3, 17, 5}, {4, 100, 300}, {2, 9, 0}, {5, 33, 257}, {6, 16, 8}, {7, 15, 31},
-                  {13, 40, 9}, {64, 64, 64}, {170, 50, 1025}, {20, 4100, 3}, {40, 150, 1100}};
+                  {13, 40, 9}, {64, 64, 64}, {170, 50, 1025}, {20, 4100, 3}, {40, 150, 1100}, {48, 1030, 70},
+                  {32, 32, 2100}};
     const Layout layouts[] = {{false, false, 1, 0}, {true, false, 1, 3}, {false, true, 1, 1},
                               {true, true, 1, 0},   {false, false, 2, 5}};
     for (const Shape &shape : shapes)
       for (const Layout &layout : layouts)
-        for (Mode mode : {Mode::Accumulate, Mode::ScaledApart, Mode::ScaledInPlace, Mode::ScaledBetaZero}) {
+        for (Mode mode : {Mode::Accumulate, Mode::ScaledApart, Mode::ScaledInPlace, Mode::ScaledBetaZero,
+                          Mode::UnitBetaZero, Mode::UnitInPlace}) {
           ASSERT_TRUE(checkS8Product(name, ukernel, shape.rows, shape.columns, shape.depth, layout, mode, seed++));
           ++checked;
         }

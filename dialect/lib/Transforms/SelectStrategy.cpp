@@ -229,7 +229,8 @@ bool widenedRegisterTilesWin(linalg::LinalgOp op) {
 // `_avx2` suffix), those take every f32, f16 and bf16 product. Where the target multiplies bf16
 // pairs (vdpbf16ps), bf16 products take that ukernel whatever their shape: it does twice the
 // products a cycle of the f32 FMA the generated tiles use (Zen 5, 1 thread: 1024^3 188 -> 393-407
-// GF/s, 64^3 165 -> 302).
+// GF/s, 64^3 165 -> 302). Where the target has AMX's tiles, bf16 and s8 products take those
+// ukernels (`_amx`) instead, which hand products of fewer than 32 rows to the vector ones.
 // An f16 or f32 product whose inputs are rounded to bf16 (a low-precision gemm) takes the f16 or
 // f32 pair ukernel, which rounds as it packs; without it, generated code computes the rounding as
 // written.
@@ -237,6 +238,7 @@ StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
   Type a = elementType(op.getDpsInputs()[0]), b = elementType(op.getDpsInputs()[1]);
   Type c = elementType(op.getDpsInits()[0]);
   constexpr StringLiteral kBf16Pairs = "aclcpu_ukernel_gemm_bf16bf16f32_dpbf16";
+  constexpr StringLiteral kBf16Tiles = "aclcpu_ukernel_gemm_bf16bf16f32_amx";
   const bool floatProduct =
       a == b && c.isF32() && isMultiplyAccumulate<arith::AddFOp, arith::MulFOp, arith::ExtFOp>(op, false);
   const bool roundedProduct = a == b && (a.isF16() || a.isF32()) && c.isF32() &&
@@ -249,7 +251,10 @@ StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
   // i8 tensors carry no signedness: a u8 product zero-extends, and is not what the ukernel does.
   if (a.isInteger(8) && b.isInteger(8) && c.isInteger(32) &&
       isMultiplyAccumulate<arith::AddIOp, arith::MulIOp, arith::ExtSIOp>(op, /*mustExtend=*/true))
-    symbol = "aclcpu_ukernel_gemm_s8s8s32_vnni";
+    symbol = llvm::is_contained(available, "aclcpu_ukernel_gemm_s8s8s32_amx") ? "aclcpu_ukernel_gemm_s8s8s32_amx"
+                                                                                 : "aclcpu_ukernel_gemm_s8s8s32_vnni";
+  else if (floatProduct && a.isBF16() && llvm::is_contained(available, kBf16Tiles))
+    symbol = kBf16Tiles;
   else if (floatProduct && a.isBF16() && llvm::is_contained(available, kBf16Pairs))
     symbol = kBf16Pairs;
   else if (roundedProduct)

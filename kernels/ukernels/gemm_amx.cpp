@@ -1,0 +1,311 @@
+// The GEMM ukernels on AMX: bf16 -> f32 by tdpbf16ps (AMX-BF16) and s8 x s8 -> s32 by tdpbssd
+// (AMX-INT8). One instruction multiplies a 16-row tile of A (64 bytes of k a row) by a tile of
+// B (16 rows of 4-byte groups of k: pairs of bf16, quads of s8) into a 16 x 16 tile of C:
+// 16384 bf16 products or 32768 s8 ones, eight times vdpbf16ps' or vpdpbusd's. Same contracts
+// and numerics as the _dpbf16 and _vnni ukernels (bf16: exact products summed in f32, bf16
+// denormals read as zero, f32 denormal sums flushed; s8: wrapping s32 sums, and no bias: the
+// tile multiplies signed by signed).
+//
+// GotoBLAS's scheme with tiles for registers: for each panel of kPanelColumns columns and each
+// depth chunk, B is packed into 1 KiB tiles ([16-column strip][tile step of k][16 groups of k]
+// [16 columns]), then each band of 32 rows packs its A tiles ([16-row half][step][16 rows][64
+// bytes of k]) and sweeps the panel with a 32 x 32 block of C in four tile registers, two A and
+// two B tiles loaded a step. Both operands are zero-padded to whole tiles, so one tile shape
+// serves every product; a whole block of C that the epilogue leaves as a plain sum is loaded
+// into the tiles and stored back, the others go through a buffer and epilogue.h. Products of
+// fewer rows than a band take the AVX-512 ukernel, whose few-row paths stream B instead.
+//
+// Compiled with AMX flags, and like the other ukernel files free of inline library code (see
+// gemm_s8s8s32_vnni.cpp). Linux grants a process AMX's tile data only on request
+// (ukernelAmxPermitted); the host target offers these ukernels only where it was granted.
+#include "ukernels.h"
+
+#include "vector_avx512.h"
+#include "epilogue.h"
+#include "intrinsics.h"
+
+#include <cstdint>
+
+namespace {
+
+constexpr int64_t kTileRows = 16;       // rows of an A or C tile, groups of k of a B tile
+constexpr int64_t kTileBytes = 64;      // bytes of a tile row
+constexpr int64_t kTileColumns = 16;    // columns of a C tile: 4-byte groups in a row of B's
+constexpr int64_t kBandRows = 32;       // rows of a block of C: two A tiles
+constexpr int64_t kBlockColumns = 32;   // columns of a block of C: two B tiles
+constexpr int64_t kChunkBytes = 1024;   // bytes of k in a depth chunk: a band's A tiles (32 KiB) stay in L1
+constexpr int64_t kPanelColumns = 512;  // B's packed chunk (512 KiB) stays in L2
+
+// What differs between the element types: the element, how many of k share a 4-byte group of
+// B's tiles, the sums' type and the tile product.
+struct Bf16 {
+  using Element = uint16_t;
+  using Sum = float;
+  static constexpr int64_t kGroup = 2;
+};
+struct S8 {
+  using Element = int8_t;
+  using Sum = int32_t;
+  static constexpr int64_t kGroup = 4;
+};
+
+// C's tiles 0-3 (rows 0-15 and 16-31 by columns 0-15 and 16-31) += A's halves (4, 5) times B's
+// strips (6, 7); a tile's number is part of the instruction.
+template <class Type>
+void multiplyTiles();
+template <>
+void multiplyTiles<Bf16>() {
+  _tile_dpbf16ps(0, 4, 6);
+  _tile_dpbf16ps(1, 4, 7);
+  _tile_dpbf16ps(2, 5, 6);
+  _tile_dpbf16ps(3, 5, 7);
+}
+template <>
+void multiplyTiles<S8>() {
+  _tile_dpbssd(0, 4, 6);
+  _tile_dpbssd(1, 4, 7);
+  _tile_dpbssd(2, 5, 6);
+  _tile_dpbssd(3, 5, 7);
+}
+
+struct alignas(64) TileConfig {
+  uint8_t palette;
+  uint8_t startRow;
+  uint8_t reserved[14];
+  uint16_t bytesPerRow[16];
+  uint8_t rows[16];
+  uint8_t unused[16];
+};
+
+// Every tile of the eight is 16 rows of 64 bytes.
+void configureTiles() {
+  TileConfig config = {};
+  config.palette = 1;
+  for (int tile = 0; tile < 8; ++tile) {
+    config.bytesPerRow[tile] = kTileBytes;
+    config.rows[tile] = kTileRows;
+  }
+  _tile_loadconfig(&config);
+}
+
+int64_t smaller(int64_t x, int64_t y) { return x < y ? x : y; }
+int64_t roundUp(int64_t x, int64_t step) { return (x + step - 1) / step * step; }
+
+// Four rows of 16 bytes (s8: 16 columns) interleaved into quads, or two rows of 32 bytes (bf16:
+// 16 columns) into pairs: one 64-byte row of a B tile.
+void interleave(const __m128i rows[4], uint8_t *out) {
+  const __m128i low01 = _mm_unpacklo_epi8(rows[0], rows[1]), high01 = _mm_unpackhi_epi8(rows[0], rows[1]);
+  const __m128i low23 = _mm_unpacklo_epi8(rows[2], rows[3]), high23 = _mm_unpackhi_epi8(rows[2], rows[3]);
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(out), _mm_unpacklo_epi16(low01, low23));
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(out + 16), _mm_unpackhi_epi16(low01, low23));
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(out + 32), _mm_unpacklo_epi16(high01, high23));
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(out + 48), _mm_unpackhi_epi16(high01, high23));
+}
+void interleave(const __m256i rows[2], uint8_t *out) {
+  const __m256i low = _mm256_unpacklo_epi16(rows[0], rows[1]), high = _mm256_unpackhi_epi16(rows[0], rows[1]);
+  _mm256_storeu_si256(reinterpret_cast<__m256i *>(out), _mm256_permute2x128_si256(low, high, 0x20));
+  _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + 32), _mm256_permute2x128_si256(low, high, 0x31));
+}
+__m128i loadRow(__mmask16 lanes, const int8_t *p) { return _mm_maskz_loadu_epi8(lanes, p); }
+__m256i loadRow(__mmask16 lanes, const uint16_t *p) { return _mm256_maskz_loadu_epi16(lanes, p); }
+
+// B[0, depth) x [0, columns) as tiles, zero past the ends: strip s (16 columns) and step t at
+// tile s * steps + t; element g of group p of column j at byte 64 p + 4 j + g x element size.
+template <class Type>
+void packB(const typename Type::Element *b, int64_t depthStride, int64_t columnStride, int64_t depth, int64_t columns,
+           uint8_t *packed) {
+  using Element = typename Type::Element;
+  constexpr int64_t kGroup = Type::kGroup, kTileDepth = kTileRows * kGroup;
+  using Row = decltype(loadRow(0, static_cast<const Element *>(nullptr)));
+  const int64_t steps = roundUp(depth, kTileDepth) / kTileDepth;
+  // Whole pairs of strips: the blocks read two, the second all zeros past an odd last one.
+  const int64_t strips = roundUp(columns, kBlockColumns) / kTileColumns;
+  for (int64_t s = 0; s < strips; ++s) {
+    const int64_t j0 = s * kTileColumns, width = smaller(kTileColumns, columns - j0);
+    const __mmask16 lanes = firstLanes(width);
+    for (int64_t t = 0; t < steps; ++t) {
+      uint8_t *tile = packed + (s * steps + t) * kTileRows * kTileBytes;
+      for (int64_t p = 0; p < kTileRows; ++p) {
+        const int64_t k = t * kTileDepth + kGroup * p;
+        uint8_t *row = tile + kTileBytes * p;
+        if (columnStride == 1) {  // kGroup rows of B, interleaved
+          Row rows[kGroup];
+          for (int64_t g = 0; g < kGroup; ++g)
+            rows[g] = loadRow(k + g < depth ? lanes : __mmask16{0}, b + (k + g) * depthStride + (width > 0 ? j0 : 0));
+          interleave(rows, row);
+          continue;
+        }
+        Element *out = reinterpret_cast<Element *>(row);
+        for (int64_t j = 0; j < kTileColumns; ++j)
+          for (int64_t g = 0; g < kGroup; ++g)
+            out[kGroup * j + g] = j < width && k + g < depth ? b[(j0 + j) * columnStride + (k + g) * depthStride]
+                                                              : Element{0};
+      }
+    }
+  }
+}
+
+// A band's rows [0, height) x depth as two halves of tiles, zero past the ends: half h and step
+// t at tile h * steps + t, row r's k at element r x (64 bytes) + k.
+template <class Type>
+void packBand(const typename Type::Element *a, int64_t rowStride, int64_t depthStride, int64_t height, int64_t depth,
+              uint8_t *packed) {
+  using Element = typename Type::Element;
+  constexpr int64_t kTileDepth = kTileBytes / int64_t(sizeof(Element));
+  const int64_t steps = roundUp(depth, kTileDepth) / kTileDepth;
+  for (int64_t half = 0; half < 2; ++half)
+    for (int64_t t = 0; t < steps; ++t) {
+      uint8_t *tile = packed + (half * steps + t) * kTileRows * kTileBytes;
+      const int64_t k0 = t * kTileDepth, length = smaller(kTileDepth, depth - k0);
+      const int64_t bytes = length * int64_t(sizeof(Element));
+      const __mmask64 lanes = bytes >= 64 ? ~__mmask64{0} : (__mmask64{1} << bytes) - 1;
+      for (int64_t r = 0; r < kTileRows; ++r) {
+        const int64_t row = half * kTileRows + r;
+        uint8_t *out = tile + kTileBytes * r;
+        if (row >= height) {
+          _mm512_storeu_si512(out, _mm512_setzero_si512());
+        } else if (depthStride == 1) {
+          _mm512_storeu_si512(out, _mm512_maskz_loadu_epi8(lanes, a + row * rowStride + k0));
+        } else {
+          Element *elements = reinterpret_cast<Element *>(out);
+          for (int64_t k = 0; k < kTileDepth; ++k)
+            elements[k] = k < length ? a[row * rowStride + (k0 + k) * depthStride] : Element{0};
+        }
+      }
+    }
+}
+
+// The 32 x 32 block of C from the band's A tiles and two strips of B tiles, over `steps` steps
+// of k: tiles 0-3 start from zero, or from C itself (StartFromC), and end in `out` (row stride
+// in bytes).
+template <class Type, bool StartFromC>
+void block(const uint8_t *aTiles, const uint8_t *bTiles, int64_t steps, typename Type::Sum *out, int64_t outStride) {
+  constexpr int64_t kTile = kTileRows * kTileBytes;
+  const uint8_t *a1 = aTiles + steps * kTile, *b1 = bTiles + steps * kTile;
+  typename Type::Sum *lower = out + kTileRows * (outStride / 4);
+  if (StartFromC) {
+    _tile_loadd(0, out, outStride);
+    _tile_loadd(1, out + kTileColumns, outStride);
+    _tile_loadd(2, lower, outStride);
+    _tile_loadd(3, lower + kTileColumns, outStride);
+  } else {
+    _tile_zero(0);
+    _tile_zero(1);
+    _tile_zero(2);
+    _tile_zero(3);
+  }
+  for (int64_t t = 0; t < steps; ++t) {
+    _tile_loadd(4, aTiles + t * kTile, kTileBytes);
+    _tile_loadd(5, a1 + t * kTile, kTileBytes);
+    _tile_loadd(6, bTiles + t * kTile, kTileBytes);
+    _tile_loadd(7, b1 + t * kTile, kTileBytes);
+    multiplyTiles<Type>();
+  }
+  _tile_stored(0, out, outStride);
+  _tile_stored(1, out + kTileColumns, outStride);
+  _tile_stored(2, lower, outStride);
+  _tile_stored(3, lower + kTileColumns, outStride);
+}
+
+// How a depth chunk's sums may reach a whole block of C through the tiles: added to C as it is
+// (C += x), written over it (C = x), or only through the epilogue (alpha != 1, or Cin apart).
+enum class Direct { Add, Overwrite, None };
+
+template <class T>
+Direct directOf(const Epilogue<T> &epilogue, bool first, const T *c, int64_t cRowStride) {
+  if (!epilogue.scaled()) return Direct::Add;
+  if (*epilogue.alpha != T(1)) return Direct::None;
+  if (!first) return Direct::Add;
+  if (*epilogue.beta == T(0)) return Direct::Overwrite;
+  const bool inPlace = epilogue.cIn == c && epilogue.cInRowStride == cRowStride;
+  return *epilogue.beta == T(1) && inPlace ? Direct::Add : Direct::None;
+}
+
+template <class Type>
+void gemm(const typename Type::Element *a, int64_t aRowStride, int64_t aDepthStride, const typename Type::Element *b,
+          int64_t bDepthStride, int64_t bColumnStride, typename Type::Sum *c, int64_t cRowStride, int64_t rows,
+          int64_t columns, int64_t depth, const Epilogue<typename Type::Sum> &epilogue) {
+  using Sum = typename Type::Sum;
+  constexpr int64_t kTileDepth = kTileBytes / int64_t(sizeof(typename Type::Element));
+  constexpr int64_t kDepthChunk = kChunkBytes / int64_t(sizeof(typename Type::Element));
+  constexpr int64_t kSumBytes = int64_t(sizeof(Sum));
+  configureTiles();
+  uint8_t *packedB = aclcpu::ukernelScratch(0, kPanelColumns * kChunkBytes);
+  uint8_t *packedA = aclcpu::ukernelScratch(1, kBandRows * kChunkBytes);
+  alignas(64) Sum sums[kBandRows * kBlockColumns];
+  for (int64_t j0 = 0; j0 < columns; j0 += kPanelColumns) {
+    const int64_t width = smaller(kPanelColumns, columns - j0);
+    const int64_t strips = roundUp(width, kTileColumns) / kTileColumns;
+    for (int64_t k0 = 0; k0 < depth; k0 += kDepthChunk) {
+      const int64_t slice = smaller(kDepthChunk, depth - k0);
+      const int64_t steps = roundUp(slice, kTileDepth) / kTileDepth;
+      const bool first = k0 == 0;
+      packB<Type>(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride, slice, width, packedB);
+      const Destination<Sum> destination = epilogue.chunk(first, c, cRowStride, j0);
+      const Direct direct = directOf(epilogue, first, c, cRowStride);
+      for (int64_t i0 = 0; i0 < rows; i0 += kBandRows) {
+        const int64_t height = smaller(kBandRows, rows - i0);
+        packBand<Type>(a + i0 * aRowStride + k0 * aDepthStride, aRowStride, aDepthStride, height, slice, packedA);
+        // Pairs of strips; an odd last strip pairs with one of zeros (packB), whose sums are not stored.
+        for (int64_t s = 0; s < strips; s += 2) {
+          const int64_t jj = s * kTileColumns, blockWidth = smaller(kBlockColumns, width - jj);
+          const uint8_t *bTiles = packedB + s * steps * kTileRows * kTileBytes;
+          Sum *target = c + i0 * cRowStride + j0 + jj;
+          if (height == kBandRows && blockWidth == kBlockColumns && direct != Direct::None) {
+            if (direct == Direct::Add)
+              block<Type, true>(packedA, bTiles, steps, target, cRowStride * kSumBytes);
+            else
+              block<Type, false>(packedA, bTiles, steps, target, cRowStride * kSumBytes);
+            continue;
+          }
+          block<Type, false>(packedA, bTiles, steps, sums, kBlockColumns * kSumBytes);
+          for (int64_t r = 0; r < height; ++r)
+            for (int64_t half = 0; half < 2; ++half) {
+              const int64_t j = half * kTileColumns;
+              const __mmask16 lanes = firstLanes(blockWidth - j);
+              if (lanes)
+                destination.put(i0 + r, jj + j, Vector<Sum>::loadAll(sums + r * kBlockColumns + j), lanes);
+            }
+        }
+      }
+    }
+  }
+  _tile_release();
+}
+
+}  // namespace
+
+// Products of fewer rows than a band, or empty ones, or in a process without AMX permission,
+// take the AVX-512 ukernel of the same contract.
+extern "C" void aclcpu_ukernel_gemm_bf16bf16f32_amx(const void *a, int64_t aOffset, int64_t aRowStride,
+                                                    int64_t aDepthStride, const void *b, int64_t bOffset,
+                                                    int64_t bDepthStride, int64_t bColumnStride, float *c,
+                                                    int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
+                                                    int64_t depth, const float *alpha, const float *beta,
+                                                    const float *cIn, int64_t cInOffset, int64_t cInRowStride) {
+  if (rows < kBandRows || depth == 0 || !aclcpu::ukernelAmxPermitted()) {
+    aclcpu_ukernel_gemm_bf16bf16f32_dpbf16(a, aOffset, aRowStride, aDepthStride, b, bOffset, bDepthStride,
+                                           bColumnStride, c, cOffset, cRowStride, rows, columns, depth, alpha, beta,
+                                           cIn, cInOffset, cInRowStride);
+    return;
+  }
+  gemm<Bf16>(static_cast<const uint16_t *>(a) + aOffset, aRowStride, aDepthStride,
+             static_cast<const uint16_t *>(b) + bOffset, bDepthStride, bColumnStride, c + cOffset, cRowStride, rows,
+             columns, depth, Epilogue<float>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride});
+}
+
+extern "C" void aclcpu_ukernel_gemm_s8s8s32_amx(const int8_t *a, int64_t aOffset, int64_t aRowStride,
+                                                int64_t aDepthStride, const int8_t *b, int64_t bOffset,
+                                                int64_t bDepthStride, int64_t bColumnStride, int32_t *c,
+                                                int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
+                                                int64_t depth, const int32_t *alpha, const int32_t *beta,
+                                                const int32_t *cIn, int64_t cInOffset, int64_t cInRowStride) {
+  if (rows < kBandRows || depth == 0 || !aclcpu::ukernelAmxPermitted()) {
+    aclcpu_ukernel_gemm_s8s8s32_vnni(a, aOffset, aRowStride, aDepthStride, b, bOffset, bDepthStride, bColumnStride, c,
+                                     cOffset, cRowStride, rows, columns, depth, alpha, beta, cIn, cInOffset,
+                                     cInRowStride);
+    return;
+  }
+  gemm<S8>(a + aOffset, aRowStride, aDepthStride, b + bOffset, bDepthStride, bColumnStride, c + cOffset, cRowStride,
+           rows, columns, depth, Epilogue<int32_t>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride});
+}

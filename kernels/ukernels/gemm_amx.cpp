@@ -12,7 +12,8 @@
 // bytes of k]) and sweeps the panel with a 32 x 32 block of C in four tile registers, two A and
 // two B tiles loaded a step. Both operands are zero-padded to whole tiles, so one tile shape
 // serves every product; a whole block of C that the epilogue leaves as a plain sum is loaded
-// into the tiles and stored back, the others go through a buffer and epilogue.h. Products of
+// into the tiles and stored back, the others go through a buffer and epilogue.h. A constant B's
+// tiles are kept across calls (const_panels.h), as the AVX-512 ukernels keep theirs. Products of
 // fewer rows than a band take the AVX-512 ukernel, whose few-row paths stream B instead.
 //
 // Compiled with AMX flags, and like the other ukernel files free of inline library code (see
@@ -20,6 +21,7 @@
 // (ukernelAmxPermitted); the host target offers these ukernels only where it was granted.
 #include "ukernels.h"
 
+#include "const_panels.h"
 #include "vector_avx512.h"
 #include "epilogue.h"
 #include "intrinsics.h"
@@ -224,7 +226,8 @@ Direct directOf(const Epilogue<T> &epilogue, bool first, const T *c, int64_t cRo
 template <class Type>
 void gemm(const typename Type::Element *a, int64_t aRowStride, int64_t aDepthStride, const typename Type::Element *b,
           int64_t bDepthStride, int64_t bColumnStride, typename Type::Sum *c, int64_t cRowStride, int64_t rows,
-          int64_t columns, int64_t depth, const Epilogue<typename Type::Sum> &epilogue) {
+          int64_t columns, int64_t depth, const Epilogue<typename Type::Sum> &epilogue, const void *bBase,
+          int64_t bOffset) {
   using Sum = typename Type::Sum;
   constexpr int64_t kTileDepth = kTileBytes / int64_t(sizeof(typename Type::Element));
   constexpr int64_t kDepthChunk = kChunkBytes / int64_t(sizeof(typename Type::Element));
@@ -233,6 +236,27 @@ void gemm(const typename Type::Element *a, int64_t aRowStride, int64_t aDepthStr
   uint8_t *packedB = aclcpu::ukernelScratch(0, kPanelColumns * kChunkBytes);
   uint8_t *packedA = aclcpu::ukernelScratch(1, kBandRows * kChunkBytes);
   alignas(64) Sum sums[kBandRows * kBlockColumns];
+  // A constant B's tiles are packed once and kept across calls (const_panels.h).
+  const void *constB = aclcpu::isConstOperand(bBase) ? bBase : nullptr;
+  auto tilesOfB = [&](int64_t k0, int64_t j0, int64_t slice, int64_t width) -> const uint8_t * {
+    const typename Type::Element *from = b + k0 * bDepthStride + j0 * bColumnStride;
+    if (constB) {
+      const aclcpu::ConstPanelKey key{
+          {bOffset, bDepthStride, bColumnStride, j0, k0, slice, width, 512 + int64_t{sizeof(typename Type::Element)}}};
+      const int64_t bytes = roundUp(width, kBlockColumns) / kTileColumns * roundUp(slice, kTileDepth) / kTileDepth *
+                            kTileRows * kTileBytes;
+      bool fill = false;
+      if (uint8_t *kept = aclcpu::constPanel(constB, key, bytes, fill)) {
+        if (fill) {
+          packB<Type>(from, bDepthStride, bColumnStride, slice, width, kept);
+          aclcpu::constPanelFilled(constB, key);
+        }
+        return kept;
+      }
+    }
+    packB<Type>(from, bDepthStride, bColumnStride, slice, width, packedB);
+    return packedB;
+  };
   for (int64_t j0 = 0; j0 < columns; j0 += kPanelColumns) {
     const int64_t width = smaller(kPanelColumns, columns - j0);
     const int64_t strips = roundUp(width, kTileColumns) / kTileColumns;
@@ -240,7 +264,7 @@ void gemm(const typename Type::Element *a, int64_t aRowStride, int64_t aDepthStr
       const int64_t slice = smaller(kDepthChunk, depth - k0);
       const int64_t steps = roundUp(slice, kTileDepth) / kTileDepth;
       const bool first = k0 == 0;
-      packB<Type>(b + k0 * bDepthStride + j0 * bColumnStride, bDepthStride, bColumnStride, slice, width, packedB);
+      const uint8_t *tiles = tilesOfB(k0, j0, slice, width);
       const Destination<Sum> destination = epilogue.chunk(first, c, cRowStride, j0);
       const Direct direct = directOf(epilogue, first, c, cRowStride);
       for (int64_t i0 = 0; i0 < rows; i0 += kBandRows) {
@@ -249,7 +273,7 @@ void gemm(const typename Type::Element *a, int64_t aRowStride, int64_t aDepthStr
         // Pairs of strips; an odd last strip pairs with one of zeros (packB), whose sums are not stored.
         for (int64_t s = 0; s < strips; s += 2) {
           const int64_t jj = s * kTileColumns, blockWidth = smaller(kBlockColumns, width - jj);
-          const uint8_t *bTiles = packedB + s * steps * kTileRows * kTileBytes;
+          const uint8_t *bTiles = tiles + s * steps * kTileRows * kTileBytes;
           Sum *target = c + i0 * cRowStride + j0 + jj;
           if (height == kBandRows && blockWidth == kBlockColumns && direct != Direct::None) {
             if (direct == Direct::Add)
@@ -291,7 +315,7 @@ extern "C" void aclcpu_ukernel_gemm_bf16bf16f32_amx(const void *a, int64_t aOffs
   }
   gemm<Bf16>(static_cast<const uint16_t *>(a) + aOffset, aRowStride, aDepthStride,
              static_cast<const uint16_t *>(b) + bOffset, bDepthStride, bColumnStride, c + cOffset, cRowStride, rows,
-             columns, depth, Epilogue<float>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride});
+             columns, depth, Epilogue<float>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride}, b, bOffset);
 }
 
 extern "C" void aclcpu_ukernel_gemm_s8s8s32_amx(const int8_t *a, int64_t aOffset, int64_t aRowStride,
@@ -307,5 +331,6 @@ extern "C" void aclcpu_ukernel_gemm_s8s8s32_amx(const int8_t *a, int64_t aOffset
     return;
   }
   gemm<S8>(a + aOffset, aRowStride, aDepthStride, b + bOffset, bDepthStride, bColumnStride, c + cOffset, cRowStride,
-           rows, columns, depth, Epilogue<int32_t>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride});
+           rows, columns, depth, Epilogue<int32_t>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride}, b,
+           bOffset);
 }

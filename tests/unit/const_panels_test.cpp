@@ -112,7 +112,8 @@ TEST(ConstPanels, AConstantBIsPackedOnceAndItsPanelsReused) {
 // keep their own panels, as the same product. (bf16 pairs of 16 and 20 rows take the streamed
 // path when B is not registered: the same bits again, two tiles whose first keeps its pairs for
 // the second, and 16's rows of A transposed into pairs; 60 rows pack B's next chunk during the
-// tiles, pairs or widened.) One registered f16 B read both widened and as rounded pairs keeps
+// tiles, pairs or widened; AMX's tiles take 40 and 60 rows, and hand 16 and 20 to the pairs.)
+// One registered f16 B read both widened and as rounded pairs keeps
 // both kinds of panel apart.
 struct SixteenBitUkernel {
   const char *symbol;
@@ -121,6 +122,7 @@ struct SixteenBitUkernel {
 };
 const SixteenBitUkernel kSixteenBitUkernels[] = {
     {"aclcpu_ukernel_gemm_bf16bf16f32_dpbf16", aclcpu_ukernel_gemm_bf16bf16f32_dpbf16, true},
+    {"aclcpu_ukernel_gemm_bf16bf16f32_amx", aclcpu_ukernel_gemm_bf16bf16f32_amx, true},
     {"aclcpu_ukernel_gemm_f16f16f32", aclcpu_ukernel_gemm_f16f16f32, false},
     {"aclcpu_ukernel_gemm_f16f16f32_dpbf16", aclcpu_ukernel_gemm_f16f16f32_dpbf16, false}};
 

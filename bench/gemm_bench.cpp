@@ -133,20 +133,22 @@ class OneDnnGemmS8 : public Contender {
   AlignedHostArray<int32_t> c_;
 };
 
-// oneDNN's matmul primitive, m x k `in` by k x n `in` -> f32 (A stored transposed if `ta`), with
-// B reordered once into the layout the primitive prefers (pre-packed weights, as the issue's
-// oneDNN anchors are measured; `tb` says how B is stored before that).
+// oneDNN's matmul primitive, m x k `in` by k x n `in` -> `out` (f32; s32 for s8) (A stored
+// transposed if `ta`), with B reordered once into the layout the primitive prefers (pre-packed
+// weights, as the oneDNN anchors are measured; `tb` says how B is stored before that).
 class OneDnnMatmul : public Contender {
  public:
-  OneDnnMatmul(int64_t n, dnnl::memory::data_type in, std::string name)
-      : OneDnnMatmul(n, n, n, false, false, in, std::move(name)) {}
-  OneDnnMatmul(int64_t m, int64_t n, int64_t k, bool ta, bool tb, dnnl::memory::data_type in, std::string name)
+  OneDnnMatmul(int64_t n, dnnl::memory::data_type in, std::string name,
+               dnnl::memory::data_type out = dnnl::memory::data_type::f32)
+      : OneDnnMatmul(n, n, n, false, false, in, std::move(name), out) {}
+  OneDnnMatmul(int64_t m, int64_t n, int64_t k, bool ta, bool tb, dnnl::memory::data_type in, std::string name,
+               dnnl::memory::data_type out = dnnl::memory::data_type::f32)
       : Contender(std::move(name)) {
     using tag = dnnl::memory::format_tag;
     try {
       dnnl::memory::desc plainA({m, k}, in, ta ? tag::ba : tag::ab), plainB({k, n}, in, tb ? tag::ba : tag::ab);
       dnnl::memory::desc anyLayout({k, n}, in, tag::any);
-      dnnl::memory::desc result({m, n}, dnnl::memory::data_type::f32, tag::ab);
+      dnnl::memory::desc result({m, n}, out, tag::ab);
       dnnl::matmul::primitive_desc matmul(dnnl::matmul::desc(plainA, anyLayout, result), engine_);
       a_ = dnnl::memory(plainA, engine_);
       b_ = dnnl::memory(matmul.weights_desc(), engine_);
@@ -288,6 +290,9 @@ void BM_PairedGemmS8(benchmark::State &state) {
   Contenders contenders;
   contenders.push_back(std::make_unique<HandleGemm>(runtime, ACL_INT8, 1, ACL_INT32, n, n, n, false, false));
   contenders.push_back(std::make_unique<OneDnnGemmS8>(n));
+  // The matmul primitive with B pre-packed: AMX's tiles where the CPU has them (the gemm call does not use them).
+  contenders.push_back(std::make_unique<OneDnnMatmul>(n, dnnl::memory::data_type::s8, "oneDNN matmul",
+                                                      dnnl::memory::data_type::s32));
   aclcpu_bench::runPaired(state, contenders, 2.0 * n * n * n, "GOP/s");
 }
 BENCHMARK(BM_PairedGemmS8)->Apply(pairedSizes);

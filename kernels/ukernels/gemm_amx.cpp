@@ -51,24 +51,15 @@ struct S8 {
   static constexpr int64_t kGroup = 4;
 };
 
-// C's tiles 0-3 (rows 0-15 and 16-31 by columns 0-15 and 16-31) += A's halves (4, 5) times B's
-// strips (6, 7); a tile's number is part of the instruction.
-template <class Type>
-void multiplyTiles();
-template <>
-void multiplyTiles<Bf16>() {
-  _tile_dpbf16ps(0, 4, 6);
-  _tile_dpbf16ps(1, 4, 7);
-  _tile_dpbf16ps(2, 5, 6);
-  _tile_dpbf16ps(3, 5, 7);
-}
-template <>
-void multiplyTiles<S8>() {
-  _tile_dpbssd(0, 4, 6);
-  _tile_dpbssd(1, 4, 7);
-  _tile_dpbssd(2, 5, 6);
-  _tile_dpbssd(3, 5, 7);
-}
+// Tile c += tile a times tile b, for the element type `Type` in scope. GCC's tile intrinsics are
+// macros that spell the tile's number into the instruction: it must be a literal.
+#define ACLCPU_MULTIPLY_TILES(c, a, b) \
+  do {                                 \
+    if constexpr (Type::kGroup == 2)   \
+      _tile_dpbf16ps(c, a, b);         \
+    else                               \
+      _tile_dpbssd(c, a, b);           \
+  } while (false)
 
 struct alignas(64) TileConfig {
   uint8_t palette;
@@ -93,23 +84,47 @@ void configureTiles() {
 int64_t smaller(int64_t x, int64_t y) { return x < y ? x : y; }
 int64_t roundUp(int64_t x, int64_t step) { return (x + step - 1) / step * step; }
 
-// Four rows of 16 bytes (s8: 16 columns) interleaved into quads, or two rows of 32 bytes (bf16:
-// 16 columns) into pairs: one 64-byte row of a B tile.
-void interleave(const __m128i rows[4], uint8_t *out) {
-  const __m128i low01 = _mm_unpacklo_epi8(rows[0], rows[1]), high01 = _mm_unpackhi_epi8(rows[0], rows[1]);
-  const __m128i low23 = _mm_unpacklo_epi8(rows[2], rows[3]), high23 = _mm_unpackhi_epi8(rows[2], rows[3]);
-  _mm_storeu_si128(reinterpret_cast<__m128i *>(out), _mm_unpacklo_epi16(low01, low23));
-  _mm_storeu_si128(reinterpret_cast<__m128i *>(out + 16), _mm_unpackhi_epi16(low01, low23));
-  _mm_storeu_si128(reinterpret_cast<__m128i *>(out + 32), _mm_unpacklo_epi16(high01, high23));
-  _mm_storeu_si128(reinterpret_cast<__m128i *>(out + 48), _mm_unpackhi_epi16(high01, high23));
+// The lanes of the first `count` of 32 (or 64) elements.
+__mmask32 firstLanes32(int64_t count) {
+  return count >= 32 ? ~__mmask32{0} : count <= 0 ? __mmask32{0} : (__mmask32{1} << count) - 1;
 }
-void interleave(const __m256i rows[2], uint8_t *out) {
-  const __m256i low = _mm256_unpacklo_epi16(rows[0], rows[1]), high = _mm256_unpackhi_epi16(rows[0], rows[1]);
-  _mm256_storeu_si256(reinterpret_cast<__m256i *>(out), _mm256_permute2x128_si256(low, high, 0x20));
-  _mm256_storeu_si256(reinterpret_cast<__m256i *>(out + 32), _mm256_permute2x128_si256(low, high, 0x31));
+__mmask64 firstLanes64(int64_t count) {
+  return count >= 64 ? ~__mmask64{0} : count <= 0 ? __mmask64{0} : (__mmask64{1} << count) - 1;
 }
-__m128i loadRow(__mmask16 lanes, const int8_t *p) { return _mm_maskz_loadu_epi8(lanes, p); }
-__m256i loadRow(__mmask16 lanes, const uint16_t *p) { return _mm256_maskz_loadu_epi16(lanes, p); }
+
+// Row p of tile step t of a B stored row-major (k, n): bf16 rows k and k + 1 of 32 columns from
+// column j, their pairs interleaved, are row p of strips j / 16 and j / 16 + 1 (`strip` bytes
+// apart). Unpacking interleaves within 128-bit lanes: lanes 0-1 of the low and high halves hold
+// the first strip's columns 0-3, 4-7, 8-11, 12-15.
+void packRowMajorGroup(const uint16_t *b, int64_t depthStride, int64_t k, int64_t depth, __mmask32 lanes,
+                       uint8_t *row, int64_t strip, int64_t) {
+  const __m512i even = _mm512_maskz_loadu_epi16(k < depth ? lanes : 0, b + k * depthStride);
+  const __m512i odd = _mm512_maskz_loadu_epi16(k + 1 < depth ? lanes : 0, b + (k + 1) * depthStride);
+  const __m512i low = _mm512_unpacklo_epi16(even, odd), high = _mm512_unpackhi_epi16(even, odd);
+  _mm512_storeu_si512(row, _mm512_permutex2var_epi64(low, _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0), high));
+  _mm512_storeu_si512(row + strip, _mm512_permutex2var_epi64(low, _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4), high));
+}
+// The same for s8: rows k to k + 3 of 64 columns, quads interleaved, row p of four strips (the
+// last two only if `strips` has them). After the unpacks, 128-bit lane L of quads q0-q3 holds
+// columns 16 L + 0-3, 4-7, 8-11, 12-15: strip L is lane L of each, a 4 x 4 transpose of lanes.
+void packRowMajorGroup(const int8_t *b, int64_t depthStride, int64_t k, int64_t depth, __mmask64 lanes, uint8_t *row,
+                       int64_t strip, int64_t strips) {
+  __m512i r[4];
+  for (int64_t g = 0; g < 4; ++g) r[g] = _mm512_maskz_loadu_epi8(k + g < depth ? lanes : 0, b + (k + g) * depthStride);
+  const __m512i low01 = _mm512_unpacklo_epi8(r[0], r[1]), high01 = _mm512_unpackhi_epi8(r[0], r[1]);
+  const __m512i low23 = _mm512_unpacklo_epi8(r[2], r[3]), high23 = _mm512_unpackhi_epi8(r[2], r[3]);
+  const __m512i q0 = _mm512_unpacklo_epi16(low01, low23), q1 = _mm512_unpackhi_epi16(low01, low23);
+  const __m512i q2 = _mm512_unpacklo_epi16(high01, high23), q3 = _mm512_unpackhi_epi16(high01, high23);
+  const __m512i t0 = _mm512_shuffle_i64x2(q0, q1, 0x44), t1 = _mm512_shuffle_i64x2(q2, q3, 0x44);
+  const __m512i t2 = _mm512_shuffle_i64x2(q0, q1, 0xee), t3 = _mm512_shuffle_i64x2(q2, q3, 0xee);
+  _mm512_storeu_si512(row, _mm512_shuffle_i64x2(t0, t1, 0x88));
+  _mm512_storeu_si512(row + strip, _mm512_shuffle_i64x2(t0, t1, 0xdd));
+  if (strips <= 2) return;
+  _mm512_storeu_si512(row + 2 * strip, _mm512_shuffle_i64x2(t2, t3, 0x88));
+  _mm512_storeu_si512(row + 3 * strip, _mm512_shuffle_i64x2(t2, t3, 0xdd));
+}
+__mmask32 lanesOf(const uint16_t *, int64_t count) { return firstLanes32(count); }
+__mmask64 lanesOf(const int8_t *, int64_t count) { return firstLanes64(count); }
 
 // B[0, depth) x [0, columns) as tiles, zero past the ends: strip s (16 columns) and step t at
 // tile s * steps + t; element g of group p of column j at byte 64 p + 4 j + g x element size.
@@ -118,26 +133,29 @@ void packB(const typename Type::Element *b, int64_t depthStride, int64_t columnS
            uint8_t *packed) {
   using Element = typename Type::Element;
   constexpr int64_t kGroup = Type::kGroup, kTileDepth = kTileRows * kGroup;
-  using Row = decltype(loadRow(0, static_cast<const Element *>(nullptr)));
   const int64_t steps = roundUp(depth, kTileDepth) / kTileDepth;
   // Whole pairs of strips: the blocks read two, the second all zeros past an odd last one.
   const int64_t strips = roundUp(columns, kBlockColumns) / kTileColumns;
+  constexpr int64_t kTile = kTileRows * kTileBytes;
+  if (columnStride == 1) {  // kGroup rows of B at a time, a vector of columns: 2 strips (bf16) or 4 (s8)
+    constexpr int64_t kVectorStrips = kGroup;
+    for (int64_t s = 0; s < strips; s += kVectorStrips) {
+      const int64_t j0 = s * kTileColumns;
+      const auto lanes = lanesOf(b, columns - j0);
+      for (int64_t t = 0; t < steps; ++t)
+        for (int64_t p = 0; p < kTileRows; ++p)
+          packRowMajorGroup(b + (j0 < columns ? j0 : 0), depthStride, t * kTileDepth + kGroup * p, depth, lanes,
+                            packed + (s * steps + t) * kTile + kTileBytes * p, steps * kTile, strips - s);
+    }
+    return;
+  }
   for (int64_t s = 0; s < strips; ++s) {
     const int64_t j0 = s * kTileColumns, width = smaller(kTileColumns, columns - j0);
-    const __mmask16 lanes = firstLanes(width);
     for (int64_t t = 0; t < steps; ++t) {
-      uint8_t *tile = packed + (s * steps + t) * kTileRows * kTileBytes;
+      uint8_t *tile = packed + (s * steps + t) * kTile;
       for (int64_t p = 0; p < kTileRows; ++p) {
         const int64_t k = t * kTileDepth + kGroup * p;
-        uint8_t *row = tile + kTileBytes * p;
-        if (columnStride == 1) {  // kGroup rows of B, interleaved
-          Row rows[kGroup];
-          for (int64_t g = 0; g < kGroup; ++g)
-            rows[g] = loadRow(k + g < depth ? lanes : __mmask16{0}, b + (k + g) * depthStride + (width > 0 ? j0 : 0));
-          interleave(rows, row);
-          continue;
-        }
-        Element *out = reinterpret_cast<Element *>(row);
+        Element *out = reinterpret_cast<Element *>(tile + kTileBytes * p);
         for (int64_t j = 0; j < kTileColumns; ++j)
           for (int64_t g = 0; g < kGroup; ++g)
             out[kGroup * j + g] = j < width && k + g < depth ? b[(j0 + j) * columnStride + (k + g) * depthStride]
@@ -159,8 +177,7 @@ void packBand(const typename Type::Element *a, int64_t rowStride, int64_t depthS
     for (int64_t t = 0; t < steps; ++t) {
       uint8_t *tile = packed + (half * steps + t) * kTileRows * kTileBytes;
       const int64_t k0 = t * kTileDepth, length = smaller(kTileDepth, depth - k0);
-      const int64_t bytes = length * int64_t(sizeof(Element));
-      const __mmask64 lanes = bytes >= 64 ? ~__mmask64{0} : (__mmask64{1} << bytes) - 1;
+      const __mmask64 lanes = firstLanes64(length * int64_t(sizeof(Element)));
       for (int64_t r = 0; r < kTileRows; ++r) {
         const int64_t row = half * kTileRows + r;
         uint8_t *out = tile + kTileBytes * r;
@@ -198,10 +215,13 @@ void block(const uint8_t *aTiles, const uint8_t *bTiles, int64_t steps, typename
   }
   for (int64_t t = 0; t < steps; ++t) {
     _tile_loadd(4, aTiles + t * kTile, kTileBytes);
-    _tile_loadd(5, a1 + t * kTile, kTileBytes);
     _tile_loadd(6, bTiles + t * kTile, kTileBytes);
+    ACLCPU_MULTIPLY_TILES(0, 4, 6);
     _tile_loadd(7, b1 + t * kTile, kTileBytes);
-    multiplyTiles<Type>();
+    ACLCPU_MULTIPLY_TILES(1, 4, 7);
+    _tile_loadd(5, a1 + t * kTile, kTileBytes);
+    ACLCPU_MULTIPLY_TILES(2, 5, 6);
+    ACLCPU_MULTIPLY_TILES(3, 5, 7);
   }
   _tile_stored(0, out, outStride);
   _tile_stored(1, out + kTileColumns, outStride);

@@ -15,10 +15,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace aclcpu;
@@ -209,6 +212,52 @@ TEST(UkernelGemm, MatchesPlainLoopsOverLayoutsModesAndShapes) {
           ++checked;
         }
   printf("%zu ukernels, %d products checked\n", ukernels.size(), checked);
+}
+
+// AMX's ukernels read whole bands of A in place where A and its rows are 64-byte aligned (the
+// layout above never is): rows of 96 and 1152 bf16 (one depth chunk, and two, the second ragged
+// and packed), against double sums; C = P (alpha 1, beta 0, written through the tiles).
+TEST(UkernelGemm, AmxReadsAnAlignedAInPlace) {
+  const auto &host = hostTarget().ukernels;
+  if (std::find(host.begin(), host.end(), "aclcpu_ukernel_gemm_bf16bf16f32_amx") == host.end())
+    GTEST_SKIP() << "no AMX-BF16 ukernel on this CPU";
+  std::mt19937 generator(11);
+  std::uniform_int_distribution<int> steps(-64, 64);
+  for (auto [rows, columns, depth, rowStride] : {std::tuple<int64_t, int64_t, int64_t, int64_t>{64, 48, 96, 96},
+                                                 {40, 33, 64, 96},
+                                                 {96, 70, 1100, 1152}}) {
+    SCOPED_TRACE(depth);
+    auto free = [](void *p) { std::free(p); };
+    std::unique_ptr<uint16_t, decltype(free)> a(
+        static_cast<uint16_t *>(std::aligned_alloc(64, size_t(rows * rowStride * 2))), free);
+    std::vector<float> aValues(size_t(rows * depth)), b(size_t(depth * columns));
+    std::vector<uint16_t> bWords(b.size());
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t k = 0; k < rowStride; ++k) {
+        const float value = k < depth ? steps(generator) / 64.0f : std::numeric_limits<float>::quiet_NaN();
+        if (k < depth) aValues[size_t(i * depth + k)] = value;
+        a.get()[i * rowStride + k] = aclcpu_test::toBf16(value);
+      }
+    for (size_t at = 0; at < b.size(); ++at) {
+      b[at] = steps(generator) / 64.0f;
+      bWords[at] = aclcpu_test::toBf16(b[at]);
+    }
+    std::vector<float> c(size_t(rows * columns), -1.0f);
+    const float one = 1, zero = 0;
+    aclcpu_ukernel_gemm_bf16bf16f32_amx(a.get(), 0, rowStride, 1, bWords.data(), 0, columns, 1, c.data(), 0, columns,
+                                        rows, columns, depth, &one, &zero, c.data(), 0, columns);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < columns; ++j) {
+        double expected = 0, magnitude = 0;
+        for (int64_t k = 0; k < depth; ++k) {
+          const double term = double(aValues[size_t(i * depth + k)]) * b[size_t(k * columns + j)];
+          expected += term;
+          magnitude += std::fabs(term);
+        }
+        ASSERT_NEAR(c[size_t(i * columns + j)], expected, 1e-6 + 2.0 * double(depth) * 0x1p-24 * magnitude)
+            << i << ", " << j;
+      }
+  }
 }
 
 // bf16 rounding to nearest even, as generated code's truncf rounds (denormals kept, NaN quiet).

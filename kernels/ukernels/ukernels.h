@@ -29,7 +29,7 @@ void aclcpu_ukernel_gemm_s8s8s32_vnni(const int8_t *a, int64_t aOffset, int64_t 
                                       int32_t *c, int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
                                       int64_t depth, const int32_t *alpha, const int32_t *beta, const int32_t *cIn,
                                       int64_t cInOffset, int64_t cInRowStride);
-// The same on AMX-INT8 (gemm_amx.cpp): tdpbssd multiplies s8 by s8; products of fewer than 32
+// The same on AMX-INT8 (gemm_amx.cpp): tdpbssd multiplies s8 by s8; products of fewer than 16
 // rows (and every product in a process without AMX permission) go to the _vnni one.
 void aclcpu_ukernel_gemm_s8s8s32_amx(const int8_t *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride,
                                      const int8_t *b, int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride,
@@ -54,7 +54,7 @@ typedef void GemmF32Ukernel(const void *a, int64_t aOffset, int64_t aRowStride, 
 GemmF32Ukernel aclcpu_ukernel_gemm_f32f32f32, aclcpu_ukernel_gemm_f16f16f32, aclcpu_ukernel_gemm_bf16bf16f32,
     aclcpu_ukernel_gemm_bf16bf16f32_dpbf16, aclcpu_ukernel_gemm_f16f16f32_dpbf16, aclcpu_ukernel_gemm_f32f32f32_dpbf16;
 // bf16 on AMX-BF16 (gemm_amx.cpp): tdpbf16ps, with the _dpbf16 ukernel's numerics, which it
-// calls for products of fewer than 32 rows (and everywhere if the process has no AMX permission).
+// calls for products of fewer than 16 rows (and everywhere if the process has no AMX permission).
 GemmF32Ukernel aclcpu_ukernel_gemm_bf16bf16f32_amx;
 // The same contract on AVX2 with FMA and F16C (gemm_avx2.cpp), for x86 CPUs without AVX-512:
 // f32, f16 and bf16 operands widened to f32, exact.

@@ -112,7 +112,7 @@ TEST(ConstPanels, AConstantBIsPackedOnceAndItsPanelsReused) {
 // keep their own panels, as the same product. (bf16 pairs of 16 and 20 rows take the streamed
 // path when B is not registered: the same bits again, two tiles whose first keeps its pairs for
 // the second, and 16's rows of A transposed into pairs; 60 rows pack B's next chunk during the
-// tiles, pairs or widened; AMX's tiles take 40 and 60 rows, and hand 16 and 20 to the pairs.)
+// tiles, pairs or widened; AMX takes all four, 16 and 20 rows as a band padded with zeros.)
 // One registered f16 B read both widened and as rounded pairs keeps
 // both kinds of panel apart.
 struct SixteenBitUkernel {

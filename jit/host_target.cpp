@@ -52,7 +52,11 @@ const HostTarget &hostTarget() {
           // Low-precision f16 and f32, rounded to bf16.
           host.ukernels.push_back("aclcpu_ukernel_gemm_f16f16f32_dpbf16");
           host.ukernels.push_back("aclcpu_ukernel_gemm_f32f32f32_dpbf16");
-          if (amx && has("amx-bf16")) host.ukernels.push_back("aclcpu_ukernel_gemm_bf16bf16f32_amx");
+          if (amx && has("amx-bf16")) {
+            host.ukernels.push_back("aclcpu_ukernel_gemm_bf16bf16f32_amx");
+            host.ukernels.push_back("aclcpu_ukernel_gemm_f16f16f32_rounded_amx");
+            host.ukernels.push_back("aclcpu_ukernel_gemm_f32f32f32_rounded_amx");
+          }
         }
       } else if (has("avx2") && has("fma") && has("f16c")) {
         // Without AVX-512: the AVX2 tiles (generated code ran 0.16-0.54x OpenBLAS there).

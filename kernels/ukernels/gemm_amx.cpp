@@ -29,6 +29,7 @@
 #include "intrinsics.h"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace {
 
@@ -42,18 +43,62 @@ constexpr int64_t kBlockColumns = 32;   // columns of a block of C: two B tiles
 constexpr int64_t kChunkBytes = 2048;
 constexpr int64_t kPanelColumns = 512;  // B's packed chunk (1 MiB) stays in L2
 
-// What differs between the element types: the element, how many of k share a 4-byte group of
-// B's tiles, the sums' type and the tile product.
+// f16's bits, apart from bf16's.
+struct HalfBits {
+  uint16_t bits;
+};
+
+// What differs between the kinds of product: the operands' element (Source) and the element the
+// tiles multiply, how many of k share a 4-byte group of B's tiles, the sums' type (and so the
+// tile product), and a tag telling a kind's kept panels apart. f16 and f32 in low precision are
+// rounded to bf16 as they are packed (vcvtne2ps2bf16: to nearest even, f32 denormals to zero, as
+// the _dpbf16 ukernels round them).
 struct Bf16 {
+  using Source = uint16_t;
   using Element = uint16_t;
   using Sum = float;
-  static constexpr int64_t kGroup = 2;
+  static constexpr int64_t kGroup = 2, kTag = 1;
 };
 struct S8 {
+  using Source = int8_t;
   using Element = int8_t;
   using Sum = int32_t;
-  static constexpr int64_t kGroup = 4;
+  static constexpr int64_t kGroup = 4, kTag = 2;
 };
+struct F16Rounded {
+  using Source = HalfBits;
+  using Element = uint16_t;
+  using Sum = float;
+  static constexpr int64_t kGroup = 2, kTag = 3;
+};
+struct F32Rounded {
+  using Source = float;
+  using Element = uint16_t;
+  using Sum = float;
+  static constexpr int64_t kGroup = 2, kTag = 4;
+};
+
+// An operand's element as the tiles take it.
+uint16_t tileElement(uint16_t bf16) { return bf16; }
+int8_t tileElement(int8_t s8) { return s8; }
+uint16_t tileElement(float value) {
+  return static_cast<uint16_t>(_mm_extract_epi16(reinterpret_cast<__m128i>(_mm_cvtneps_pbh(_mm_set_ss(value))), 0));
+}
+uint16_t tileElement(HalfBits half) { return tileElement(_cvtsh_ss(half.bits)); }
+
+// The first `lanes` of 32 elements from p as bf16 (a masked load, rounded where p is f16 or f32).
+__m512i load32(__mmask32 lanes, const uint16_t *p) { return _mm512_maskz_loadu_epi16(lanes, p); }
+__m512i load32(__mmask32 lanes, const float *p) {
+  const __m512 low = _mm512_maskz_loadu_ps(static_cast<__mmask16>(lanes), p);
+  const __m512 high = _mm512_maskz_loadu_ps(static_cast<__mmask16>(lanes >> 16), p + 16);
+  return reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(high, low));
+}
+__m512i load32(__mmask32 lanes, const HalfBits *p) {
+  const __m512i bits = _mm512_maskz_loadu_epi16(lanes, p);
+  const __m512 low = _mm512_cvtph_ps(_mm512_castsi512_si256(bits));
+  const __m512 high = _mm512_cvtph_ps(_mm512_extracti64x4_epi64(bits, 1));
+  return reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(high, low));
+}
 
 // Tile c += tile a times tile b, for the element type `Type` in scope. GCC's tile intrinsics are
 // macros that spell the tile's number into the instruction: it must be a literal.
@@ -96,14 +141,15 @@ __mmask64 firstLanes64(int64_t count) {
   return count >= 64 ? ~__mmask64{0} : count <= 0 ? __mmask64{0} : (__mmask64{1} << count) - 1;
 }
 
-// Row p of tile step t of a B stored row-major (k, n): bf16 rows k and k + 1 of 32 columns from
+// Row p of tile step t of a B stored row-major (k, n): 16-bit rows k and k + 1 of 32 columns from
 // column j, their pairs interleaved, are row p of strips j / 16 and j / 16 + 1 (`strip` bytes
 // apart). Unpacking interleaves within 128-bit lanes: lanes 0-1 of the low and high halves hold
 // the first strip's columns 0-3, 4-7, 8-11, 12-15.
-void packRowMajorGroup(const uint16_t *b, int64_t depthStride, int64_t k, int64_t depth, __mmask32 lanes,
-                       uint8_t *row, int64_t strip, int64_t) {
-  const __m512i even = _mm512_maskz_loadu_epi16(k < depth ? lanes : 0, b + k * depthStride);
-  const __m512i odd = _mm512_maskz_loadu_epi16(k + 1 < depth ? lanes : 0, b + (k + 1) * depthStride);
+template <class Source>
+void packRowMajorGroup(const Source *b, int64_t depthStride, int64_t k, int64_t depth, __mmask32 lanes, uint8_t *row,
+                       int64_t strip, int64_t) {
+  const __m512i even = load32(k < depth ? lanes : 0, b + k * depthStride);
+  const __m512i odd = load32(k + 1 < depth ? lanes : 0, b + (k + 1) * depthStride);
   const __m512i low = _mm512_unpacklo_epi16(even, odd), high = _mm512_unpackhi_epi16(even, odd);
   _mm512_storeu_si512(row, _mm512_permutex2var_epi64(low, _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0), high));
   _mm512_storeu_si512(row + strip, _mm512_permutex2var_epi64(low, _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4), high));
@@ -127,13 +173,14 @@ void packRowMajorGroup(const int8_t *b, int64_t depthStride, int64_t k, int64_t 
   _mm512_storeu_si512(row + 2 * strip, _mm512_shuffle_i64x2(t2, t3, 0x88));
   _mm512_storeu_si512(row + 3 * strip, _mm512_shuffle_i64x2(t2, t3, 0xdd));
 }
-__mmask32 lanesOf(const uint16_t *, int64_t count) { return firstLanes32(count); }
+template <class Source>
+__mmask32 lanesOf(const Source *, int64_t count) { return firstLanes32(count); }
 __mmask64 lanesOf(const int8_t *, int64_t count) { return firstLanes64(count); }
 
 // B[0, depth) x [0, columns) as tiles, zero past the ends: strip s (16 columns) and step t at
 // tile s * steps + t; element g of group p of column j at byte 64 p + 4 j + g x element size.
 template <class Type>
-void packB(const typename Type::Element *b, int64_t depthStride, int64_t columnStride, int64_t depth, int64_t columns,
+void packB(const typename Type::Source *b, int64_t depthStride, int64_t columnStride, int64_t depth, int64_t columns,
            uint8_t *packed) {
   using Element = typename Type::Element;
   constexpr int64_t kGroup = Type::kGroup, kTileDepth = kTileRows * kGroup;
@@ -162,8 +209,9 @@ void packB(const typename Type::Element *b, int64_t depthStride, int64_t columnS
         Element *out = reinterpret_cast<Element *>(tile + kTileBytes * p);
         for (int64_t j = 0; j < kTileColumns; ++j)
           for (int64_t g = 0; g < kGroup; ++g)
-            out[kGroup * j + g] = j < width && k + g < depth ? b[(j0 + j) * columnStride + (k + g) * depthStride]
-                                                              : Element{0};
+            out[kGroup * j + g] = j < width && k + g < depth
+                                      ? tileElement(b[(j0 + j) * columnStride + (k + g) * depthStride])
+                                      : Element{0};
       }
     }
   }
@@ -172,9 +220,10 @@ void packB(const typename Type::Element *b, int64_t depthStride, int64_t columnS
 // A band's rows [0, height) x depth as two halves of tiles, zero past the ends: half h and step
 // t at tile h * steps + t, row r's k at element r x (64 bytes) + k.
 template <class Type>
-void packBand(const typename Type::Element *a, int64_t rowStride, int64_t depthStride, int64_t height, int64_t depth,
+void packBand(const typename Type::Source *a, int64_t rowStride, int64_t depthStride, int64_t height, int64_t depth,
               uint8_t *packed) {
   using Element = typename Type::Element;
+  constexpr bool kRounds = !std::is_same_v<typename Type::Source, Element>;
   constexpr int64_t kTileDepth = kTileBytes / int64_t(sizeof(Element));
   const int64_t steps = roundUp(depth, kTileDepth) / kTileDepth;
   for (int64_t half = 0; half < 2; ++half)
@@ -188,11 +237,14 @@ void packBand(const typename Type::Element *a, int64_t rowStride, int64_t depthS
         if (row >= height) {
           _mm512_storeu_si512(out, _mm512_setzero_si512());
         } else if (depthStride == 1) {
-          _mm512_storeu_si512(out, _mm512_maskz_loadu_epi8(lanes, a + row * rowStride + k0));
+          if constexpr (kRounds)
+            _mm512_storeu_si512(out, load32(firstLanes32(length), a + row * rowStride + k0));
+          else
+            _mm512_storeu_si512(out, _mm512_maskz_loadu_epi8(lanes, a + row * rowStride + k0));
         } else {
           Element *elements = reinterpret_cast<Element *>(out);
           for (int64_t k = 0; k < kTileDepth; ++k)
-            elements[k] = k < length ? a[row * rowStride + (k0 + k) * depthStride] : Element{0};
+            elements[k] = k < length ? tileElement(a[row * rowStride + (k0 + k) * depthStride]) : Element{0};
         }
       }
     }
@@ -254,7 +306,7 @@ Direct directOf(const Epilogue<T> &epilogue, bool first, const T *c, int64_t cRo
 }
 
 template <class Type>
-void gemm(const typename Type::Element *a, int64_t aRowStride, int64_t aDepthStride, const typename Type::Element *b,
+void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStride, const typename Type::Source *b,
           int64_t bDepthStride, int64_t bColumnStride, typename Type::Sum *c, int64_t cRowStride, int64_t rows,
           int64_t columns, int64_t depth, const Epilogue<typename Type::Sum> &epilogue, const void *bBase,
           int64_t bOffset) {
@@ -267,7 +319,7 @@ void gemm(const typename Type::Element *a, int64_t aRowStride, int64_t aDepthStr
   // -> 1.53 TFLOP/s), unless their rows lie a whole number of 4 KiB apart: then a tile's sixteen
   // rows would share one set of L1. Rows off the lines would take two lines a row of a tile.
   const int64_t aRowBytes = aRowStride * int64_t(sizeof(typename Type::Element));
-  const bool inPlaceA = aDepthStride == 1 && aRowBytes % 64 == 0 && aRowBytes % 4096 != 0 &&
+  const bool inPlaceA = std::is_same_v<typename Type::Source, typename Type::Element> && aDepthStride == 1 && aRowBytes % 64 == 0 && aRowBytes % 4096 != 0 &&
                         reinterpret_cast<uintptr_t>(a) % 64 == 0;
   configureTiles();
   uint8_t *packedB = aclcpu::ukernelScratch(0, kPanelColumns * kChunkBytes);
@@ -276,10 +328,10 @@ void gemm(const typename Type::Element *a, int64_t aRowStride, int64_t aDepthStr
   // A constant B's tiles are packed once and kept across calls (const_panels.h).
   const void *constB = aclcpu::isConstOperand(bBase) ? bBase : nullptr;
   auto tilesOfB = [&](int64_t k0, int64_t j0, int64_t slice, int64_t width) -> const uint8_t * {
-    const typename Type::Element *from = b + k0 * bDepthStride + j0 * bColumnStride;
+    const typename Type::Source *from = b + k0 * bDepthStride + j0 * bColumnStride;
     if (constB) {
       const aclcpu::ConstPanelKey key{
-          {bOffset, bDepthStride, bColumnStride, j0, k0, slice, width, 512 + int64_t{sizeof(typename Type::Element)}}};
+          {bOffset, bDepthStride, bColumnStride, j0, k0, slice, width, 512 + Type::kTag}};
       const int64_t bytes = roundUp(width, kBlockColumns) / kTileColumns * roundUp(slice, kTileDepth) / kTileDepth *
                             kTileRows * kTileBytes;
       bool fill = false;
@@ -306,7 +358,7 @@ void gemm(const typename Type::Element *a, int64_t aRowStride, int64_t aDepthStr
       const Direct direct = directOf(epilogue, first, c, cRowStride);
       for (int64_t i0 = 0; i0 < rows; i0 += kBandRows) {
         const int64_t height = smaller(kBandRows, rows - i0);
-        const typename Type::Element *band = a + i0 * aRowStride + k0 * aDepthStride;
+        const typename Type::Source *band = a + i0 * aRowStride + k0 * aDepthStride;
         BandOfA tilesOfA{packedA, kTileBytes, kTile, steps * kTile};
         if (inPlaceA && height == kBandRows && slice % kTileDepth == 0)
           tilesOfA = {reinterpret_cast<const uint8_t *>(band), aRowBytes, kTileBytes, kTileRows * aRowBytes};
@@ -359,6 +411,26 @@ extern "C" void aclcpu_ukernel_gemm_bf16bf16f32_amx(const void *a, int64_t aOffs
              static_cast<const uint16_t *>(b) + bOffset, bDepthStride, bColumnStride, c + cOffset, cRowStride, rows,
              columns, depth, Epilogue<float>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride}, b, bOffset);
 }
+
+// f16 and f32 in low precision: each input rounded to bf16 as it is packed.
+#define ACLCPU_ROUNDED_AMX_UKERNEL(name, Type, fallback)                                                           \
+  extern "C" void name(const void *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride, const void *b,     \
+                       int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride, float *c, int64_t cOffset,     \
+                       int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth, const float *alpha,        \
+                       const float *beta, const float *cIn, int64_t cInOffset, int64_t cInRowStride) {              \
+    if (rows < kTileRows || depth == 0 || !aclcpu::ukernelAmxPermitted()) {                                         \
+      fallback(a, aOffset, aRowStride, aDepthStride, b, bOffset, bDepthStride, bColumnStride, c, cOffset, cRowStride, \
+               rows, columns, depth, alpha, beta, cIn, cInOffset, cInRowStride);                                    \
+      return;                                                                                                       \
+    }                                                                                                               \
+    using Source = Type::Source;                                                                                    \
+    gemm<Type>(static_cast<const Source *>(a) + aOffset, aRowStride, aDepthStride,                                  \
+               static_cast<const Source *>(b) + bOffset, bDepthStride, bColumnStride, c + cOffset, cRowStride, rows, \
+               columns, depth, Epilogue<float>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride}, b,      \
+               bOffset);                                                                                            \
+  }
+ACLCPU_ROUNDED_AMX_UKERNEL(aclcpu_ukernel_gemm_f16f16f32_rounded_amx, F16Rounded, aclcpu_ukernel_gemm_f16f16f32_dpbf16)
+ACLCPU_ROUNDED_AMX_UKERNEL(aclcpu_ukernel_gemm_f32f32f32_rounded_amx, F32Rounded, aclcpu_ukernel_gemm_f32f32f32_dpbf16)
 
 extern "C" void aclcpu_ukernel_gemm_s8s8s32_amx(const int8_t *a, int64_t aOffset, int64_t aRowStride,
                                                 int64_t aDepthStride, const int8_t *b, int64_t bOffset,

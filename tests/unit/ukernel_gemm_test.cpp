@@ -400,6 +400,72 @@ bool checkS8Product(const std::string &name, S8Ukernel *ukernel, int64_t rows, i
   return true;
 }
 
+// AMX's low-precision ukernels round each f16 or f32 input to bf16 as they pack it (to nearest
+// even), in both of each operand's layouts, one depth chunk or two, bands whole and padded,
+// against double sums of the rounded inputs; fewer than 16 rows go to the _dpbf16 ukernels.
+TEST(UkernelGemm, AmxLowPrecisionRoundsEachInputToBf16) {
+  const auto &host = hostTarget().ukernels;
+  int checked = 0;
+  std::mt19937 generator(12);
+  for (bool f16 : {false, true}) {
+    const char *name = f16 ? "aclcpu_ukernel_gemm_f16f16f32_rounded_amx" : "aclcpu_ukernel_gemm_f32f32f32_rounded_amx";
+    if (std::find(host.begin(), host.end(), name) == host.end()) continue;
+    GemmF32Ukernel *ukernel =
+        f16 ? aclcpu_ukernel_gemm_f16f16f32_rounded_amx : aclcpu_ukernel_gemm_f32f32f32_rounded_amx;
+    // f16: 11 significant bits, 3 more than bf16 keeps; f32: all 24.
+    std::uniform_int_distribution<int> steps(-2048, 2048);
+    std::uniform_real_distribution<float> reals(-2.0f, 2.0f);
+    auto value = [&] { return f16 ? steps(generator) / 1024.0f : reals(generator); };
+    for (auto [rows, columns, depth] : {std::tuple<int64_t, int64_t, int64_t>{16, 40, 70}, {33, 100, 1100},
+                                        {64, 64, 64}, {7, 20, 30}})
+      for (bool transposed : {false, true}) {
+        SCOPED_TRACE(std::string(name) + " " + std::to_string(rows) + "x" + std::to_string(columns) + "x" +
+                     std::to_string(depth) + (transposed ? " transposed" : ""));
+        std::vector<float> a(size_t(rows * depth)), b(size_t(depth * columns));
+        for (float &x : a) x = value();
+        for (float &x : b) x = value();
+        std::vector<uint16_t> aWords(a.size()), bWords(b.size());
+        for (size_t i = 0; i < a.size(); ++i) aWords[i] = wordOf(a[i], Element::F16);
+        for (size_t i = 0; i < b.size(); ++i) bWords[i] = wordOf(b[i], Element::F16);
+        // A (rows x depth) row-major or stored transposed; B (depth x columns) likewise.
+        const int64_t aRowStride = transposed ? 1 : depth, aDepthStride = transposed ? rows : 1;
+        const int64_t bDepthStride = transposed ? 1 : columns, bColumnStride = transposed ? depth : 1;
+        std::vector<float> aStored(a.size()), bStored(b.size());
+        std::vector<uint16_t> aStoredWords(a.size()), bStoredWords(b.size());
+        for (int64_t i = 0; i < rows; ++i)
+          for (int64_t k = 0; k < depth; ++k) {
+            aStored[size_t(i * aRowStride + k * aDepthStride)] = a[size_t(i * depth + k)];
+            aStoredWords[size_t(i * aRowStride + k * aDepthStride)] = aWords[size_t(i * depth + k)];
+          }
+        for (int64_t k = 0; k < depth; ++k)
+          for (int64_t j = 0; j < columns; ++j) {
+            bStored[size_t(k * bDepthStride + j * bColumnStride)] = b[size_t(k * columns + j)];
+            bStoredWords[size_t(k * bDepthStride + j * bColumnStride)] = bWords[size_t(k * columns + j)];
+          }
+        std::vector<float> c(size_t(rows * columns), -1.0f);
+        const float one = 1, zero = 0;
+        const void *aData = f16 ? static_cast<const void *>(aStoredWords.data()) : aStored.data();
+        const void *bData = f16 ? static_cast<const void *>(bStoredWords.data()) : bStored.data();
+        ukernel(aData, 0, aRowStride, aDepthStride, bData, 0, bDepthStride, bColumnStride, c.data(), 0, columns, rows,
+                columns, depth, &one, &zero, c.data(), 0, columns);
+        for (int64_t i = 0; i < rows; ++i)
+          for (int64_t j = 0; j < columns; ++j) {
+            double expected = 0, magnitude = 0;
+            for (int64_t k = 0; k < depth; ++k) {
+              const double term =
+                  double(roundedToBf16(a[size_t(i * depth + k)])) * roundedToBf16(b[size_t(k * columns + j)]);
+              expected += term;
+              magnitude += std::fabs(term);
+            }
+            ASSERT_NEAR(c[size_t(i * columns + j)], expected, 1e-6 + 2.0 * double(depth) * 0x1p-24 * magnitude)
+                << i << ", " << j;
+          }
+        ++checked;
+      }
+  }
+  if (checked == 0) GTEST_SKIP() << "no AMX low-precision ukernel on this CPU";
+}
+
 TEST(UkernelGemm, S8MatchesPlainLoopsOverLayoutsModesAndShapes) {
   int count = 0;
   const UkernelSymbol *symbols = ukernelSymbols(count);

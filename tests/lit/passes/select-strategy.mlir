@@ -280,6 +280,13 @@ func.func @gemm_b_size(%a: tensor<448x448xf32>, %d: tensor<512x512xf32>, %s: ten
 // whatever its shape, where the target has it; without it, no ukernel: the widening one, or f32's
 // FMAs, would not round.
 // RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy='vector-bits=512 ukernels=aclcpu_ukernel_gemm_f16f16f32,aclcpu_ukernel_gemm_f32f32f32,aclcpu_ukernel_gemm_f16f16f32_dpbf16,aclcpu_ukernel_gemm_f32f32f32_dpbf16' | FileCheck %s --check-prefix=ROUNDED
+// RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy='vector-bits=512 ukernels=aclcpu_ukernel_gemm_f16f16f32,aclcpu_ukernel_gemm_f32f32f32,aclcpu_ukernel_gemm_f16f16f32_dpbf16,aclcpu_ukernel_gemm_f32f32f32_dpbf16,aclcpu_ukernel_gemm_f16f16f32_rounded_amx,aclcpu_ukernel_gemm_f32f32f32_rounded_amx' | FileCheck %s --check-prefix=ROUNDED-AMX
+// ROUNDED-AMX-LABEL: func @rounded_products
+// ROUNDED-AMX: ukernel = "aclcpu_ukernel_gemm_f16f16f32_rounded_amx"
+// ROUNDED-AMX: ukernel = "aclcpu_ukernel_gemm_f16f16f32_rounded_amx"
+// ROUNDED-AMX: ukernel = "aclcpu_ukernel_gemm_f32f32f32_rounded_amx"
+// ROUNDED-AMX-NOT: ukernel
+// ROUNDED-AMX-LABEL: func @avx2_tiles
 // ROUNDED-LABEL: func @rounded_products
 // ROUNDED: ukernel = "aclcpu_ukernel_gemm_f16f16f32_dpbf16"
 // ROUNDED: ukernel = "aclcpu_ukernel_gemm_f16f16f32_dpbf16"

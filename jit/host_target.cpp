@@ -54,6 +54,7 @@ const HostTarget &hostTarget() {
           host.ukernels.push_back("aclcpu_ukernel_gemm_f32f32f32_dpbf16");
           if (amx && has("amx-bf16")) {
             host.ukernels.push_back("aclcpu_ukernel_gemm_bf16bf16f32_amx");
+            host.ukernels.push_back("aclcpu_ukernel_gemm_f16f16f32_amx");
             host.ukernels.push_back("aclcpu_ukernel_gemm_f16f16f32_rounded_amx");
             host.ukernels.push_back("aclcpu_ukernel_gemm_f32f32f32_rounded_amx");
           }

@@ -57,25 +57,36 @@ struct Bf16 {
   using Source = uint16_t;
   using Element = uint16_t;
   using Sum = float;
-  static constexpr int64_t kGroup = 2, kTag = 1;
+  static constexpr int64_t kGroup = 2, kTag = 1, kExpand = 1;
 };
 struct S8 {
   using Source = int8_t;
   using Element = int8_t;
   using Sum = int32_t;
-  static constexpr int64_t kGroup = 4, kTag = 2;
+  static constexpr int64_t kGroup = 4, kTag = 2, kExpand = 1;
 };
 struct F16Rounded {
   using Source = HalfBits;
   using Element = uint16_t;
   using Sum = float;
-  static constexpr int64_t kGroup = 2, kTag = 3;
+  static constexpr int64_t kGroup = 2, kTag = 3, kExpand = 1;
 };
 struct F32Rounded {
   using Source = float;
   using Element = uint16_t;
   using Sum = float;
-  static constexpr int64_t kGroup = 2, kTag = 4;
+  static constexpr int64_t kGroup = 2, kTag = 4, kExpand = 1;
+};
+// f16 exactly: x = hi + lo, hi = bf16(x) and lo = x - hi (f16's 11 significant bits leave at
+// most 4 to lo: exact in bf16, and no bf16 denormal). Each k becomes four of the tiles' depth,
+// A's (hi, lo, hi, lo) against B's (hi, hi, lo, lo): a b = ah bh + al bh + ah bl + al bl, every
+// product exact in f32, as the exact f16 ukernels' products are. Four times the bf16 tiles'
+// work, still twice the f32 FMA's rate.
+struct F16Exact {
+  using Source = HalfBits;
+  using Element = uint16_t;
+  using Sum = float;
+  static constexpr int64_t kGroup = 2, kTag = 5, kExpand = 4;
 };
 
 // An operand's element as the tiles take it.
@@ -141,6 +152,36 @@ __mmask64 firstLanes64(int64_t count) {
   return count >= 64 ? ~__mmask64{0} : count <= 0 ? __mmask64{0} : (__mmask64{1} << count) - 1;
 }
 
+// hi = bf16(x) and lo = bf16(x - hi) of sixteen floats (exact where x came from f16); lo is 0
+// where hi is infinite or NaN (not inf - inf).
+void split16(__m512 x, __m256i &hi, __m256i &lo) {
+  hi = reinterpret_cast<__m256i>(_mm512_cvtneps_pbh(x));
+  const __m512 hiValue = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_cvtepu16_epi32(hi), 16));
+  const __mmask16 finite = _mm512_cmp_ps_mask(_mm512_abs_ps(hiValue), _mm512_set1_ps(__builtin_inff()), _CMP_LT_OQ);
+  lo = reinterpret_cast<__m256i>(_mm512_cvtneps_pbh(_mm512_maskz_sub_ps(finite, x, hiValue)));
+}
+uint16_t hiBits(HalfBits half) { return tileElement(half); }
+uint16_t loBits(HalfBits half) {
+  __m256i hi, lo;
+  split16(_mm512_set1_ps(_cvtsh_ss(half.bits)), hi, lo);
+  return static_cast<uint16_t>(_mm256_extract_epi16(lo, 0));
+}
+
+// Row p of tile step t of an exact f16 B stored row-major: expanded k = 32 t + 2 p and the next
+// are one k's (hi, hi) (p even) or (lo, lo) (p odd), for 32 columns: row p of two strips.
+void packRowMajorSplit(const HalfBits *b, int64_t depthStride, int64_t k, int64_t depth, bool lower, __mmask32 lanes,
+                       uint8_t *row, int64_t strip) {
+  const __m512i bits = _mm512_maskz_loadu_epi16(k < depth ? lanes : 0, b + k * depthStride);
+  __m256i hiLow, loLow, hiHigh, loHigh;
+  split16(_mm512_cvtph_ps(_mm512_castsi512_si256(bits)), hiLow, loLow);
+  split16(_mm512_cvtph_ps(_mm512_extracti64x4_epi64(bits, 1)), hiHigh, loHigh);
+  const __m512i v = lower ? _mm512_inserti64x4(_mm512_castsi256_si512(loLow), loHigh, 1)
+                          : _mm512_inserti64x4(_mm512_castsi256_si512(hiLow), hiHigh, 1);
+  const __m512i low = _mm512_unpacklo_epi16(v, v), high = _mm512_unpackhi_epi16(v, v);
+  _mm512_storeu_si512(row, _mm512_permutex2var_epi64(low, _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0), high));
+  _mm512_storeu_si512(row + strip, _mm512_permutex2var_epi64(low, _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4), high));
+}
+
 // Row p of tile step t of a B stored row-major (k, n): 16-bit rows k and k + 1 of 32 columns from
 // column j, their pairs interleaved, are row p of strips j / 16 and j / 16 + 1 (`strip` bytes
 // apart). Unpacking interleaves within 128-bit lanes: lanes 0-1 of the low and high halves hold
@@ -184,11 +225,36 @@ void packB(const typename Type::Source *b, int64_t depthStride, int64_t columnSt
            uint8_t *packed) {
   using Element = typename Type::Element;
   constexpr int64_t kGroup = Type::kGroup, kTileDepth = kTileRows * kGroup;
-  const int64_t steps = roundUp(depth, kTileDepth) / kTileDepth;
+  const int64_t steps = roundUp(depth * Type::kExpand, kTileDepth) / kTileDepth;
   // Whole pairs of strips: the blocks read two, the second all zeros past an odd last one.
   const int64_t strips = roundUp(columns, kBlockColumns) / kTileColumns;
   constexpr int64_t kTile = kTileRows * kTileBytes;
-  if (columnStride == 1) {  // kGroup rows of B at a time, a vector of columns: 2 strips (bf16) or 4 (s8)
+  if constexpr (Type::kExpand == 4) {  // exact f16: pair p of step t is one k's (hi, hi) or (lo, lo)
+    for (int64_t s = 0; s < strips; s += 2) {
+      const int64_t j0 = s * kTileColumns, width = smaller(kBlockColumns, columns - j0);
+      for (int64_t t = 0; t < steps; ++t)
+        for (int64_t p = 0; p < kTileRows; ++p) {
+          const int64_t k = (t * kTileDepth + kGroup * p) / 4;
+          const bool lower = p % 2 == 1;
+          uint8_t *row = packed + (s * steps + t) * kTile + kTileBytes * p;
+          if (columnStride == 1) {
+            packRowMajorSplit(b + (j0 < columns ? j0 : 0), depthStride, k, depth, lower, firstLanes32(width), row,
+                              steps * kTile);
+            continue;
+          }
+          for (int64_t half = 0; half < 2; ++half) {
+            Element *out = reinterpret_cast<Element *>(row + half * steps * kTile);
+            for (int64_t j = 0; j < kTileColumns; ++j) {
+              const int64_t column = half * kTileColumns + j;
+              const HalfBits x = column < width && k < depth ? b[(j0 + column) * columnStride + k * depthStride]
+                                                             : HalfBits{0};
+              out[2 * j] = out[2 * j + 1] = lower ? loBits(x) : hiBits(x);
+            }
+          }
+        }
+    }
+    return;
+  } else if (columnStride == 1) {  // kGroup rows of B at a time, a vector of columns: 2 strips (bf16) or 4 (s8)
     constexpr int64_t kVectorStrips = kGroup;
     for (int64_t s = 0; s < strips; s += kVectorStrips) {
       const int64_t j0 = s * kTileColumns;
@@ -225,7 +291,33 @@ void packBand(const typename Type::Source *a, int64_t rowStride, int64_t depthSt
   using Element = typename Type::Element;
   constexpr bool kRounds = !std::is_same_v<typename Type::Source, Element>;
   constexpr int64_t kTileDepth = kTileBytes / int64_t(sizeof(Element));
-  const int64_t steps = roundUp(depth, kTileDepth) / kTileDepth;
+  const int64_t steps = roundUp(depth * Type::kExpand, kTileDepth) / kTileDepth;
+  if constexpr (Type::kExpand == 4) {  // exact f16: each k as (hi, lo, hi, lo), eight k a tile row
+    constexpr int64_t kPerRow = kTileDepth / 4;
+    // Sixteen k of a row at a time, as (hi, lo) pairs, each twice: two steps' rows.
+    const __m512i firstEight = _mm512_set_epi32(7, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0);
+    const __m512i lastEight = _mm512_set_epi32(15, 15, 14, 14, 13, 13, 12, 12, 11, 11, 10, 10, 9, 9, 8, 8);
+    for (int64_t row = 0; row < kBandRows; ++row)
+      for (int64_t t = 0; t < steps; t += 2) {
+        const int64_t k0 = t * kPerRow;
+        __m512 x = _mm512_setzero_ps();
+        if (row < height && depthStride == 1) {
+          x = _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(firstLanes(depth - k0), a + row * rowStride + k0));
+        } else if (row < height) {
+          HalfBits values[16];
+          for (int64_t k = 0; k < 16; ++k)
+            values[k] = k0 + k < depth ? a[row * rowStride + (k0 + k) * depthStride] : HalfBits{0};
+          x = _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(values)));
+        }
+        __m256i hi, lo;
+        split16(x, hi, lo);
+        const __m512i pairs = _mm512_or_si512(_mm512_cvtepu16_epi32(hi), _mm512_slli_epi32(_mm512_cvtepu16_epi32(lo), 16));
+        uint8_t *out = packed + ((row / kTileRows) * steps + t) * kTileRows * kTileBytes + kTileBytes * (row % kTileRows);
+        _mm512_storeu_si512(out, _mm512_permutexvar_epi32(firstEight, pairs));
+        if (t + 1 < steps) _mm512_storeu_si512(out + kTileRows * kTileBytes, _mm512_permutexvar_epi32(lastEight, pairs));
+      }
+    return;
+  }
   for (int64_t half = 0; half < 2; ++half)
     for (int64_t t = 0; t < steps; ++t) {
       uint8_t *tile = packed + (half * steps + t) * kTileRows * kTileBytes;
@@ -311,8 +403,8 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
           int64_t columns, int64_t depth, const Epilogue<typename Type::Sum> &epilogue, const void *bBase,
           int64_t bOffset) {
   using Sum = typename Type::Sum;
-  constexpr int64_t kTileDepth = kTileBytes / int64_t(sizeof(typename Type::Element));
-  constexpr int64_t kDepthChunk = kChunkBytes / int64_t(sizeof(typename Type::Element));
+  constexpr int64_t kTileDepth = kTileBytes / int64_t(sizeof(typename Type::Element));  // of the tiles' depth
+  constexpr int64_t kDepthChunk = kChunkBytes / int64_t(sizeof(typename Type::Element)) / Type::kExpand;  // of k
   constexpr int64_t kSumBytes = int64_t(sizeof(Sum));
   constexpr int64_t kTile = kTileRows * kTileBytes;
   // Whole bands of A whose rows run along k, in whole lines, are read in place (512^3 bf16 1.33
@@ -332,7 +424,8 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
     if (constB) {
       const aclcpu::ConstPanelKey key{
           {bOffset, bDepthStride, bColumnStride, j0, k0, slice, width, 512 + Type::kTag}};
-      const int64_t bytes = roundUp(width, kBlockColumns) / kTileColumns * roundUp(slice, kTileDepth) / kTileDepth *
+      const int64_t bytes = roundUp(width, kBlockColumns) / kTileColumns *
+                            roundUp(slice * Type::kExpand, kTileDepth) / kTileDepth *
                             kTileRows * kTileBytes;
       bool fill = false;
       if (uint8_t *kept = aclcpu::constPanel(constB, key, bytes, fill)) {
@@ -351,7 +444,7 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
     const int64_t strips = roundUp(width, kTileColumns) / kTileColumns;
     for (int64_t k0 = 0; k0 < depth; k0 += kDepthChunk) {
       const int64_t slice = smaller(kDepthChunk, depth - k0);
-      const int64_t steps = roundUp(slice, kTileDepth) / kTileDepth;
+      const int64_t steps = roundUp(slice * Type::kExpand, kTileDepth) / kTileDepth;
       const bool first = k0 == 0;
       const uint8_t *tiles = tilesOfB(k0, j0, slice, width);
       const Destination<Sum> destination = epilogue.chunk(first, c, cRowStride, j0);
@@ -412,7 +505,8 @@ extern "C" void aclcpu_ukernel_gemm_bf16bf16f32_amx(const void *a, int64_t aOffs
              columns, depth, Epilogue<float>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride}, b, bOffset);
 }
 
-// f16 and f32 in low precision: each input rounded to bf16 as it is packed.
+// f16 and f32 in low precision (each input rounded to bf16 as it is packed), handing fewer than
+// 16 rows to `fallback`.
 #define ACLCPU_ROUNDED_AMX_UKERNEL(name, Type, fallback)                                                           \
   extern "C" void name(const void *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride, const void *b,     \
                        int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride, float *c, int64_t cOffset,     \
@@ -430,6 +524,50 @@ extern "C" void aclcpu_ukernel_gemm_bf16bf16f32_amx(const void *a, int64_t aOffs
                bOffset);                                                                                            \
   }
 ACLCPU_ROUNDED_AMX_UKERNEL(aclcpu_ukernel_gemm_f16f16f32_rounded_amx, F16Rounded, aclcpu_ukernel_gemm_f16f16f32_dpbf16)
+
+namespace {
+
+// Whether an f16 matrix (outer x inner, element strides) holds an infinity.
+bool holdsInfinity(const HalfBits *p, int64_t outer, int64_t outerStride, int64_t inner, int64_t innerStride) {
+  const __m512i magnitude = _mm512_set1_epi16(0x7fff), infinity = _mm512_set1_epi16(0x7c00);
+  for (int64_t i = 0; i < outer; ++i) {
+    const HalfBits *line = p + i * outerStride;
+    if (innerStride != 1) {
+      for (int64_t k = 0; k < inner; ++k)
+        if ((line[k * innerStride].bits & 0x7fff) == 0x7c00) return true;
+      continue;
+    }
+    for (int64_t k = 0; k < inner; k += 32) {
+      const __m512i bits = _mm512_maskz_loadu_epi16(firstLanes32(inner - k), line + k);
+      if (_mm512_cmpeq_epi16_mask(_mm512_and_si512(bits, magnitude), infinity)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+// Exact f16: an infinity's split would meet a zero lo of the other operand (inf x 0 = NaN where
+// the product is infinite), so operands holding one take the widening ukernel, as do products of
+// fewer than 16 rows. (NaN needs nothing: it propagates either way.)
+extern "C" void aclcpu_ukernel_gemm_f16f16f32_amx(const void *a, int64_t aOffset, int64_t aRowStride,
+                                                  int64_t aDepthStride, const void *b, int64_t bOffset,
+                                                  int64_t bDepthStride, int64_t bColumnStride, float *c,
+                                                  int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
+                                                  int64_t depth, const float *alpha, const float *beta,
+                                                  const float *cIn, int64_t cInOffset, int64_t cInRowStride) {
+  const HalfBits *aHalves = static_cast<const HalfBits *>(a) + aOffset, *bHalves = static_cast<const HalfBits *>(b) + bOffset;
+  if (rows < kTileRows || depth == 0 || !aclcpu::ukernelAmxPermitted() ||
+      holdsInfinity(aHalves, rows, aRowStride, depth, aDepthStride) ||
+      holdsInfinity(bHalves, depth, bDepthStride, columns, bColumnStride)) {
+    aclcpu_ukernel_gemm_f16f16f32(a, aOffset, aRowStride, aDepthStride, b, bOffset, bDepthStride, bColumnStride, c,
+                                  cOffset, cRowStride, rows, columns, depth, alpha, beta, cIn, cInOffset, cInRowStride);
+    return;
+  }
+  gemm<F16Exact>(aHalves, aRowStride, aDepthStride, bHalves, bDepthStride, bColumnStride, c + cOffset, cRowStride, rows,
+                 columns, depth, Epilogue<float>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride}, b,
+                 bOffset);
+}
 ACLCPU_ROUNDED_AMX_UKERNEL(aclcpu_ukernel_gemm_f32f32f32_rounded_amx, F32Rounded, aclcpu_ukernel_gemm_f32f32f32_dpbf16)
 
 extern "C" void aclcpu_ukernel_gemm_s8s8s32_amx(const int8_t *a, int64_t aOffset, int64_t aRowStride,

@@ -31,6 +31,7 @@ const UkernelSymbol *ukernelSymbols(int &count) {
       {"aclcpu_ukernel_gemm_f32f32f32_dpbf16", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f32f32f32_dpbf16)},
       {"aclcpu_ukernel_gemm_bf16bf16f32_amx", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_bf16bf16f32_amx)},
       {"aclcpu_ukernel_gemm_s8s8s32_amx", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_s8s8s32_amx)},
+      {"aclcpu_ukernel_gemm_f16f16f32_amx", reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f16f16f32_amx)},
       {"aclcpu_ukernel_gemm_f16f16f32_rounded_amx",
        reinterpret_cast<void *>(&aclcpu_ukernel_gemm_f16f16f32_rounded_amx)},
       {"aclcpu_ukernel_gemm_f32f32f32_rounded_amx",

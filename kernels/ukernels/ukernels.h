@@ -59,6 +59,9 @@ GemmF32Ukernel aclcpu_ukernel_gemm_bf16bf16f32_amx;
 // f16 and f32 in low precision on AMX-BF16: each input rounded to bf16 as it is packed, as the
 // _dpbf16 ones round it (and to which they hand products of fewer than 16 rows).
 GemmF32Ukernel aclcpu_ukernel_gemm_f16f16f32_rounded_amx, aclcpu_ukernel_gemm_f32f32f32_rounded_amx;
+// Exact f16 on AMX-BF16: each input split into two bf16 (hi + lo, both exact), four tile products a
+// product; fewer than 16 rows go to aclcpu_ukernel_gemm_f16f16f32.
+GemmF32Ukernel aclcpu_ukernel_gemm_f16f16f32_amx;
 // The same contract on AVX2 with FMA and F16C (gemm_avx2.cpp), for x86 CPUs without AVX-512:
 // f32, f16 and bf16 operands widened to f32, exact.
 GemmF32Ukernel aclcpu_ukernel_gemm_f32f32f32_avx2, aclcpu_ukernel_gemm_f16f16f32_avx2,

@@ -45,7 +45,8 @@ std::vector<UkernelUnderTest> hostGemmUkernels() {
   } exact[] = {{"aclcpu_ukernel_gemm_f32f32f32", Element::F32},       {"aclcpu_ukernel_gemm_f16f16f32", Element::F16},
                {"aclcpu_ukernel_gemm_bf16bf16f32", Element::BF16},    {"aclcpu_ukernel_gemm_f32f32f32_avx2", Element::F32},
                {"aclcpu_ukernel_gemm_f16f16f32_avx2", Element::F16}, {"aclcpu_ukernel_gemm_bf16bf16f32_avx2", Element::BF16},
-               {"aclcpu_ukernel_gemm_bf16bf16f32_dpbf16", Element::BF16}, {"aclcpu_ukernel_gemm_bf16bf16f32_amx", Element::BF16}};
+               {"aclcpu_ukernel_gemm_bf16bf16f32_dpbf16", Element::BF16}, {"aclcpu_ukernel_gemm_bf16bf16f32_amx", Element::BF16},
+               {"aclcpu_ukernel_gemm_f16f16f32_amx", Element::F16}};
   int count = 0;
   const UkernelSymbol *symbols = ukernelSymbols(count);
   std::vector<UkernelUnderTest> found;
@@ -401,17 +402,27 @@ bool checkS8Product(const std::string &name, S8Ukernel *ukernel, int64_t rows, i
 }
 
 // AMX's low-precision ukernels round each f16 or f32 input to bf16 as they pack it (to nearest
-// even), in both of each operand's layouts, one depth chunk or two, bands whole and padded,
-// against double sums of the rounded inputs; fewer than 16 rows go to the _dpbf16 ukernels.
-TEST(UkernelGemm, AmxLowPrecisionRoundsEachInputToBf16) {
+// even), and the exact f16 one splits it into two bf16 (hi + lo): in both of each operand's
+// layouts, one depth chunk or two, bands whole and padded, against double sums of the rounded
+// (or exact) inputs. The f16 values have 11 significant bits, so lo is rarely zero; fewer than
+// 16 rows go to the vector ukernels.
+TEST(UkernelGemm, AmxRoundsOrSplitsEachInputToBf16) {
   const auto &host = hostTarget().ukernels;
   int checked = 0;
   std::mt19937 generator(12);
-  for (bool f16 : {false, true}) {
-    const char *name = f16 ? "aclcpu_ukernel_gemm_f16f16f32_rounded_amx" : "aclcpu_ukernel_gemm_f32f32f32_rounded_amx";
+  const struct {
+    const char *name;
+    GemmF32Ukernel *ukernel;
+    bool f16, rounds;
+  } kinds[] = {{"aclcpu_ukernel_gemm_f32f32f32_rounded_amx", aclcpu_ukernel_gemm_f32f32f32_rounded_amx, false, true},
+               {"aclcpu_ukernel_gemm_f16f16f32_rounded_amx", aclcpu_ukernel_gemm_f16f16f32_rounded_amx, true, true},
+               {"aclcpu_ukernel_gemm_f16f16f32_amx", aclcpu_ukernel_gemm_f16f16f32_amx, true, false}};
+  for (const auto &kind : kinds) {
+    const char *name = kind.name;
+    const bool f16 = kind.f16;
     if (std::find(host.begin(), host.end(), name) == host.end()) continue;
-    GemmF32Ukernel *ukernel =
-        f16 ? aclcpu_ukernel_gemm_f16f16f32_rounded_amx : aclcpu_ukernel_gemm_f32f32f32_rounded_amx;
+    GemmF32Ukernel *ukernel = kind.ukernel;
+    auto input = [&](float x) { return kind.rounds ? roundedToBf16(x) : x; };
     // f16: 11 significant bits, 3 more than bf16 keeps; f32: all 24.
     std::uniform_int_distribution<int> steps(-2048, 2048);
     std::uniform_real_distribution<float> reals(-2.0f, 2.0f);
@@ -452,8 +463,7 @@ TEST(UkernelGemm, AmxLowPrecisionRoundsEachInputToBf16) {
           for (int64_t j = 0; j < columns; ++j) {
             double expected = 0, magnitude = 0;
             for (int64_t k = 0; k < depth; ++k) {
-              const double term =
-                  double(roundedToBf16(a[size_t(i * depth + k)])) * roundedToBf16(b[size_t(k * columns + j)]);
+              const double term = double(input(a[size_t(i * depth + k)])) * input(b[size_t(k * columns + j)]);
               expected += term;
               magnitude += std::fabs(term);
             }
@@ -463,7 +473,39 @@ TEST(UkernelGemm, AmxLowPrecisionRoundsEachInputToBf16) {
         ++checked;
       }
   }
-  if (checked == 0) GTEST_SKIP() << "no AMX low-precision ukernel on this CPU";
+  if (checked == 0) GTEST_SKIP() << "no AMX-BF16 ukernel on this CPU";
+}
+
+// Products with an f16 infinity are infinite, or NaN against a zero, as in f32 (a split infinity
+// would meet the other operand's zero lo: inf x 0 = NaN, so such operands take the widening
+// ukernel); NaN stays NaN.
+TEST(UkernelGemm, AmxSplitF16KeepsInfinitiesAndNaN) {
+  const auto &host = hostTarget().ukernels;
+  if (std::find(host.begin(), host.end(), "aclcpu_ukernel_gemm_f16f16f32_amx") == host.end())
+    GTEST_SKIP() << "no AMX-BF16 ukernel on this CPU";
+  const int64_t rows = 32, columns = 32, depth = 40;
+  for (bool transposed : {false, true}) {  // each operand's vector path, and the element-wise one
+    std::vector<uint16_t> a(size_t(rows * depth), 0x3c00), b(size_t(depth * columns), 0x3800);  // 1, 0.5
+    a[size_t(3 * depth + 5)] = 0x7c00;                                                               // A[3][5] = inf
+    a[size_t(4 * depth + 6)] = 0xfc00;                                                               // A[4][6] = -inf
+    a[size_t(5 * depth + 7)] = 0x7e00;                                                               // A[5][7] = NaN
+    for (int64_t j = 0; j < columns; ++j) b[size_t(6 * columns + j)] = j == 9 ? 0 : 0x3800;         // B[6][9] = 0
+    std::vector<uint16_t> aStored = a;
+    const int64_t aRowStride = transposed ? 1 : depth, aDepthStride = transposed ? rows : 1;
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t k = 0; k < depth; ++k) aStored[size_t(i * aRowStride + k * aDepthStride)] = a[size_t(i * depth + k)];
+    std::vector<float> c(size_t(rows * columns));
+    const float one = 1, zero = 0;
+    aclcpu_ukernel_gemm_f16f16f32_amx(aStored.data(), 0, aRowStride, aDepthStride, b.data(), 0, columns, 1, c.data(), 0,
+                                      columns, rows, columns, depth, &one, &zero, c.data(), 0, columns);
+    for (int64_t j = 0; j < columns; ++j) {
+      EXPECT_EQ(c[size_t(3 * columns + j)], std::numeric_limits<float>::infinity()) << j;
+      if (j == 9) EXPECT_TRUE(std::isnan(c[size_t(4 * columns + j)]));  // -inf x 0
+      else EXPECT_EQ(c[size_t(4 * columns + j)], -std::numeric_limits<float>::infinity()) << j;
+      EXPECT_TRUE(std::isnan(c[size_t(5 * columns + j)])) << j;
+      EXPECT_EQ(c[size_t(6 * columns + j)], j == 9 ? 19.5f : 20.0f) << j;  // 40 (39) x 1 x 0.5
+    }
+  }
 }
 
 TEST(UkernelGemm, S8MatchesPlainLoopsOverLayoutsModesAndShapes) {

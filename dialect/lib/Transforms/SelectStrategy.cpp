@@ -231,7 +231,8 @@ bool widenedRegisterTilesWin(linalg::LinalgOp op) {
 // products a cycle of the f32 FMA the generated tiles use (Zen 5, 1 thread: 1024^3 188 -> 393-407
 // GF/s, 64^3 165 -> 302). Where the target has AMX's tiles, bf16 and s8 products take those
 // ukernels (`_amx`, and `_rounded_amx` for low precision) instead, which hand products of fewer
-// than 16 rows to the vector ones.
+// than 16 rows to the vector ones; so do exact f16 products (`_amx`: each input split into two
+// bf16, four tile products, twice the f32 FMA's rate).
 // An f16 or f32 product whose inputs are rounded to bf16 (a low-precision gemm) takes the f16 or
 // f32 pair ukernel, which rounds as it packs; without it, generated code computes the rounding as
 // written.
@@ -258,6 +259,8 @@ StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
     symbol = kBf16Tiles;
   else if (floatProduct && a.isBF16() && llvm::is_contained(available, kBf16Pairs))
     symbol = kBf16Pairs;
+  else if (floatProduct && a.isF16() && llvm::is_contained(available, "aclcpu_ukernel_gemm_f16f16f32_amx"))
+    symbol = "aclcpu_ukernel_gemm_f16f16f32_amx";
   else if (roundedProduct && llvm::is_contained(available, a.isF16() ? "aclcpu_ukernel_gemm_f16f16f32_rounded_amx"
                                                                        : "aclcpu_ukernel_gemm_f32f32f32_rounded_amx"))
     symbol = a.isF16() ? "aclcpu_ukernel_gemm_f16f16f32_rounded_amx" : "aclcpu_ukernel_gemm_f32f32f32_rounded_amx";

@@ -228,14 +228,15 @@ func.func @gemm_products(%a: tensor<256x256xf32>, %c: tensor<256x256xf32>, %d: t
 // Where the target multiplies bf16 pairs (vdpbf16ps), bf16 x bf16 -> f32 products take that
 // ukernel whatever their shape, whole register tiles (64 x 128 x 96) included; f16 does not.
 // RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy='vector-bits=512 ukernels=aclcpu_ukernel_gemm_f16f16f32,aclcpu_ukernel_gemm_bf16bf16f32,aclcpu_ukernel_gemm_bf16bf16f32_dpbf16' | FileCheck %s --check-prefix=PAIRS
-// Where the target has AMX's tiles, bf16 and s8 products take those ukernels instead.
-// RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy='vector-bits=512 ukernels=aclcpu_ukernel_gemm_s8s8s32_vnni,aclcpu_ukernel_gemm_s8s8s32_amx,aclcpu_ukernel_gemm_f16f16f32,aclcpu_ukernel_gemm_bf16bf16f32,aclcpu_ukernel_gemm_bf16bf16f32_dpbf16,aclcpu_ukernel_gemm_bf16bf16f32_amx' | FileCheck %s --check-prefix=AMX
+// Where the target has AMX's tiles, bf16, s8 and f16 products take those ukernels instead (f16
+// split into two bf16), whole register tiles included.
+// RUN: %op-opt %s -convert-aclop-to-linalg -aclop-select-strategy='vector-bits=512 ukernels=aclcpu_ukernel_gemm_s8s8s32_vnni,aclcpu_ukernel_gemm_s8s8s32_amx,aclcpu_ukernel_gemm_f16f16f32,aclcpu_ukernel_gemm_bf16bf16f32,aclcpu_ukernel_gemm_bf16bf16f32_dpbf16,aclcpu_ukernel_gemm_bf16bf16f32_amx,aclcpu_ukernel_gemm_f16f16f32_amx' | FileCheck %s --check-prefix=AMX
 // AMX-LABEL: func @ukernel_products
 // AMX: ukernel = "aclcpu_ukernel_gemm_s8s8s32_amx"
 // AMX-LABEL: func @bf16_pairs
 // AMX: ukernel = "aclcpu_ukernel_gemm_bf16bf16f32_amx"
 // AMX: ukernel = "aclcpu_ukernel_gemm_bf16bf16f32_amx"
-// AMX-NOT: ukernel = "aclcpu_ukernel_gemm_bf16bf16f32_dpbf16"
+// AMX: ukernel = "aclcpu_ukernel_gemm_f16f16f32_amx"
 // PAIRS-LABEL: func @bf16_pairs
 // PAIRS: ukernel = "aclcpu_ukernel_gemm_bf16bf16f32_dpbf16"
 // PAIRS: ukernel = "aclcpu_ukernel_gemm_bf16bf16f32_dpbf16"

@@ -53,41 +53,23 @@ struct HalfBits {
 // tile product), and a tag telling a kind's kept panels apart. f16 and f32 in low precision are
 // rounded to bf16 as they are packed (vcvtne2ps2bf16: to nearest even, f32 denormals to zero, as
 // the _dpbf16 ukernels round them).
-struct Bf16 {
-  using Source = uint16_t;
-  using Element = uint16_t;
-  using Sum = float;
-  static constexpr int64_t kGroup = 2, kTag = 1, kExpand = 1;
+template <class SourceType, class ElementType, class SumType, int64_t Group, int64_t Tag, int64_t Expand = 1>
+struct Kind {
+  using Source = SourceType;
+  using Element = ElementType;
+  using Sum = SumType;
+  static constexpr int64_t kGroup = Group, kTag = Tag, kExpand = Expand;
 };
-struct S8 {
-  using Source = int8_t;
-  using Element = int8_t;
-  using Sum = int32_t;
-  static constexpr int64_t kGroup = 4, kTag = 2, kExpand = 1;
-};
-struct F16Rounded {
-  using Source = HalfBits;
-  using Element = uint16_t;
-  using Sum = float;
-  static constexpr int64_t kGroup = 2, kTag = 3, kExpand = 1;
-};
-struct F32Rounded {
-  using Source = float;
-  using Element = uint16_t;
-  using Sum = float;
-  static constexpr int64_t kGroup = 2, kTag = 4, kExpand = 1;
-};
+using Bf16 = Kind<uint16_t, uint16_t, float, 2, 1>;
+using S8 = Kind<int8_t, int8_t, int32_t, 4, 2>;
+using F16Rounded = Kind<HalfBits, uint16_t, float, 2, 3>;
+using F32Rounded = Kind<float, uint16_t, float, 2, 4>;
 // f16 exactly: x = hi + lo, hi = bf16(x) and lo = x - hi (f16's 11 significant bits leave at
 // most 4 to lo: exact in bf16, and no bf16 denormal). Each k becomes four of the tiles' depth,
 // A's (hi, lo, hi, lo) against B's (hi, hi, lo, lo): a b = ah bh + al bh + ah bl + al bl, every
 // product exact in f32, as the exact f16 ukernels' products are. Four times the bf16 tiles'
 // work, still twice the f32 FMA's rate.
-struct F16Exact {
-  using Source = HalfBits;
-  using Element = uint16_t;
-  using Sum = float;
-  static constexpr int64_t kGroup = 2, kTag = 5, kExpand = 4;
-};
+using F16Exact = Kind<HalfBits, uint16_t, float, 2, 5, 4>;
 
 // An operand's element as the tiles take it.
 uint16_t tileElement(uint16_t bf16) { return bf16; }
@@ -311,10 +293,12 @@ void packBand(const typename Type::Source *a, int64_t rowStride, int64_t depthSt
         }
         __m256i hi, lo;
         split16(x, hi, lo);
-        const __m512i pairs = _mm512_or_si512(_mm512_cvtepu16_epi32(hi), _mm512_slli_epi32(_mm512_cvtepu16_epi32(lo), 16));
-        uint8_t *out = packed + ((row / kTileRows) * steps + t) * kTileRows * kTileBytes + kTileBytes * (row % kTileRows);
+        const __m512i pairs =
+            _mm512_or_si512(_mm512_cvtepu16_epi32(hi), _mm512_slli_epi32(_mm512_cvtepu16_epi32(lo), 16));
+        constexpr int64_t kTile = kTileRows * kTileBytes;
+        uint8_t *out = packed + ((row / kTileRows) * steps + t) * kTile + kTileBytes * (row % kTileRows);
         _mm512_storeu_si512(out, _mm512_permutexvar_epi32(firstEight, pairs));
-        if (t + 1 < steps) _mm512_storeu_si512(out + kTileRows * kTileBytes, _mm512_permutexvar_epi32(lastEight, pairs));
+        if (t + 1 < steps) _mm512_storeu_si512(out + kTile, _mm512_permutexvar_epi32(lastEight, pairs));
       }
     return;
   }
@@ -411,8 +395,8 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
   // -> 1.53 TFLOP/s), unless their rows lie a whole number of 4 KiB apart: then a tile's sixteen
   // rows would share one set of L1. Rows off the lines would take two lines a row of a tile.
   const int64_t aRowBytes = aRowStride * int64_t(sizeof(typename Type::Element));
-  const bool inPlaceA = std::is_same_v<typename Type::Source, typename Type::Element> && aDepthStride == 1 && aRowBytes % 64 == 0 && aRowBytes % 4096 != 0 &&
-                        reinterpret_cast<uintptr_t>(a) % 64 == 0;
+  const bool inPlaceA = std::is_same_v<typename Type::Source, typename Type::Element> && aDepthStride == 1 &&
+                        aRowBytes % 64 == 0 && aRowBytes % 4096 != 0 && reinterpret_cast<uintptr_t>(a) % 64 == 0;
   configureTiles();
   uint8_t *packedB = aclcpu::ukernelScratch(0, kPanelColumns * kChunkBytes);
   uint8_t *packedA = aclcpu::ukernelScratch(1, kBandRows * kChunkBytes);
@@ -486,28 +470,10 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
 
 }  // namespace
 
-// Products of fewer rows than a tile, or empty ones, or in a process without AMX permission,
-// take the AVX-512 ukernel of the same contract.
-extern "C" void aclcpu_ukernel_gemm_bf16bf16f32_amx(const void *a, int64_t aOffset, int64_t aRowStride,
-                                                    int64_t aDepthStride, const void *b, int64_t bOffset,
-                                                    int64_t bDepthStride, int64_t bColumnStride, float *c,
-                                                    int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
-                                                    int64_t depth, const float *alpha, const float *beta,
-                                                    const float *cIn, int64_t cInOffset, int64_t cInRowStride) {
-  if (rows < kTileRows || depth == 0 || !aclcpu::ukernelAmxPermitted()) {
-    aclcpu_ukernel_gemm_bf16bf16f32_dpbf16(a, aOffset, aRowStride, aDepthStride, b, bOffset, bDepthStride,
-                                           bColumnStride, c, cOffset, cRowStride, rows, columns, depth, alpha, beta,
-                                           cIn, cInOffset, cInRowStride);
-    return;
-  }
-  gemm<Bf16>(static_cast<const uint16_t *>(a) + aOffset, aRowStride, aDepthStride,
-             static_cast<const uint16_t *>(b) + bOffset, bDepthStride, bColumnStride, c + cOffset, cRowStride, rows,
-             columns, depth, Epilogue<float>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride}, b, bOffset);
-}
-
-// f16 and f32 in low precision (each input rounded to bf16 as it is packed), handing fewer than
-// 16 rows to `fallback`.
-#define ACLCPU_ROUNDED_AMX_UKERNEL(name, Type, fallback)                                                           \
+// The f32-accumulating ones: bf16, and f16 and f32 in low precision (each input rounded to bf16 as
+// it is packed). Products of fewer rows than a tile, or empty ones, or in a process without AMX
+// permission, take `fallback`, the AVX-512 ukernel of the same contract.
+#define ACLCPU_FLOAT_AMX_UKERNEL(name, Type, fallback)                                                           \
   extern "C" void name(const void *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride, const void *b,     \
                        int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride, float *c, int64_t cOffset,     \
                        int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth, const float *alpha,        \
@@ -523,7 +489,8 @@ extern "C" void aclcpu_ukernel_gemm_bf16bf16f32_amx(const void *a, int64_t aOffs
                columns, depth, Epilogue<float>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride}, b,      \
                bOffset);                                                                                            \
   }
-ACLCPU_ROUNDED_AMX_UKERNEL(aclcpu_ukernel_gemm_f16f16f32_rounded_amx, F16Rounded, aclcpu_ukernel_gemm_f16f16f32_dpbf16)
+ACLCPU_FLOAT_AMX_UKERNEL(aclcpu_ukernel_gemm_bf16bf16f32_amx, Bf16, aclcpu_ukernel_gemm_bf16bf16f32_dpbf16)
+ACLCPU_FLOAT_AMX_UKERNEL(aclcpu_ukernel_gemm_f16f16f32_rounded_amx, F16Rounded, aclcpu_ukernel_gemm_f16f16f32_dpbf16)
 
 namespace {
 
@@ -556,7 +523,8 @@ extern "C" void aclcpu_ukernel_gemm_f16f16f32_amx(const void *a, int64_t aOffset
                                                   int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
                                                   int64_t depth, const float *alpha, const float *beta,
                                                   const float *cIn, int64_t cInOffset, int64_t cInRowStride) {
-  const HalfBits *aHalves = static_cast<const HalfBits *>(a) + aOffset, *bHalves = static_cast<const HalfBits *>(b) + bOffset;
+  const HalfBits *aHalves = static_cast<const HalfBits *>(a) + aOffset;
+  const HalfBits *bHalves = static_cast<const HalfBits *>(b) + bOffset;
   if (rows < kTileRows || depth == 0 || !aclcpu::ukernelAmxPermitted() ||
       holdsInfinity(aHalves, rows, aRowStride, depth, aDepthStride) ||
       holdsInfinity(bHalves, depth, bDepthStride, columns, bColumnStride)) {
@@ -568,7 +536,7 @@ extern "C" void aclcpu_ukernel_gemm_f16f16f32_amx(const void *a, int64_t aOffset
                  columns, depth, Epilogue<float>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride}, b,
                  bOffset);
 }
-ACLCPU_ROUNDED_AMX_UKERNEL(aclcpu_ukernel_gemm_f32f32f32_rounded_amx, F32Rounded, aclcpu_ukernel_gemm_f32f32f32_dpbf16)
+ACLCPU_FLOAT_AMX_UKERNEL(aclcpu_ukernel_gemm_f32f32f32_rounded_amx, F32Rounded, aclcpu_ukernel_gemm_f32f32f32_dpbf16)
 
 extern "C" void aclcpu_ukernel_gemm_s8s8s32_amx(const int8_t *a, int64_t aOffset, int64_t aRowStride,
                                                 int64_t aDepthStride, const int8_t *b, int64_t bOffset,

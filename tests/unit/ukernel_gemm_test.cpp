@@ -45,7 +45,8 @@ std::vector<UkernelUnderTest> hostGemmUkernels() {
   } exact[] = {{"aclcpu_ukernel_gemm_f32f32f32", Element::F32},       {"aclcpu_ukernel_gemm_f16f16f32", Element::F16},
                {"aclcpu_ukernel_gemm_bf16bf16f32", Element::BF16},    {"aclcpu_ukernel_gemm_f32f32f32_avx2", Element::F32},
                {"aclcpu_ukernel_gemm_f16f16f32_avx2", Element::F16}, {"aclcpu_ukernel_gemm_bf16bf16f32_avx2", Element::BF16},
-               {"aclcpu_ukernel_gemm_bf16bf16f32_dpbf16", Element::BF16}, {"aclcpu_ukernel_gemm_bf16bf16f32_amx", Element::BF16},
+               {"aclcpu_ukernel_gemm_bf16bf16f32_dpbf16", Element::BF16},
+               {"aclcpu_ukernel_gemm_bf16bf16f32_amx", Element::BF16},
                {"aclcpu_ukernel_gemm_f16f16f32_amx", Element::F16}};
   int count = 0;
   const UkernelSymbol *symbols = ukernelSymbols(count);

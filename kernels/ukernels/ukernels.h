@@ -2,8 +2,9 @@
 // ukernels) where they beat the generated code (measured; see docs/design-notes.md): the
 // s8 x s8 -> s32 GEMM tile on AVX512-VNNI (vpdpbusd multiplies u8 by s8, so the kernel biases
 // A by 128 and subtracts 128 x the column sums of B), and the f32-accumulating GEMM tile on
-// AVX-512 for f32, f16 and bf16 operands (packed micro-panels, a 12 x 32 register tile), and the
-// same on AVX2 (a 6 x 16 register tile) for the x86 CPUs without AVX-512.
+// AVX-512 for f32, f16 and bf16 operands (packed micro-panels, a 12 x 32 register tile), the
+// same on AVX2 (a 6 x 16 register tile) for the x86 CPUs without AVX-512, and on AMX's tiles
+// (gemm_amx.cpp: s8, bf16, f16 exact and f16/f32 in low precision) where the CPU has them.
 //
 // The ABI is plain C: each operand is a base pointer plus an element offset and element
 // strides, which is what `aclop-call-ukernels` reads out of a memref. A ukernel is selected

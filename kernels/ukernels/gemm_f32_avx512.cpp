@@ -110,7 +110,12 @@ template <class T>
 __m512 loadLanes(const T *p, __mmask16 lanes) { return widen(_mm256_maskz_loadu_epi16(lanes, p), p); }
 template <class T>
 __m512 load12(const T *p) { return loadLanes(p, 0x0fff); }
-float load1(const float *p) { return *p; }
+// Through memcpy: bf16 pairs are packed as f32 words (packBPairs), which need not be 4-byte aligned.
+float load1(const float *p) {
+  float value;
+  __builtin_memcpy(&value, p, sizeof(value));
+  return value;
+}
 float load1(const Half *p) { return _cvtsh_ss(p->bits); }
 float load1(const BFloat *p) {
   uint32_t bits = static_cast<uint32_t>(p->bits) << 16;

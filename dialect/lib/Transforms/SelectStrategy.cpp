@@ -240,7 +240,6 @@ StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
   Type a = elementType(op.getDpsInputs()[0]), b = elementType(op.getDpsInputs()[1]);
   Type c = elementType(op.getDpsInits()[0]);
   constexpr StringLiteral kBf16Pairs = "aclcpu_ukernel_gemm_bf16bf16f32_dpbf16";
-  constexpr StringLiteral kBf16Tiles = "aclcpu_ukernel_gemm_bf16bf16f32_amx";
   const bool floatProduct =
       a == b && c.isF32() && isMultiplyAccumulate<arith::AddFOp, arith::MulFOp, arith::ExtFOp>(op, false);
   const bool roundedProduct = a == b && (a.isF16() || a.isF32()) && c.isF32() &&
@@ -249,24 +248,19 @@ StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
   // ran at half their speed even where its tiles win on AVX-512 (1 thread, f32 GF/s, generated /
   // ukernel, in one process beside OpenBLAS: 64^3 30/42, 256^3 18/41, TN 256^3 28/81, TT 20/78).
   const bool avx2Tiles = llvm::is_contained(available, "aclcpu_ukernel_gemm_f32f32f32_avx2");
+  // AMX's f16 tiles take every exact f16 product, as the bf16 pairs take every bf16 one.
+  const bool f16Tiles = a.isF16() && llvm::is_contained(available, "aclcpu_ukernel_gemm_f16f16f32_amx");
   StringRef symbol;
   // i8 tensors carry no signedness: a u8 product zero-extends, and is not what the ukernel does.
   if (a.isInteger(8) && b.isInteger(8) && c.isInteger(32) &&
       isMultiplyAccumulate<arith::AddIOp, arith::MulIOp, arith::ExtSIOp>(op, /*mustExtend=*/true))
-    symbol = llvm::is_contained(available, "aclcpu_ukernel_gemm_s8s8s32_amx") ? "aclcpu_ukernel_gemm_s8s8s32_amx"
-                                                                                 : "aclcpu_ukernel_gemm_s8s8s32_vnni";
-  else if (floatProduct && a.isBF16() && llvm::is_contained(available, kBf16Tiles))
-    symbol = kBf16Tiles;
+    symbol = "aclcpu_ukernel_gemm_s8s8s32_vnni";
   else if (floatProduct && a.isBF16() && llvm::is_contained(available, kBf16Pairs))
     symbol = kBf16Pairs;
-  else if (floatProduct && a.isF16() && llvm::is_contained(available, "aclcpu_ukernel_gemm_f16f16f32_amx"))
-    symbol = "aclcpu_ukernel_gemm_f16f16f32_amx";
-  else if (roundedProduct && llvm::is_contained(available, a.isF16() ? "aclcpu_ukernel_gemm_f16f16f32_rounded_amx"
-                                                                       : "aclcpu_ukernel_gemm_f32f32f32_rounded_amx"))
-    symbol = a.isF16() ? "aclcpu_ukernel_gemm_f16f16f32_rounded_amx" : "aclcpu_ukernel_gemm_f32f32f32_rounded_amx";
   else if (roundedProduct)
     symbol = a.isF16() ? "aclcpu_ukernel_gemm_f16f16f32_dpbf16" : "aclcpu_ukernel_gemm_f32f32f32_dpbf16";
-  else if (floatProduct && (avx2Tiles || !(a.isF32() ? f32RegisterTilesWin(op) : widenedRegisterTilesWin(op))))
+  else if (floatProduct &&
+           (avx2Tiles || f16Tiles || !(a.isF32() ? f32RegisterTilesWin(op) : widenedRegisterTilesWin(op))))
     symbol = a.isF32() ? "aclcpu_ukernel_gemm_f32f32f32"
              : a.isF16() ? "aclcpu_ukernel_gemm_f16f16f32"
              : a.isBF16() ? "aclcpu_ukernel_gemm_bf16bf16f32" : "";
@@ -278,6 +272,13 @@ StringRef selectUkernel(linalg::LinalgOp op, ArrayRef<std::string> available) {
   const bool rounded = roundedProduct && base.consume_back("_dpbf16");
   base.consume_back("_vnni");
   const std::string avx2 = (base + (rounded ? "_rounded_avx2" : "_avx2")).str();
+  // AMX's tiles of the same product where the target has those (`_amx`, bf16 pairs' and VNNI's
+  // included; a low-precision product's `_rounded_amx`) take it in place of the vector ukernel.
+  StringRef tiled = base;
+  tiled.consume_back("_dpbf16");
+  const std::string amx = (tiled + (rounded ? "_rounded_amx" : "_amx")).str();
+  for (const std::string &provided : available)
+    if (provided == amx) return provided;
   for (const std::string &provided : available)
     if (provided == symbol || provided == avx2) return provided;
   return StringRef();

@@ -149,33 +149,36 @@ uint16_t loBits(HalfBits half) {
   return static_cast<uint16_t>(_mm256_extract_epi16(lo, 0));
 }
 
-// Row p of tile step t of an exact f16 B stored row-major: expanded k = 32 t + 2 p and the next
-// are one k's (hi, hi) (p even) or (lo, lo) (p odd), for 32 columns: row p of two strips.
-void packRowMajorSplit(const HalfBits *b, int64_t depthStride, int64_t k, int64_t depth, bool lower, __mmask32 lanes,
-                       uint8_t *row, int64_t strip) {
-  const __m512i bits = _mm512_maskz_loadu_epi16(k < depth ? lanes : 0, b + k * depthStride);
-  __m256i hiLow, loLow, hiHigh, loHigh;
-  split16(_mm512_cvtph_ps(_mm512_castsi512_si256(bits)), hiLow, loLow);
-  split16(_mm512_cvtph_ps(_mm512_extracti64x4_epi64(bits, 1)), hiHigh, loHigh);
-  const __m512i v = lower ? _mm512_inserti64x4(_mm512_castsi256_si512(loLow), loHigh, 1)
-                          : _mm512_inserti64x4(_mm512_castsi256_si512(hiLow), hiHigh, 1);
-  const __m512i low = _mm512_unpacklo_epi16(v, v), high = _mm512_unpackhi_epi16(v, v);
+// Two vectors of 32 16-bit columns, their pairs interleaved: a row of strips j / 16 and j / 16 + 1
+// (`strip` bytes apart). Unpacking interleaves within 128-bit lanes: lanes 0-1 of the low and
+// high halves hold the first strip's columns 0-3, 4-7, 8-11, 12-15.
+void storePairs(__m512i even, __m512i odd, uint8_t *row, int64_t strip) {
+  const __m512i low = _mm512_unpacklo_epi16(even, odd), high = _mm512_unpackhi_epi16(even, odd);
   _mm512_storeu_si512(row, _mm512_permutex2var_epi64(low, _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0), high));
   _mm512_storeu_si512(row + strip, _mm512_permutex2var_epi64(low, _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4), high));
 }
 
 // Row p of tile step t of a B stored row-major (k, n): 16-bit rows k and k + 1 of 32 columns from
-// column j, their pairs interleaved, are row p of strips j / 16 and j / 16 + 1 (`strip` bytes
-// apart). Unpacking interleaves within 128-bit lanes: lanes 0-1 of the low and high halves hold
-// the first strip's columns 0-3, 4-7, 8-11, 12-15.
+// column j.
 template <class Source>
 void packRowMajorGroup(const Source *b, int64_t depthStride, int64_t k, int64_t depth, __mmask32 lanes, uint8_t *row,
                        int64_t strip, int64_t) {
-  const __m512i even = load32(k < depth ? lanes : 0, b + k * depthStride);
-  const __m512i odd = load32(k + 1 < depth ? lanes : 0, b + (k + 1) * depthStride);
-  const __m512i low = _mm512_unpacklo_epi16(even, odd), high = _mm512_unpackhi_epi16(even, odd);
-  _mm512_storeu_si512(row, _mm512_permutex2var_epi64(low, _mm512_set_epi64(11, 10, 3, 2, 9, 8, 1, 0), high));
-  _mm512_storeu_si512(row + strip, _mm512_permutex2var_epi64(low, _mm512_set_epi64(15, 14, 7, 6, 13, 12, 5, 4), high));
+  storePairs(load32(k < depth ? lanes : 0, b + k * depthStride),
+             load32(k + 1 < depth ? lanes : 0, b + (k + 1) * depthStride), row, strip);
+}
+
+// Rows p and p + 1 of tile step t of an exact f16 B stored row-major: its row k's (hi, hi) and
+// (lo, lo) pairs (expanded k = 4 k to 4 k + 3), for 32 columns, from one load and split.
+void packRowMajorSplit(const HalfBits *b, int64_t depthStride, int64_t k, int64_t depth, __mmask32 lanes,
+                       uint8_t *row, int64_t strip) {
+  const __m512i bits = _mm512_maskz_loadu_epi16(k < depth ? lanes : 0, b + k * depthStride);
+  __m256i hiLow, loLow, hiHigh, loHigh;
+  split16(_mm512_cvtph_ps(_mm512_castsi512_si256(bits)), hiLow, loLow);
+  split16(_mm512_cvtph_ps(_mm512_extracti64x4_epi64(bits, 1)), hiHigh, loHigh);
+  const __m512i hi = _mm512_inserti64x4(_mm512_castsi256_si512(hiLow), hiHigh, 1);
+  const __m512i lo = _mm512_inserti64x4(_mm512_castsi256_si512(loLow), loHigh, 1);
+  storePairs(hi, hi, row, strip);
+  storePairs(lo, lo, row + kTileBytes, strip);
 }
 // The same for s8: rows k to k + 3 of 64 columns, quads interleaved, row p of four strips (the
 // last two only if `strips` has them). After the unpacks, 128-bit lane L of quads q0-q3 holds
@@ -214,23 +217,24 @@ void packB(const typename Type::Source *b, int64_t depthStride, int64_t columnSt
   if constexpr (Type::kExpand == 4) {  // exact f16: pair p of step t is one k's (hi, hi) or (lo, lo)
     for (int64_t s = 0; s < strips; s += 2) {
       const int64_t j0 = s * kTileColumns, width = smaller(kBlockColumns, columns - j0);
+      const __mmask32 lanes = firstLanes32(width);
       for (int64_t t = 0; t < steps; ++t)
-        for (int64_t p = 0; p < kTileRows; ++p) {
+        for (int64_t p = 0; p < kTileRows; p += 2) {  // rows p (hi) and p + 1 (lo) of one k
           const int64_t k = (t * kTileDepth + kGroup * p) / 4;
-          const bool lower = p % 2 == 1;
           uint8_t *row = packed + (s * steps + t) * kTile + kTileBytes * p;
           if (columnStride == 1) {
-            packRowMajorSplit(b + (j0 < columns ? j0 : 0), depthStride, k, depth, lower, firstLanes32(width), row,
-                              steps * kTile);
+            packRowMajorSplit(b + (j0 < columns ? j0 : 0), depthStride, k, depth, lanes, row, steps * kTile);
             continue;
           }
           for (int64_t half = 0; half < 2; ++half) {
-            Element *out = reinterpret_cast<Element *>(row + half * steps * kTile);
+            Element *hi = reinterpret_cast<Element *>(row + half * steps * kTile);
+            Element *lo = reinterpret_cast<Element *>(row + half * steps * kTile + kTileBytes);
             for (int64_t j = 0; j < kTileColumns; ++j) {
               const int64_t column = half * kTileColumns + j;
               const HalfBits x = column < width && k < depth ? b[(j0 + column) * columnStride + k * depthStride]
                                                              : HalfBits{0};
-              out[2 * j] = out[2 * j + 1] = lower ? loBits(x) : hiBits(x);
+              hi[2 * j] = hi[2 * j + 1] = hiBits(x);
+              lo[2 * j] = lo[2 * j + 1] = loBits(x);
             }
           }
         }

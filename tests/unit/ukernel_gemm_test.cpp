@@ -216,6 +216,32 @@ TEST(UkernelGemm, MatchesPlainLoopsOverLayoutsModesAndShapes) {
   printf("%zu ukernels, %d products checked\n", ukernels.size(), checked);
 }
 
+// Whether C (rows x columns, row-major) holds A B, A (rows x depth) and B (depth x columns)
+// row-major with each input through `input`, within f32 summation's rounding: each of `depth`
+// sums at most 2^-24 of the running magnitude, twice over. The first element outside is reported.
+template <class Input>
+testing::AssertionResult nearProduct(const std::vector<float> &c, const std::vector<float> &a,
+                                     const std::vector<float> &b, int64_t rows, int64_t columns, int64_t depth,
+                                     Input input) {
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < columns; ++j) {
+      double expected = 0, magnitude = 0;
+      for (int64_t k = 0; k < depth; ++k) {
+        const double term = double(input(a[size_t(i * depth + k)])) * input(b[size_t(k * columns + j)]);
+        expected += term;
+        magnitude += std::fabs(term);
+      }
+      const double tolerance = 1e-6 + 2.0 * double(depth) * 0x1p-24 * magnitude;
+      const float got = c[size_t(i * columns + j)];
+      if (!(std::fabs(got - expected) <= tolerance))
+        return testing::AssertionFailure() << "C[" << i << "][" << j << "] = " << got << ", expected " << expected
+                                           << " within " << tolerance;
+    }
+  return testing::AssertionSuccess();
+}
+
+float unchanged(float value) { return value; }
+
 // AMX's ukernels read whole bands of A in place where A and its rows are 64-byte aligned (the
 // layout above never is): rows of 96 and 1152 bf16 (one depth chunk, and two, the second ragged
 // and packed), against double sums; C = P (alpha 1, beta 0, written through the tiles).
@@ -248,17 +274,7 @@ TEST(UkernelGemm, AmxReadsAnAlignedAInPlace) {
     const float one = 1, zero = 0;
     aclcpu_ukernel_gemm_bf16bf16f32_amx(a.get(), 0, rowStride, 1, bWords.data(), 0, columns, 1, c.data(), 0, columns,
                                         rows, columns, depth, &one, &zero, c.data(), 0, columns);
-    for (int64_t i = 0; i < rows; ++i)
-      for (int64_t j = 0; j < columns; ++j) {
-        double expected = 0, magnitude = 0;
-        for (int64_t k = 0; k < depth; ++k) {
-          const double term = double(aValues[size_t(i * depth + k)]) * b[size_t(k * columns + j)];
-          expected += term;
-          magnitude += std::fabs(term);
-        }
-        ASSERT_NEAR(c[size_t(i * columns + j)], expected, 1e-6 + 2.0 * double(depth) * 0x1p-24 * magnitude)
-            << i << ", " << j;
-      }
+    ASSERT_TRUE(nearProduct(c, aValues, b, rows, columns, depth, unchanged));
   }
 }
 
@@ -319,16 +335,7 @@ TEST(UkernelGemm, LowPrecisionRoundsEachInputToBf16) {
     ukernel(f16 ? static_cast<const void *>(aw.data()) : av.data(), 0, depth, 1,
             f16 ? static_cast<const void *>(bw.data()) : bv.data(), 0, columns, 1, c.data(), 0, columns, rows, columns,
             depth, nullptr, nullptr, nullptr, 0, 0);
-    for (int64_t i = 0; i < rows; ++i)
-      for (int64_t j = 0; j < columns; ++j) {
-        double sum = 0, magnitude = 0;
-        for (int64_t k = 0; k < depth; ++k) {
-          const double term = double(roundedToBf16(av[size_t(i * depth + k)])) * roundedToBf16(bv[size_t(k * columns + j)]);
-          sum += term;
-          magnitude += std::fabs(term);
-        }
-        EXPECT_NEAR(c[size_t(i * columns + j)], sum, 2.0 * depth * 0x1p-24 * magnitude + 1e-6) << name;
-      }
+    EXPECT_TRUE(nearProduct(c, av, bv, rows, columns, depth, roundedToBf16)) << name;
     ++checked;
   }
   if (checked == 0) GTEST_SKIP() << "no AVX2 low-precision ukernel on this CPU";
@@ -460,17 +467,7 @@ TEST(UkernelGemm, AmxRoundsOrSplitsEachInputToBf16) {
         const void *bData = f16 ? static_cast<const void *>(bStoredWords.data()) : bStored.data();
         ukernel(aData, 0, aRowStride, aDepthStride, bData, 0, bDepthStride, bColumnStride, c.data(), 0, columns, rows,
                 columns, depth, &one, &zero, c.data(), 0, columns);
-        for (int64_t i = 0; i < rows; ++i)
-          for (int64_t j = 0; j < columns; ++j) {
-            double expected = 0, magnitude = 0;
-            for (int64_t k = 0; k < depth; ++k) {
-              const double term = double(input(a[size_t(i * depth + k)])) * input(b[size_t(k * columns + j)]);
-              expected += term;
-              magnitude += std::fabs(term);
-            }
-            ASSERT_NEAR(c[size_t(i * columns + j)], expected, 1e-6 + 2.0 * double(depth) * 0x1p-24 * magnitude)
-                << i << ", " << j;
-          }
+        ASSERT_TRUE(nearProduct(c, a, b, rows, columns, depth, input));
         ++checked;
       }
   }

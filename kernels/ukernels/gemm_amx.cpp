@@ -6,11 +6,11 @@
 // denormals read as zero, f32 denormal sums flushed; s8: wrapping s32 sums, and no bias: the
 // tile multiplies signed by signed).
 //
-// GotoBLAS's scheme with tiles for registers: for each panel of kPanelColumns columns and each
-// depth chunk, B is packed into 1 KiB tiles ([16-column strip][tile step of k][16 groups of k]
+// GotoBLAS's scheme with tiles for registers: for each panel of columns and each depth chunk
+// (Blocking), B is packed into 1 KiB tiles ([16-column strip][tile step of k][16 groups of k]
 // [16 columns]), then each band of 32 rows packs its A tiles ([16-row half][step][16 rows][64
 // bytes of k]) and sweeps the panel with a 32 x 32 block of C in four tile registers, two A and
-// two B tiles loaded a step. Both operands are zero-padded to whole tiles, so one tile shape
+// two B tiles loaded a step (a band of 16 rows: its upper half alone). Both operands are zero-padded to whole tiles, so one tile shape
 // serves every product; a whole block of C that the epilogue leaves as a plain sum is loaded
 // into the tiles and stored back, the others go through a buffer and epilogue.h. A constant B's
 // tiles are kept across calls (const_panels.h), as the AVX-512 ukernels keep theirs. Products of
@@ -38,10 +38,25 @@ constexpr int64_t kTileBytes = 64;      // bytes of a tile row
 constexpr int64_t kTileColumns = 16;    // columns of a C tile: 4-byte groups in a row of B's
 constexpr int64_t kBandRows = 32;       // rows of a block of C: two A tiles
 constexpr int64_t kBlockColumns = 32;   // columns of a block of C: two B tiles
-// Bytes of k in a depth chunk: fewer chunks, fewer passes over C (512^3 bf16 1.53 -> 1.62
-// TFLOP/s, 1024^3 1.21 -> 1.30 against 1 KiB chunks, whose band of A stays in L1).
-constexpr int64_t kChunkBytes = 2048;
-constexpr int64_t kPanelColumns = 512;  // B's packed chunk (1 MiB) stays in L2
+
+// Bytes from a strip of B's tiles to the next: its steps' tiles and a line more. A packing stores
+// a row of B across the strips; a whole number of KiB apart they fell in one set of L1 (bf16, B
+// every call, M = 16, N = K = 4096: 237 -> 319 GFLOP/s; M = 128: 744 -> 783).
+constexpr int64_t stripBytes(int64_t steps) { return steps * kTileRows * kTileBytes + 64; }
+
+// B's panel and depth chunk: the columns packed at a time, and the bytes of k.
+struct Blocking {
+  int64_t panelColumns, chunkBytes;
+  constexpr int64_t packedBytes() const { return panelColumns / kTileColumns * stripBytes(chunkBytes / kTileBytes); }
+};
+// Bands of A share each packed chunk of B (1 MiB, kept in L2); deep chunks, fewer passes over C
+// (512^3 bf16 1.53 -> 1.62 TFLOP/s, 1024^3 1.21 -> 1.30 against 1 KiB of k, whose band of A
+// stays in L1).
+constexpr Blocking kBands{512, 2048};
+// One band uses each chunk once: wide and shallow, B's rows are read in 4 KiB runs, and a 256 KiB
+// chunk leaves L2 to the rows streaming in (bf16, B every call, M = 16, N = K = 4096: 215 -> 319
+// GFLOP/s against kBands; M = 32 389 -> 517).
+constexpr Blocking kOneBand{2048, 256};
 
 // f16's bits, apart from bf16's.
 struct HalfBits {
@@ -204,7 +219,8 @@ __mmask32 lanesOf(const Source *, int64_t count) { return firstLanes32(count); }
 __mmask64 lanesOf(const int8_t *, int64_t count) { return firstLanes64(count); }
 
 // B[0, depth) x [0, columns) as tiles, zero past the ends: strip s (16 columns) and step t at
-// tile s * steps + t; element g of group p of column j at byte 64 p + 4 j + g x element size.
+// byte s * stripBytes(steps) + t * 1 KiB; element g of group p of column j at byte 64 p + 4 j + g
+// x element size of its tile.
 template <class Type>
 void packB(const typename Type::Source *b, int64_t depthStride, int64_t columnStride, int64_t depth, int64_t columns,
            uint8_t *packed) {
@@ -214,6 +230,7 @@ void packB(const typename Type::Source *b, int64_t depthStride, int64_t columnSt
   // Whole pairs of strips: the blocks read two, the second all zeros past an odd last one.
   const int64_t strips = roundUp(columns, kBlockColumns) / kTileColumns;
   constexpr int64_t kTile = kTileRows * kTileBytes;
+  const int64_t strip = stripBytes(steps);
   if constexpr (Type::kExpand == 4) {  // exact f16: pair p of step t is one k's (hi, hi) or (lo, lo)
     for (int64_t s = 0; s < strips; s += 2) {
       const int64_t j0 = s * kTileColumns, width = smaller(kBlockColumns, columns - j0);
@@ -221,14 +238,14 @@ void packB(const typename Type::Source *b, int64_t depthStride, int64_t columnSt
       for (int64_t t = 0; t < steps; ++t)
         for (int64_t p = 0; p < kTileRows; p += 2) {  // rows p (hi) and p + 1 (lo) of one k
           const int64_t k = (t * kTileDepth + kGroup * p) / 4;
-          uint8_t *row = packed + (s * steps + t) * kTile + kTileBytes * p;
+          uint8_t *row = packed + s * strip + t * kTile + kTileBytes * p;
           if (columnStride == 1) {
-            packRowMajorSplit(b + (j0 < columns ? j0 : 0), depthStride, k, depth, lanes, row, steps * kTile);
+            packRowMajorSplit(b + (j0 < columns ? j0 : 0), depthStride, k, depth, lanes, row, strip);
             continue;
           }
           for (int64_t half = 0; half < 2; ++half) {
-            Element *hi = reinterpret_cast<Element *>(row + half * steps * kTile);
-            Element *lo = reinterpret_cast<Element *>(row + half * steps * kTile + kTileBytes);
+            Element *hi = reinterpret_cast<Element *>(row + half * strip);
+            Element *lo = reinterpret_cast<Element *>(row + half * strip + kTileBytes);
             for (int64_t j = 0; j < kTileColumns; ++j) {
               const int64_t column = half * kTileColumns + j;
               const HalfBits x = column < width && k < depth ? b[(j0 + column) * columnStride + k * depthStride]
@@ -242,20 +259,20 @@ void packB(const typename Type::Source *b, int64_t depthStride, int64_t columnSt
     return;
   } else if (columnStride == 1) {  // kGroup rows of B at a time, a vector of columns: 2 strips (bf16) or 4 (s8)
     constexpr int64_t kVectorStrips = kGroup;
-    for (int64_t s = 0; s < strips; s += kVectorStrips) {
-      const int64_t j0 = s * kTileColumns;
-      const auto lanes = lanesOf(b, columns - j0);
-      for (int64_t t = 0; t < steps; ++t)
-        for (int64_t p = 0; p < kTileRows; ++p)
-          packRowMajorGroup(b + (j0 < columns ? j0 : 0), depthStride, t * kTileDepth + kGroup * p, depth, lanes,
-                            packed + (s * steps + t) * kTile + kTileBytes * p, steps * kTile, strips - s);
-    }
+    for (int64_t t = 0; t < steps; ++t)
+      for (int64_t p = 0; p < kTileRows; ++p)
+        for (int64_t s = 0; s < strips; s += kVectorStrips) {
+          const int64_t j0 = s * kTileColumns;
+          packRowMajorGroup(b + (j0 < columns ? j0 : 0), depthStride, t * kTileDepth + kGroup * p, depth,
+                            lanesOf(b, columns - j0), packed + s * strip + t * kTile + kTileBytes * p, strip,
+                            strips - s);
+        }
     return;
   }
   for (int64_t s = 0; s < strips; ++s) {
     const int64_t j0 = s * kTileColumns, width = smaller(kTileColumns, columns - j0);
     for (int64_t t = 0; t < steps; ++t) {
-      uint8_t *tile = packed + (s * steps + t) * kTile;
+      uint8_t *tile = packed + s * strip + t * kTile;
       for (int64_t p = 0; p < kTileRows; ++p) {
         const int64_t k = t * kTileDepth + kGroup * p;
         Element *out = reinterpret_cast<Element *>(tile + kTileBytes * p);
@@ -338,22 +355,27 @@ struct BandOfA {
 
 // The 32 x 32 block of C from the band's A tiles and two strips of B tiles, over `steps` steps
 // of k: tiles 0-3 start from zero, or from C itself (StartFromC), and end in `out` (row stride
-// in bytes).
-template <class Type, bool StartFromC>
+// in bytes). A band of at most 16 rows (Lower false) multiplies its upper half alone: half the
+// products (bf16 M = 16, N = K = 4096, B every call, ?).
+template <class Type, bool StartFromC, bool Lower>
 void block(const BandOfA &a, const uint8_t *bTiles, int64_t steps, typename Type::Sum *out, int64_t outStride) {
   constexpr int64_t kTile = kTileRows * kTileBytes;
-  const uint8_t *a1 = a.start + a.halfBytes, *b1 = bTiles + steps * kTile;
+  const uint8_t *a1 = a.start + a.halfBytes, *b1 = bTiles + stripBytes(steps);
   typename Type::Sum *lower = out + kTileRows * (outStride / 4);
   if (StartFromC) {
     _tile_loadd(0, out, outStride);
     _tile_loadd(1, out + kTileColumns, outStride);
-    _tile_loadd(2, lower, outStride);
-    _tile_loadd(3, lower + kTileColumns, outStride);
+    if (Lower) {
+      _tile_loadd(2, lower, outStride);
+      _tile_loadd(3, lower + kTileColumns, outStride);
+    }
   } else {
     _tile_zero(0);
     _tile_zero(1);
-    _tile_zero(2);
-    _tile_zero(3);
+    if (Lower) {
+      _tile_zero(2);
+      _tile_zero(3);
+    }
   }
   for (int64_t t = 0; t < steps; ++t) {
     _tile_loadd(4, a.start + t * a.stepBytes, a.rowBytes);
@@ -361,14 +383,18 @@ void block(const BandOfA &a, const uint8_t *bTiles, int64_t steps, typename Type
     ACLCPU_MULTIPLY_TILES(0, 4, 6);
     _tile_loadd(7, b1 + t * kTile, kTileBytes);
     ACLCPU_MULTIPLY_TILES(1, 4, 7);
-    _tile_loadd(5, a1 + t * a.stepBytes, a.rowBytes);
-    ACLCPU_MULTIPLY_TILES(2, 5, 6);
-    ACLCPU_MULTIPLY_TILES(3, 5, 7);
+    if (Lower) {
+      _tile_loadd(5, a1 + t * a.stepBytes, a.rowBytes);
+      ACLCPU_MULTIPLY_TILES(2, 5, 6);
+      ACLCPU_MULTIPLY_TILES(3, 5, 7);
+    }
   }
   _tile_stored(0, out, outStride);
   _tile_stored(1, out + kTileColumns, outStride);
-  _tile_stored(2, lower, outStride);
-  _tile_stored(3, lower + kTileColumns, outStride);
+  if (Lower) {
+    _tile_stored(2, lower, outStride);
+    _tile_stored(3, lower + kTileColumns, outStride);
+  }
 }
 
 // How a depth chunk's sums may reach a whole block of C through the tiles: added to C as it is
@@ -385,6 +411,15 @@ Direct directOf(const Epilogue<T> &epilogue, bool first, const T *c, int64_t cRo
   return *epilogue.beta == T(1) && inPlace ? Direct::Add : Direct::None;
 }
 
+template <class Type, bool StartFromC>
+void runBlock(bool lower, const BandOfA &a, const uint8_t *bTiles, int64_t steps, typename Type::Sum *out,
+              int64_t outStride) {
+  if (lower)
+    block<Type, StartFromC, true>(a, bTiles, steps, out, outStride);
+  else
+    block<Type, StartFromC, false>(a, bTiles, steps, out, outStride);
+}
+
 template <class Type>
 void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStride, const typename Type::Source *b,
           int64_t bDepthStride, int64_t bColumnStride, typename Type::Sum *c, int64_t cRowStride, int64_t rows,
@@ -392,7 +427,6 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
           int64_t bOffset) {
   using Sum = typename Type::Sum;
   constexpr int64_t kTileDepth = kTileBytes / int64_t(sizeof(typename Type::Element));  // of the tiles' depth
-  constexpr int64_t kDepthChunk = kChunkBytes / int64_t(sizeof(typename Type::Element)) / Type::kExpand;  // of k
   constexpr int64_t kSumBytes = int64_t(sizeof(Sum));
   constexpr int64_t kTile = kTileRows * kTileBytes;
   // Whole bands of A whose rows run along k, in whole lines, are read in place (512^3 bf16 1.33
@@ -402,8 +436,9 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
   const bool inPlaceA = std::is_same_v<typename Type::Source, typename Type::Element> && aDepthStride == 1 &&
                         aRowBytes % 64 == 0 && aRowBytes % 4096 != 0 && reinterpret_cast<uintptr_t>(a) % 64 == 0;
   configureTiles();
-  uint8_t *packedB = aclcpu::ukernelScratch(0, kPanelColumns * kChunkBytes);
-  uint8_t *packedA = aclcpu::ukernelScratch(1, kBandRows * kChunkBytes);
+  const Blocking blocking = rows <= kBandRows ? kOneBand : kBands;
+  uint8_t *packedB = aclcpu::ukernelScratch(0, blocking.packedBytes());
+  uint8_t *packedA = aclcpu::ukernelScratch(1, kBandRows * blocking.chunkBytes);
   alignas(64) Sum sums[kBandRows * kBlockColumns];
   // A constant B's tiles are packed once and kept across calls (const_panels.h).
   const void *constB = aclcpu::isConstOperand(bBase) ? bBase : nullptr;
@@ -413,8 +448,7 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
       const aclcpu::ConstPanelKey key{
           {bOffset, bDepthStride, bColumnStride, j0, k0, slice, width, 512 + Type::kTag}};
       const int64_t bytes = roundUp(width, kBlockColumns) / kTileColumns *
-                            roundUp(slice * Type::kExpand, kTileDepth) / kTileDepth *
-                            kTileRows * kTileBytes;
+                            stripBytes(roundUp(slice * Type::kExpand, kTileDepth) / kTileDepth);
       bool fill = false;
       if (uint8_t *kept = aclcpu::constPanel(constB, key, bytes, fill)) {
         if (fill) {
@@ -427,11 +461,13 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
     packB<Type>(from, bDepthStride, bColumnStride, slice, width, packedB);
     return packedB;
   };
-  for (int64_t j0 = 0; j0 < columns; j0 += kPanelColumns) {
-    const int64_t width = smaller(kPanelColumns, columns - j0);
+  const int64_t panelColumns = blocking.panelColumns;
+  const int64_t depthChunk = blocking.chunkBytes / int64_t(sizeof(typename Type::Element)) / Type::kExpand;
+  for (int64_t j0 = 0; j0 < columns; j0 += panelColumns) {
+    const int64_t width = smaller(panelColumns, columns - j0);
     const int64_t strips = roundUp(width, kTileColumns) / kTileColumns;
-    for (int64_t k0 = 0; k0 < depth; k0 += kDepthChunk) {
-      const int64_t slice = smaller(kDepthChunk, depth - k0);
+    for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
+      const int64_t slice = smaller(depthChunk, depth - k0);
       const int64_t steps = roundUp(slice * Type::kExpand, kTileDepth) / kTileDepth;
       const bool first = k0 == 0;
       const uint8_t *tiles = tilesOfB(k0, j0, slice, width);
@@ -439,6 +475,7 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
       const Direct direct = directOf(epilogue, first, c, cRowStride);
       for (int64_t i0 = 0; i0 < rows; i0 += kBandRows) {
         const int64_t height = smaller(kBandRows, rows - i0);
+        const bool lower = height > kTileRows;
         const typename Type::Source *band = a + i0 * aRowStride + k0 * aDepthStride;
         BandOfA tilesOfA{packedA, kTileBytes, kTile, steps * kTile};
         if (inPlaceA && height == kBandRows && slice % kTileDepth == 0)
@@ -448,16 +485,16 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
         // Pairs of strips; an odd last strip pairs with one of zeros (packB), whose sums are not stored.
         for (int64_t s = 0; s < strips; s += 2) {
           const int64_t jj = s * kTileColumns, blockWidth = smaller(kBlockColumns, width - jj);
-          const uint8_t *bTiles = tiles + s * steps * kTileRows * kTileBytes;
+          const uint8_t *bTiles = tiles + s * stripBytes(steps);
           Sum *target = c + i0 * cRowStride + j0 + jj;
-          if (height == kBandRows && blockWidth == kBlockColumns && direct != Direct::None) {
+          if ((height == kBandRows || height == kTileRows) && blockWidth == kBlockColumns && direct != Direct::None) {
             if (direct == Direct::Add)
-              block<Type, true>(tilesOfA, bTiles, steps, target, cRowStride * kSumBytes);
+              runBlock<Type, true>(lower, tilesOfA, bTiles, steps, target, cRowStride * kSumBytes);
             else
-              block<Type, false>(tilesOfA, bTiles, steps, target, cRowStride * kSumBytes);
+              runBlock<Type, false>(lower, tilesOfA, bTiles, steps, target, cRowStride * kSumBytes);
             continue;
           }
-          block<Type, false>(tilesOfA, bTiles, steps, sums, kBlockColumns * kSumBytes);
+          runBlock<Type, false>(lower, tilesOfA, bTiles, steps, sums, kBlockColumns * kSumBytes);
           for (int64_t r = 0; r < height; ++r)
             for (int64_t half = 0; half < 2; ++half) {
               const int64_t j = half * kTileColumns;

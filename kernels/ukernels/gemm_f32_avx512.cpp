@@ -1005,6 +1005,14 @@ bool inPlace(const BFloat *, int64_t, int64_t, const BFloat *, int64_t, int64_t,
 // from memory) and +10% (B in cache); 256: fewer tiles to set up, but B's rows, 8 KiB apart,
 // evicted each other from L2 (M = 16 -20%).
 //
+// Both depths suit a B in cache. A B larger than L2, streaming from memory, takes pieces 32
+// rows deep: on an Intel Xeon (Sapphire Rapids class, 2 MiB L2), whose L2 streamer follows 32
+// pages at a time, 128 rows of B in flight left it to the software fetches alone. f32 paired
+// with oneDNN, M = 16, N = K = 4096: 47-53 -> 105-110 GF/s (48 rows the same, 64 as 128);
+// op-bench, B in L3, M = 8 73 -> 102, 16 64 -> 128, 32 89 -> 133, 16x2048x2048 106 -> 134; bf16
+// pairs M = 8 74 -> 93, 12 84 -> 99. B in L2 keeps 128 (48x256x1024 197 against 180 at 32;
+// more pieces, more passes over the sums). Zen 5 had measured 32-row f32 pieces the same as 128.
+//
 // The depth is summed in the packed path's chunks (Blocking), each in one unbroken FMA chain
 // per element: between its streamed pieces a tile keeps its sums raw (PartialSums). So the
 // result is the same to the bit as the packed path's, which a constant B takes.
@@ -1012,6 +1020,7 @@ constexpr int64_t kStreamedRows = 4 * kRows;
 constexpr int64_t kStreamedPairRows = 2 * kRows;
 constexpr int64_t kStreamedDepth = 128;
 constexpr int64_t kStreamedPairDepth = 128;
+constexpr int64_t kStreamedFarDepth = 32;  // B larger than L2
 constexpr int64_t kStreamedSumsFloats = 65536;  // 256 KiB, in L2
 constexpr int64_t kAheadBlocks = 2;
 
@@ -1099,7 +1108,8 @@ void streamedProduct(const T *a, int64_t aRowStride, int64_t aDepthStride, const
   const int64_t panels = (columns * rows + kStreamedSumsFloats - 1) / kStreamedSumsFloats;
   const int64_t panelWidth =
       kPairs ? kStreamedColumns : ((columns + panels - 1) / panels + kColumns - 1) / kColumns * kColumns;
-  const int64_t pieceDepth = kPairs ? kStreamedPairDepth : kStreamedDepth;
+  const bool bFar = depth * columns * int64_t{sizeof(T)} > aclcpu::ukernelL2Bytes();
+  const int64_t pieceDepth = bFar ? kStreamedFarDepth : kPairs ? kStreamedPairDepth : kStreamedDepth;
   const int64_t sumsBlocks = ((columns < panelWidth ? columns : panelWidth) + kColumns - 1) / kColumns;
   auto *sums = reinterpret_cast<float *>(aclcpu::ukernelScratch(0, sumsBlocks * rows * kColumns * 4));
   auto *packedA = reinterpret_cast<Word *>(aclcpu::ukernelScratch(1, rowTiles * tileRows * (depth / kStep) * 4));

@@ -216,6 +216,21 @@ TEST(UkernelGemm, MatchesPlainLoopsOverLayoutsModesAndShapes) {
   printf("%zu ukernels, %d products checked\n", ukernels.size(), checked);
 }
 
+// Few rows with B's rows contiguous stream B in place (f32, bf16 pairs); where B is larger than
+// L2 the pieces are shallower (streamedProduct), and a wrong piece walk shows here: one row tile
+// and two, the second ragged, one mode with the sums resumed across pieces and one scaled.
+TEST(UkernelGemm, StreamsABLargerThanL2) {
+  const auto ukernels = hostGemmUkernels();
+  if (ukernels.empty()) GTEST_SKIP() << "no exact f32-accumulating GEMM ukernel on this CPU";
+  const int64_t columns = 1000, depth = aclcpu::ukernelL2Bytes() / (2 * columns) + 66;  // 16-bit B: > L2
+  unsigned seed = 7;
+  for (const auto &ukernel : ukernels)
+    for (int64_t rows : {9, 20})
+      for (Mode mode : {Mode::Accumulate, Mode::ScaledApart})
+        ASSERT_TRUE(checkProduct(ukernel, rows, columns, depth, Layout{false, false, 1, 0}, mode, seed++))
+            << ukernel.name << " rows " << rows;
+}
+
 // Whether C (rows x columns, row-major) holds A B, A (rows x depth) and B (depth x columns)
 // row-major with each input through `input`, within f32 summation's rounding: each of `depth`
 // sums at most 2^-24 of the running magnitude, twice over. The first element outside is reported.

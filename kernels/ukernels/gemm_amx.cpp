@@ -10,13 +10,13 @@
 // (Blocking), B is packed into 1 KiB tiles ([16-column strip][tile step of k][16 groups of k]
 // [16 columns]), then each band of 32 rows packs its A tiles ([16-row half][step][16 rows][64
 // bytes of k]) and sweeps the panel with a 32 x 32 block of C in four tile registers, two A and
-// two B tiles loaded a step (a band of 16 rows: its upper half alone). Both operands are zero-padded to whole tiles, so one tile shape
-// serves every product; a whole block of C that the epilogue leaves as a plain sum is loaded
-// into the tiles and stored back, the others go through a buffer and epilogue.h. A constant B's
-// tiles are kept across calls (const_panels.h), as the AVX-512 ukernels keep theirs. Products of
-// fewer rows than a tile take the AVX-512 ukernel, whose few-row paths stream B instead (16-31
-// rows run as a band padded with zeros: bf16 M = 16, N = K = 4096, B constant, 106 -> 359
-// GFLOP/s against the pairs).
+// two B tiles loaded a step (a band of 16 rows: its upper half alone). Both operands are
+// zero-padded to whole tiles, so one tile shape serves every product; a whole block of C that
+// the epilogue leaves as a plain sum is loaded into the tiles and stored back, the others go
+// through a buffer and epilogue.h. A constant B's tiles are kept across calls (const_panels.h),
+// as the AVX-512 ukernels keep theirs. A band of fewer than 32 rows runs padded with zeros (bf16
+// M = 16, N = K = 4096, B constant, 106 -> 359 GFLOP/s against the pairs); products of fewer
+// rows than fewestRows take the AVX-512 ukernel, whose few-row paths stream B instead.
 //
 // Compiled with AMX flags, and like the other ukernel files free of inline library code (see
 // gemm_s8s8s32_vnni.cpp). Linux grants a process AMX's tile data only on request
@@ -85,6 +85,18 @@ using F32Rounded = Kind<float, uint16_t, float, 2, 4>;
 // product exact in f32, as the exact f16 ukernels' products are. Four times the bf16 tiles'
 // work, still twice the f32 FMA's rate.
 using F16Exact = Kind<HalfBits, uint16_t, float, 2, 5, 4>;
+
+// The fewest rows a product takes to the tiles (a band of fewer than 16 multiplies zeros in the
+// rest); fewer go to the vector ukernel. 1 thread, B (4096 x 4096) every call, ms, vector ->
+// tiles: s8 M = 1 1.83 -> 0.81, 4 1.85 -> 0.83, 12 2.23 -> 0.96; bf16 M = 2 1.15 -> 1.54 and 4
+// 1.26 -> 1.55 (the vector ukernel streams up to 4 rows' B row by row), 8 2.86 -> 1.64, 12 4.11
+// -> 1.78; f32 in low precision M = 4 2.55 -> 2.91, 8 6.05 -> 3.03; f16 in low precision M = 8
+// 4.51 -> 1.80. Exact f16 packs B four times over (hi and lo, each twice): M = 16 5.71 -> 7.42,
+// 48 11.8 -> 14.1, 64 15.4 -> 13.6.
+template <class Type>
+constexpr int64_t fewestRows() {
+  return std::is_same_v<Type, S8> ? 1 : Type::kExpand == 4 ? 64 : 5;
+}
 
 // An operand's element as the tiles take it.
 uint16_t tileElement(uint16_t bf16) { return bf16; }
@@ -356,7 +368,7 @@ struct BandOfA {
 // The 32 x 32 block of C from the band's A tiles and two strips of B tiles, over `steps` steps
 // of k: tiles 0-3 start from zero, or from C itself (StartFromC), and end in `out` (row stride
 // in bytes). A band of at most 16 rows (Lower false) multiplies its upper half alone: half the
-// products (bf16 M = 16, N = K = 4096, B every call, ?).
+// products (bf16 M = 16, N = K = 4096, B every call, 180 -> 195 GFLOP/s).
 template <class Type, bool StartFromC, bool Lower>
 void block(const BandOfA &a, const uint8_t *bTiles, int64_t steps, typename Type::Sum *out, int64_t outStride) {
   constexpr int64_t kTile = kTileRows * kTileBytes;
@@ -512,14 +524,14 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
 }  // namespace
 
 // The f32-accumulating ones: bf16, and f16 and f32 in low precision (each input rounded to bf16 as
-// it is packed). Products of fewer rows than a tile, or empty ones, or in a process without AMX
+// it is packed). Products of fewer rows than fewestRows, or empty ones, or in a process without AMX
 // permission, take `fallback`, the AVX-512 ukernel of the same contract.
 #define ACLCPU_FLOAT_AMX_UKERNEL(name, Type, fallback)                                                           \
   extern "C" void name(const void *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride, const void *b,     \
                        int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride, float *c, int64_t cOffset,     \
                        int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth, const float *alpha,        \
                        const float *beta, const float *cIn, int64_t cInOffset, int64_t cInRowStride) {              \
-    if (rows < kTileRows || depth == 0 || !aclcpu::ukernelAmxPermitted()) {                                         \
+    if (rows < fewestRows<Type>() || depth == 0 || !aclcpu::ukernelAmxPermitted()) {                                  \
       fallback(a, aOffset, aRowStride, aDepthStride, b, bOffset, bDepthStride, bColumnStride, c, cOffset, cRowStride, \
                rows, columns, depth, alpha, beta, cIn, cInOffset, cInRowStride);                                    \
       return;                                                                                                       \
@@ -557,7 +569,7 @@ bool holdsInfinity(const HalfBits *p, int64_t outer, int64_t outerStride, int64_
 
 // Exact f16: an infinity's split would meet a zero lo of the other operand (inf x 0 = NaN where
 // the product is infinite), so operands holding one take the widening ukernel, as do products of
-// fewer than 16 rows. (NaN needs nothing: it propagates either way.)
+// fewer than 64 rows (fewestRows). (NaN needs nothing: it propagates either way.)
 extern "C" void aclcpu_ukernel_gemm_f16f16f32_amx(const void *a, int64_t aOffset, int64_t aRowStride,
                                                   int64_t aDepthStride, const void *b, int64_t bOffset,
                                                   int64_t bDepthStride, int64_t bColumnStride, float *c,
@@ -566,7 +578,7 @@ extern "C" void aclcpu_ukernel_gemm_f16f16f32_amx(const void *a, int64_t aOffset
                                                   const float *cIn, int64_t cInOffset, int64_t cInRowStride) {
   const HalfBits *aHalves = static_cast<const HalfBits *>(a) + aOffset;
   const HalfBits *bHalves = static_cast<const HalfBits *>(b) + bOffset;
-  if (rows < kTileRows || depth == 0 || !aclcpu::ukernelAmxPermitted() ||
+  if (rows < fewestRows<F16Exact>() || depth == 0 || !aclcpu::ukernelAmxPermitted() ||
       holdsInfinity(aHalves, rows, aRowStride, depth, aDepthStride) ||
       holdsInfinity(bHalves, depth, bDepthStride, columns, bColumnStride)) {
     aclcpu_ukernel_gemm_f16f16f32(a, aOffset, aRowStride, aDepthStride, b, bOffset, bDepthStride, bColumnStride, c,
@@ -585,7 +597,7 @@ extern "C" void aclcpu_ukernel_gemm_s8s8s32_amx(const int8_t *a, int64_t aOffset
                                                 int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
                                                 int64_t depth, const int32_t *alpha, const int32_t *beta,
                                                 const int32_t *cIn, int64_t cInOffset, int64_t cInRowStride) {
-  if (rows < kTileRows || depth == 0 || !aclcpu::ukernelAmxPermitted()) {
+  if (rows < fewestRows<S8>() || depth == 0 || !aclcpu::ukernelAmxPermitted()) {
     aclcpu_ukernel_gemm_s8s8s32_vnni(a, aOffset, aRowStride, aDepthStride, b, bOffset, bDepthStride, bColumnStride, c,
                                      cOffset, cRowStride, rows, columns, depth, alpha, beta, cIn, cInOffset,
                                      cInRowStride);

@@ -427,8 +427,9 @@ bool checkS8Product(const std::string &name, S8Ukernel *ukernel, int64_t rows, i
 // AMX's low-precision ukernels round each f16 or f32 input to bf16 as they pack it (to nearest
 // even), and the exact f16 one splits it into two bf16 (hi + lo): in both of each operand's
 // layouts, one depth chunk or two, bands whole and padded, against double sums of the rounded
-// (or exact) inputs. The f16 values have 11 significant bits, so lo is rarely zero; fewer than
-// 16 rows go to the vector ukernels.
+// (or exact) inputs. The f16 values have 11 significant bits, so lo is rarely zero. Fewer rows
+// than fewestRows go to the vector ukernels (the rounding ones take 5 rows on, exact f16 64):
+// 80 rows end in a padded band of 16, for exact f16 too.
 TEST(UkernelGemm, AmxRoundsOrSplitsEachInputToBf16) {
   const auto &host = hostTarget().ukernels;
   int checked = 0;
@@ -451,7 +452,7 @@ TEST(UkernelGemm, AmxRoundsOrSplitsEachInputToBf16) {
     std::uniform_real_distribution<float> reals(-2.0f, 2.0f);
     auto value = [&] { return f16 ? steps(generator) / 1024.0f : reals(generator); };
     for (auto [rows, columns, depth] : {std::tuple<int64_t, int64_t, int64_t>{16, 40, 70}, {33, 100, 1100},
-                                        {64, 64, 64}, {7, 20, 30}})
+                                        {64, 64, 64}, {7, 20, 30}, {80, 100, 1100}})
       for (bool transposed : {false, true}) {
         SCOPED_TRACE(std::string(name) + " " + std::to_string(rows) + "x" + std::to_string(columns) + "x" +
                      std::to_string(depth) + (transposed ? " transposed" : ""));
@@ -491,32 +492,41 @@ TEST(UkernelGemm, AmxRoundsOrSplitsEachInputToBf16) {
 
 // Products with an f16 infinity are infinite, or NaN against a zero, as in f32 (a split infinity
 // would meet the other operand's zero lo: inf x 0 = NaN, so such operands take the widening
-// ukernel); NaN stays NaN.
+// ukernel); NaN stays NaN, through the split too (no infinity). 64 rows: the tiles' fewest.
 TEST(UkernelGemm, AmxSplitF16KeepsInfinitiesAndNaN) {
   const auto &host = hostTarget().ukernels;
   if (std::find(host.begin(), host.end(), "aclcpu_ukernel_gemm_f16f16f32_amx") == host.end())
     GTEST_SKIP() << "no AMX-BF16 ukernel on this CPU";
-  const int64_t rows = 32, columns = 32, depth = 40;
-  for (bool transposed : {false, true}) {  // each operand's vector path, and the element-wise one
-    std::vector<uint16_t> a(size_t(rows * depth), 0x3c00), b(size_t(depth * columns), 0x3800);  // 1, 0.5
-    a[size_t(3 * depth + 5)] = 0x7c00;                                                               // A[3][5] = inf
-    a[size_t(4 * depth + 6)] = 0xfc00;                                                               // A[4][6] = -inf
-    a[size_t(5 * depth + 7)] = 0x7e00;                                                               // A[5][7] = NaN
-    for (int64_t j = 0; j < columns; ++j) b[size_t(6 * columns + j)] = j == 9 ? 0 : 0x3800;         // B[6][9] = 0
-    std::vector<uint16_t> aStored = a;
-    const int64_t aRowStride = transposed ? 1 : depth, aDepthStride = transposed ? rows : 1;
-    for (int64_t i = 0; i < rows; ++i)
-      for (int64_t k = 0; k < depth; ++k) aStored[size_t(i * aRowStride + k * aDepthStride)] = a[size_t(i * depth + k)];
-    std::vector<float> c(size_t(rows * columns));
-    const float one = 1, zero = 0;
-    aclcpu_ukernel_gemm_f16f16f32_amx(aStored.data(), 0, aRowStride, aDepthStride, b.data(), 0, columns, 1, c.data(), 0,
-                                      columns, rows, columns, depth, &one, &zero, c.data(), 0, columns);
-    for (int64_t j = 0; j < columns; ++j) {
-      EXPECT_EQ(c[size_t(3 * columns + j)], std::numeric_limits<float>::infinity()) << j;
-      if (j == 9) EXPECT_TRUE(std::isnan(c[size_t(4 * columns + j)]));  // -inf x 0
-      else EXPECT_EQ(c[size_t(4 * columns + j)], -std::numeric_limits<float>::infinity()) << j;
-      EXPECT_TRUE(std::isnan(c[size_t(5 * columns + j)])) << j;
-      EXPECT_EQ(c[size_t(6 * columns + j)], j == 9 ? 19.5f : 20.0f) << j;  // 40 (39) x 1 x 0.5
+  const int64_t rows = 64, columns = 32, depth = 40;
+  for (bool infinities : {true, false}) {
+    for (bool transposed : {false, true}) {  // each operand's vector path, and the element-wise one
+      std::vector<uint16_t> a(size_t(rows * depth), 0x3c00), b(size_t(depth * columns), 0x3800);  // 1, 0.5
+      if (infinities) {
+        a[size_t(3 * depth + 5)] = 0x7c00;  // A[3][5] = inf
+        a[size_t(4 * depth + 6)] = 0xfc00;  // A[4][6] = -inf
+      }
+      a[size_t(5 * depth + 7)] = 0x7e00;  // A[5][7] = NaN
+      for (int64_t j = 0; j < columns; ++j) b[size_t(6 * columns + j)] = j == 9 ? 0 : 0x3800;  // B[6][9] = 0
+      std::vector<uint16_t> aStored = a;
+      const int64_t aRowStride = transposed ? 1 : depth, aDepthStride = transposed ? rows : 1;
+      for (int64_t i = 0; i < rows; ++i)
+        for (int64_t k = 0; k < depth; ++k)
+          aStored[size_t(i * aRowStride + k * aDepthStride)] = a[size_t(i * depth + k)];
+      std::vector<float> c(size_t(rows * columns));
+      const float one = 1, zero = 0;
+      aclcpu_ukernel_gemm_f16f16f32_amx(aStored.data(), 0, aRowStride, aDepthStride, b.data(), 0, columns, 1, c.data(),
+                                        0, columns, rows, columns, depth, &one, &zero, c.data(), 0, columns);
+      for (int64_t j = 0; j < columns; ++j) {
+        if (!infinities) {
+          EXPECT_EQ(c[size_t(3 * columns + j)], j == 9 ? 19.5f : 20.0f) << j;
+        } else {
+          EXPECT_EQ(c[size_t(3 * columns + j)], std::numeric_limits<float>::infinity()) << j;
+          if (j == 9) EXPECT_TRUE(std::isnan(c[size_t(4 * columns + j)]));  // -inf x 0
+          else EXPECT_EQ(c[size_t(4 * columns + j)], -std::numeric_limits<float>::infinity()) << j;
+        }
+        EXPECT_TRUE(std::isnan(c[size_t(5 * columns + j)])) << j;
+        EXPECT_EQ(c[size_t(6 * columns + j)], j == 9 ? 19.5f : 20.0f) << j;  // 40 (39) x 1 x 0.5
+      }
     }
   }
 }

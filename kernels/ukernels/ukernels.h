@@ -30,8 +30,8 @@ void aclcpu_ukernel_gemm_s8s8s32_vnni(const int8_t *a, int64_t aOffset, int64_t 
                                       int32_t *c, int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
                                       int64_t depth, const int32_t *alpha, const int32_t *beta, const int32_t *cIn,
                                       int64_t cInOffset, int64_t cInRowStride);
-// The same on AMX-INT8 (gemm_amx.cpp): tdpbssd multiplies s8 by s8; products of fewer than 16
-// rows (and every product in a process without AMX permission) go to the _vnni one.
+// The same on AMX-INT8 (gemm_amx.cpp): tdpbssd multiplies s8 by s8, whatever the rows; empty
+// products and every product in a process without AMX permission go to the _vnni one.
 void aclcpu_ukernel_gemm_s8s8s32_amx(const int8_t *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride,
                                      const int8_t *b, int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride,
                                      int32_t *c, int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
@@ -55,13 +55,13 @@ typedef void GemmF32Ukernel(const void *a, int64_t aOffset, int64_t aRowStride, 
 GemmF32Ukernel aclcpu_ukernel_gemm_f32f32f32, aclcpu_ukernel_gemm_f16f16f32, aclcpu_ukernel_gemm_bf16bf16f32,
     aclcpu_ukernel_gemm_bf16bf16f32_dpbf16, aclcpu_ukernel_gemm_f16f16f32_dpbf16, aclcpu_ukernel_gemm_f32f32f32_dpbf16;
 // bf16 on AMX-BF16 (gemm_amx.cpp): tdpbf16ps, with the _dpbf16 ukernel's numerics, which it
-// calls for products of fewer than 16 rows (and everywhere if the process has no AMX permission).
+// calls for products of up to 4 rows (and everywhere if the process has no AMX permission).
 GemmF32Ukernel aclcpu_ukernel_gemm_bf16bf16f32_amx;
 // f16 and f32 in low precision on AMX-BF16: each input rounded to bf16 as it is packed, as the
-// _dpbf16 ones round it (and to which they hand products of fewer than 16 rows).
+// _dpbf16 ones round it (and to which they hand products of up to 4 rows).
 GemmF32Ukernel aclcpu_ukernel_gemm_f16f16f32_rounded_amx, aclcpu_ukernel_gemm_f32f32f32_rounded_amx;
 // Exact f16 on AMX-BF16: each input split into two bf16 (hi + lo, both exact), four tile products a
-// product; fewer than 16 rows go to aclcpu_ukernel_gemm_f16f16f32.
+// product; fewer than 64 rows go to aclcpu_ukernel_gemm_f16f16f32.
 GemmF32Ukernel aclcpu_ukernel_gemm_f16f16f32_amx;
 // The same contract on AVX2 with FMA and F16C (gemm_avx2.cpp), for x86 CPUs without AVX-512:
 // f32, f16 and bf16 operands widened to f32, exact.

@@ -222,7 +222,9 @@ TEST(UkernelGemm, MatchesPlainLoopsOverLayoutsModesAndShapes) {
 TEST(UkernelGemm, StreamsABLargerThanL2) {
   const auto ukernels = hostGemmUkernels();
   if (ukernels.empty()) GTEST_SKIP() << "no exact f32-accumulating GEMM ukernel on this CPU";
-  const int64_t columns = 1000, depth = aclcpu::ukernelL2Bytes() / (2 * columns) + 66;  // 16-bit B: > L2
+  // 16-bit B larger than L2, up to an L2 of 8 MiB (a larger one would make the test slow).
+  const int64_t l2Bytes = std::min<int64_t>(aclcpu::ukernelL2Bytes(), int64_t{8} << 20);
+  const int64_t columns = 1000, depth = l2Bytes / (2 * columns) + 66;
   unsigned seed = 7;
   for (const auto &ukernel : ukernels)
     for (int64_t rows : {9, 20})

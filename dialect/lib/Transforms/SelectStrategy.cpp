@@ -230,9 +230,9 @@ bool widenedRegisterTilesWin(linalg::LinalgOp op) {
 // pairs (vdpbf16ps), bf16 products take that ukernel whatever their shape: it does twice the
 // products a cycle of the f32 FMA the generated tiles use (Zen 5, 1 thread: 1024^3 188 -> 393-407
 // GF/s, 64^3 165 -> 302). Where the target has AMX's tiles, bf16 and s8 products take those
-// ukernels (`_amx`, and `_rounded_amx` for low precision) instead, which hand products of fewer
-// than 16 rows to the vector ones; so do exact f16 products (`_amx`: each input split into two
-// bf16, four tile products, twice the f32 FMA's rate).
+// ukernels (`_amx`, and `_rounded_amx` for low precision) instead, which hand products of a few
+// rows to the vector ones (gemm_amx.cpp's fewestRows); so do exact f16 products (`_amx`: each
+// input split into two bf16, four tile products, twice the f32 FMA's rate).
 // An f16 or f32 product whose inputs are rounded to bf16 (a low-precision gemm) takes the f16 or
 // f32 pair ukernel, which rounds as it packs; without it, generated code computes the rounding as
 // written.

@@ -55,7 +55,9 @@ struct Blocking {
 constexpr Blocking kBands{512, 2048};
 // One band uses each chunk once: wide and shallow, B's rows are read in 4 KiB runs, and a 256 KiB
 // chunk leaves L2 to the rows streaming in (bf16, B every call, M = 16, N = K = 4096: 215 -> 319
-// GFLOP/s against kBands; M = 32 389 -> 517).
+// GFLOP/s against kBands; M = 32 389 -> 517). A constant B's kept tiles take the same blocking:
+// its depth chunks set the order of the sums, which must not change with constness (so a B kept
+// for both few and many rows is kept in both blockings).
 constexpr Blocking kOneBand{2048, 256};
 
 // f16's bits, apart from bf16's.

@@ -55,7 +55,9 @@ struct Blocking {
 constexpr Blocking kBands{512, 2048};
 // One band uses each chunk once: wide and shallow, B's rows are read in 4 KiB runs, and a 256 KiB
 // chunk leaves L2 to the rows streaming in (bf16, B every call, M = 16, N = K = 4096: 215 -> 319
-// GFLOP/s against kBands; M = 32 389 -> 517). A constant B's kept tiles take the same blocking:
+// GFLOP/s against kBands; M = 32 389 -> 517). So do up to four bands over a B of L2's size or
+// more (ms: 48x4096x4096 3.54 -> 2.55, 96 5.07 -> 3.85, 128 5.80 -> 4.90, 128x1024x1024 0.319
+// -> 0.286; but 128-row calls of 256^3 0.022 -> 0.024, 256-row ones of 512^3 0.182 -> 0.212). A constant B's kept tiles take the same blocking:
 // its depth chunks set the order of the sums, which must not change with constness (so a B kept
 // for both few and many rows is kept in both blockings).
 constexpr Blocking kOneBand{2048, 256};
@@ -450,7 +452,9 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
   const bool inPlaceA = std::is_same_v<typename Type::Source, typename Type::Element> && aDepthStride == 1 &&
                         aRowBytes % 64 == 0 && aRowBytes % 4096 != 0 && reinterpret_cast<uintptr_t>(a) % 64 == 0;
   configureTiles();
-  const Blocking blocking = rows <= kBandRows ? kOneBand : kBands;
+  const int64_t bBytes = depth * columns * int64_t(sizeof(typename Type::Source));
+  const bool fewBands = rows <= kBandRows || (rows <= 4 * kBandRows && bBytes >= aclcpu::ukernelL2Bytes());
+  const Blocking blocking = fewBands ? kOneBand : kBands;
   uint8_t *packedB = aclcpu::ukernelScratch(0, blocking.packedBytes());
   uint8_t *packedA = aclcpu::ukernelScratch(1, kBandRows * blocking.chunkBytes);
   alignas(64) Sum sums[kBandRows * kBlockColumns];

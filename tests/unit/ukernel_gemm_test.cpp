@@ -533,6 +533,35 @@ TEST(UkernelGemm, AmxSplitF16KeepsInfinitiesAndNaN) {
   }
 }
 
+// Up to four bands of rows over a B larger than L2 take AMX's few-band blocking (wide, shallow
+// chunks, each packed once for every band): 70 rows end in a padded band; C through the tiles
+// (C = P) and through the epilogue (scaled). The other ukernels check their own paths here.
+TEST(UkernelGemm, SeveralBandsOverABLargerThanL2) {
+  const int64_t l2Bytes = std::min<int64_t>(aclcpu::ukernelL2Bytes(), int64_t{8} << 20);  // as above
+  const int64_t rows = 70, columns = 1000, depth = l2Bytes / columns + 66;  // 8-bit B: > L2
+  const Layout rowMajor{false, false, 1, 0};
+  unsigned seed = 11;
+  int checked = 0;
+  for (const auto &ukernel : hostGemmUkernels())
+    if (ukernel.name.find("_amx") != std::string::npos)
+      for (Mode mode : {Mode::UnitBetaZero, Mode::ScaledApart}) {
+        ASSERT_TRUE(checkProduct(ukernel, rows, columns, depth, rowMajor, mode, seed++)) << ukernel.name;
+        ++checked;
+      }
+  int count = 0;
+  const UkernelSymbol *symbols = ukernelSymbols(count);
+  const auto &host = hostTarget().ukernels;
+  if (std::find(host.begin(), host.end(), "aclcpu_ukernel_gemm_s8s8s32_amx") != host.end())
+    for (int i = 0; i < count; ++i)
+      if (std::string(symbols[i].name) == "aclcpu_ukernel_gemm_s8s8s32_amx")
+        for (Mode mode : {Mode::UnitBetaZero, Mode::ScaledApart}) {
+          ASSERT_TRUE(checkS8Product(symbols[i].name, reinterpret_cast<S8Ukernel *>(symbols[i].address), rows,
+                                     columns, depth, rowMajor, mode, seed++));
+          ++checked;
+        }
+  if (checked == 0) GTEST_SKIP() << "no AMX ukernel on this CPU";
+}
+
 TEST(UkernelGemm, S8MatchesPlainLoopsOverLayoutsModesAndShapes) {
   int count = 0;
   const UkernelSymbol *symbols = ukernelSymbols(count);

@@ -44,10 +44,15 @@ constexpr int64_t kBlockColumns = 32;   // columns of a block of C: two B tiles
 // every call, M = 16, N = K = 4096: 237 -> 319 GFLOP/s; M = 128: 744 -> 783).
 constexpr int64_t stripBytes(int64_t steps) { return steps * kTileRows * kTileBytes + 64; }
 
+// Bytes of B's tiles for `columns` (whole pairs of strips: packB) over `steps` steps of k.
+constexpr int64_t bTilesBytes(int64_t columns, int64_t steps) {
+  return (columns + kBlockColumns - 1) / kBlockColumns * 2 * stripBytes(steps);
+}
+
 // B's panel and depth chunk: the columns packed at a time, and the bytes of k.
 struct Blocking {
   int64_t panelColumns, chunkBytes;
-  constexpr int64_t packedBytes() const { return panelColumns / kTileColumns * stripBytes(chunkBytes / kTileBytes); }
+  constexpr int64_t packedBytes() const { return bTilesBytes(panelColumns, chunkBytes / kTileBytes); }
 };
 // Bands of A share each packed chunk of B (1 MiB, kept in L2); deep chunks, fewer passes over C
 // (512^3 bf16 1.53 -> 1.62 TFLOP/s, 1024^3 1.21 -> 1.30 against 1 KiB of k, whose band of A
@@ -57,9 +62,10 @@ constexpr Blocking kBands{512, 2048};
 // chunk leaves L2 to the rows streaming in (bf16, B every call, M = 16, N = K = 4096: 215 -> 319
 // GFLOP/s against kBands; M = 32 389 -> 517). So do up to four bands over a B of L2's size or
 // more (ms: 48x4096x4096 3.54 -> 2.55, 96 5.07 -> 3.85, 128 5.80 -> 4.90, 128x1024x1024 0.319
-// -> 0.286; but 128-row calls of 256^3 0.022 -> 0.024, 256-row ones of 512^3 0.182 -> 0.212). A constant B's kept tiles take the same blocking:
-// its depth chunks set the order of the sums, which must not change with constness (so a B kept
-// for both few and many rows is kept in both blockings).
+// -> 0.286; but 128-row calls of 256^3 0.022 -> 0.024, 256-row ones of 512^3 0.182 -> 0.212).
+// A constant B's kept tiles take the same blocking: its depth chunks set the order of the sums,
+// which must not change with constness (so a B kept for both few and many rows is kept in both
+// blockings).
 constexpr Blocking kOneBand{2048, 256};
 
 // f16's bits, apart from bf16's.
@@ -89,6 +95,13 @@ using F32Rounded = Kind<float, uint16_t, float, 2, 4>;
 // product exact in f32, as the exact f16 ukernels' products are. Four times the bf16 tiles'
 // work, still twice the f32 FMA's rate.
 using F16Exact = Kind<HalfBits, uint16_t, float, 2, 5, 4>;
+
+// Tile steps over `depth` of k (each k kExpand of the tiles' depth; a step is a row of 64 bytes).
+template <class Type>
+constexpr int64_t tileSteps(int64_t depth) {
+  constexpr int64_t kTileDepth = kTileBytes / int64_t(sizeof(typename Type::Element));
+  return (depth * Type::kExpand + kTileDepth - 1) / kTileDepth;
+}
 
 // The fewest rows a product takes to the tiles (a band of fewer than 16 multiplies zeros in the
 // rest); fewer go to the vector ukernel. 1 thread, B (4096 x 4096) every call, ms, vector ->
@@ -242,7 +255,7 @@ void packB(const typename Type::Source *b, int64_t depthStride, int64_t columnSt
            uint8_t *packed) {
   using Element = typename Type::Element;
   constexpr int64_t kGroup = Type::kGroup, kTileDepth = kTileRows * kGroup;
-  const int64_t steps = roundUp(depth * Type::kExpand, kTileDepth) / kTileDepth;
+  const int64_t steps = tileSteps<Type>(depth);
   // Whole pairs of strips: the blocks read two, the second all zeros past an odd last one.
   const int64_t strips = roundUp(columns, kBlockColumns) / kTileColumns;
   constexpr int64_t kTile = kTileRows * kTileBytes;
@@ -310,7 +323,7 @@ void packBand(const typename Type::Source *a, int64_t rowStride, int64_t depthSt
   using Element = typename Type::Element;
   constexpr bool kRounds = !std::is_same_v<typename Type::Source, Element>;
   constexpr int64_t kTileDepth = kTileBytes / int64_t(sizeof(Element));
-  const int64_t steps = roundUp(depth * Type::kExpand, kTileDepth) / kTileDepth;
+  const int64_t steps = tileSteps<Type>(depth);
   if constexpr (Type::kExpand == 4) {  // exact f16: each k as (hi, lo, hi, lo), eight k a tile row
     constexpr int64_t kPerRow = kTileDepth / 4;
     // Sixteen k of a row at a time, as (hi, lo) pairs, each twice: two steps' rows.
@@ -465,8 +478,7 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
     if (constB) {
       const aclcpu::ConstPanelKey key{
           {bOffset, bDepthStride, bColumnStride, j0, k0, slice, width, 512 + Type::kTag}};
-      const int64_t bytes = roundUp(width, kBlockColumns) / kTileColumns *
-                            stripBytes(roundUp(slice * Type::kExpand, kTileDepth) / kTileDepth);
+      const int64_t bytes = bTilesBytes(width, tileSteps<Type>(slice));
       bool fill = false;
       if (uint8_t *kept = aclcpu::constPanel(constB, key, bytes, fill)) {
         if (fill) {
@@ -486,7 +498,7 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
     const int64_t strips = roundUp(width, kTileColumns) / kTileColumns;
     for (int64_t k0 = 0; k0 < depth; k0 += depthChunk) {
       const int64_t slice = smaller(depthChunk, depth - k0);
-      const int64_t steps = roundUp(slice * Type::kExpand, kTileDepth) / kTileDepth;
+      const int64_t steps = tileSteps<Type>(slice);
       const bool first = k0 == 0;
       const uint8_t *tiles = tilesOfB(k0, j0, slice, width);
       const Destination<Sum> destination = epilogue.chunk(first, c, cRowStride, j0);

@@ -219,12 +219,13 @@ TEST(UkernelGemm, MatchesPlainLoopsOverLayoutsModesAndShapes) {
 // Few rows with B's rows contiguous stream B in place (f32, bf16 pairs); where B is larger than
 // L2 the pieces are shallower (streamedProduct), and a wrong piece walk shows here: one row tile
 // and two, the second ragged, one mode with the sums resumed across pieces and one scaled.
+// The L2 size the tests size a B larger than L2 by: up to 8 MiB (a larger one would make them slow).
+int64_t testedL2Bytes() { return std::min<int64_t>(aclcpu::ukernelL2Bytes(), int64_t{8} << 20); }
+
 TEST(UkernelGemm, StreamsABLargerThanL2) {
   const auto ukernels = hostGemmUkernels();
   if (ukernels.empty()) GTEST_SKIP() << "no exact f32-accumulating GEMM ukernel on this CPU";
-  // 16-bit B larger than L2, up to an L2 of 8 MiB (a larger one would make the test slow).
-  const int64_t l2Bytes = std::min<int64_t>(aclcpu::ukernelL2Bytes(), int64_t{8} << 20);
-  const int64_t columns = 1000, depth = l2Bytes / (2 * columns) + 66;
+  const int64_t columns = 1000, depth = testedL2Bytes() / (2 * columns) + 66;  // 16-bit B: > L2
   unsigned seed = 7;
   for (const auto &ukernel : ukernels)
     for (int64_t rows : {9, 20})
@@ -363,6 +364,15 @@ TEST(UkernelGemm, LowPrecisionRoundsEachInputToBf16) {
 using S8Ukernel = void(const int8_t *, int64_t, int64_t, int64_t, const int8_t *, int64_t, int64_t, int64_t, int32_t *,
                        int64_t, int64_t, int64_t, int64_t, int64_t, const int32_t *, const int32_t *, const int32_t *,
                        int64_t, int64_t);
+
+// The s8 ukernel of that symbol name, or null if the library has none.
+S8Ukernel *s8UkernelNamed(const std::string &name) {
+  int count = 0;
+  const UkernelSymbol *symbols = ukernelSymbols(count);
+  for (int i = 0; i < count; ++i)
+    if (name == symbols[i].name) return reinterpret_cast<S8Ukernel *>(symbols[i].address);
+  return nullptr;
+}
 
 bool checkS8Product(const std::string &name, S8Ukernel *ukernel, int64_t rows, int64_t columns, int64_t depth,
                     Layout layout, Mode mode, unsigned seed) {
@@ -537,8 +547,7 @@ TEST(UkernelGemm, AmxSplitF16KeepsInfinitiesAndNaN) {
 // chunks, each packed once for every band): 70 rows end in a padded band; C through the tiles
 // (C = P) and through the epilogue (scaled). The other ukernels check their own paths here.
 TEST(UkernelGemm, SeveralBandsOverABLargerThanL2) {
-  const int64_t l2Bytes = std::min<int64_t>(aclcpu::ukernelL2Bytes(), int64_t{8} << 20);  // as above
-  const int64_t rows = 70, columns = 1000, depth = l2Bytes / columns + 66;  // 8-bit B: > L2
+  const int64_t rows = 70, columns = 1000, depth = testedL2Bytes() / columns + 66;  // 8-bit B: > L2
   const Layout rowMajor{false, false, 1, 0};
   unsigned seed = 11;
   int checked = 0;
@@ -548,32 +557,27 @@ TEST(UkernelGemm, SeveralBandsOverABLargerThanL2) {
         ASSERT_TRUE(checkProduct(ukernel, rows, columns, depth, rowMajor, mode, seed++)) << ukernel.name;
         ++checked;
       }
-  int count = 0;
-  const UkernelSymbol *symbols = ukernelSymbols(count);
   const auto &host = hostTarget().ukernels;
-  if (std::find(host.begin(), host.end(), "aclcpu_ukernel_gemm_s8s8s32_amx") != host.end())
-    for (int i = 0; i < count; ++i)
-      if (std::string(symbols[i].name) == "aclcpu_ukernel_gemm_s8s8s32_amx")
-        for (Mode mode : {Mode::UnitBetaZero, Mode::ScaledApart}) {
-          ASSERT_TRUE(checkS8Product(symbols[i].name, reinterpret_cast<S8Ukernel *>(symbols[i].address), rows,
-                                     columns, depth, rowMajor, mode, seed++));
-          ++checked;
-        }
+  const char *s8Tiles = "aclcpu_ukernel_gemm_s8s8s32_amx";
+  if (std::find(host.begin(), host.end(), s8Tiles) != host.end()) {
+    S8Ukernel *ukernel = s8UkernelNamed(s8Tiles);
+    ASSERT_NE(ukernel, nullptr) << s8Tiles;
+    for (Mode mode : {Mode::UnitBetaZero, Mode::ScaledApart}) {
+      ASSERT_TRUE(checkS8Product(s8Tiles, ukernel, rows, columns, depth, rowMajor, mode, seed++));
+      ++checked;
+    }
+  }
   if (checked == 0) GTEST_SKIP() << "no AMX ukernel on this CPU";
 }
 
 TEST(UkernelGemm, S8MatchesPlainLoopsOverLayoutsModesAndShapes) {
-  int count = 0;
-  const UkernelSymbol *symbols = ukernelSymbols(count);
   const auto &host = hostTarget().ukernels;
   int checked = 0;
   unsigned seed = 1;
   for (const char *name :
        {"aclcpu_ukernel_gemm_s8s8s32_vnni", "aclcpu_ukernel_gemm_s8s8s32_amx", "aclcpu_ukernel_gemm_s8s8s32_avx2"}) {
     if (std::find(host.begin(), host.end(), name) == host.end()) continue;
-    S8Ukernel *ukernel = nullptr;
-    for (int i = 0; i < count; ++i)
-      if (std::string(symbols[i].name) == name) ukernel = reinterpret_cast<S8Ukernel *>(symbols[i].address);
+    S8Ukernel *ukernel = s8UkernelNamed(name);
     ASSERT_NE(ukernel, nullptr) << name;
     struct Shape {
       int64_t rows, columns, depth;

@@ -63,6 +63,11 @@ struct Epilogue {
   const T *alpha, *beta, *cIn;
   int64_t cInRowStride;
 
+  // From a ukernel's own parameters (Cin given as a base and an element offset).
+  static Epilogue of(const T *alpha, const T *beta, const T *cIn, int64_t cInOffset, int64_t cInRowStride) {
+    return {alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride};
+  }
+
   bool scaled() const { return alpha != nullptr; }
 
   // The destination of the first or a later depth chunk of C's columns from `column` on.

@@ -545,20 +545,15 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
 // it is packed). Products of fewer rows than fewestRows, or empty ones, or in a process without AMX
 // permission, take `fallback`, the AVX-512 ukernel of the same contract.
 #define ACLCPU_FLOAT_AMX_UKERNEL(name, Type, fallback)                                                           \
-  extern "C" void name(const void *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride, const void *b,     \
-                       int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride, float *c, int64_t cOffset,     \
-                       int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth, const float *alpha,        \
-                       const float *beta, const float *cIn, int64_t cInOffset, int64_t cInRowStride) {              \
+  extern "C" void name(ACLCPU_GEMM_UKERNEL_PARAMETERS(void, float)) {                                             \
     if (rows < fewestRows<Type>() || depth == 0 || !aclcpu::ukernelAmxPermitted()) {                                  \
-      fallback(a, aOffset, aRowStride, aDepthStride, b, bOffset, bDepthStride, bColumnStride, c, cOffset, cRowStride, \
-               rows, columns, depth, alpha, beta, cIn, cInOffset, cInRowStride);                                    \
+      fallback(ACLCPU_GEMM_UKERNEL_ARGUMENTS);                                                                      \
       return;                                                                                                       \
     }                                                                                                               \
     using Source = Type::Source;                                                                                    \
     gemm<Type>(static_cast<const Source *>(a) + aOffset, aRowStride, aDepthStride,                                  \
                static_cast<const Source *>(b) + bOffset, bDepthStride, bColumnStride, c + cOffset, cRowStride, rows, \
-               columns, depth, Epilogue<float>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride}, b,      \
-               bOffset);                                                                                            \
+               columns, depth, Epilogue<float>::of(alpha, beta, cIn, cInOffset, cInRowStride), b, bOffset);         \
   }
 ACLCPU_FLOAT_AMX_UKERNEL(aclcpu_ukernel_gemm_bf16bf16f32_amx, Bf16, aclcpu_ukernel_gemm_bf16bf16f32_dpbf16)
 ACLCPU_FLOAT_AMX_UKERNEL(aclcpu_ukernel_gemm_f16f16f32_rounded_amx, F16Rounded, aclcpu_ukernel_gemm_f16f16f32_dpbf16)
@@ -588,40 +583,25 @@ bool holdsInfinity(const HalfBits *p, int64_t outer, int64_t outerStride, int64_
 // Exact f16: an infinity's split would meet a zero lo of the other operand (inf x 0 = NaN where
 // the product is infinite), so operands holding one take the widening ukernel, as do products of
 // fewer than 64 rows (fewestRows). (NaN needs nothing: it propagates either way.)
-extern "C" void aclcpu_ukernel_gemm_f16f16f32_amx(const void *a, int64_t aOffset, int64_t aRowStride,
-                                                  int64_t aDepthStride, const void *b, int64_t bOffset,
-                                                  int64_t bDepthStride, int64_t bColumnStride, float *c,
-                                                  int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
-                                                  int64_t depth, const float *alpha, const float *beta,
-                                                  const float *cIn, int64_t cInOffset, int64_t cInRowStride) {
+extern "C" void aclcpu_ukernel_gemm_f16f16f32_amx(ACLCPU_GEMM_UKERNEL_PARAMETERS(void, float)) {
   const HalfBits *aHalves = static_cast<const HalfBits *>(a) + aOffset;
   const HalfBits *bHalves = static_cast<const HalfBits *>(b) + bOffset;
   if (rows < fewestRows<F16Exact>() || depth == 0 || !aclcpu::ukernelAmxPermitted() ||
       holdsInfinity(aHalves, rows, aRowStride, depth, aDepthStride) ||
       holdsInfinity(bHalves, depth, bDepthStride, columns, bColumnStride)) {
-    aclcpu_ukernel_gemm_f16f16f32(a, aOffset, aRowStride, aDepthStride, b, bOffset, bDepthStride, bColumnStride, c,
-                                  cOffset, cRowStride, rows, columns, depth, alpha, beta, cIn, cInOffset, cInRowStride);
+    aclcpu_ukernel_gemm_f16f16f32(ACLCPU_GEMM_UKERNEL_ARGUMENTS);
     return;
   }
   gemm<F16Exact>(aHalves, aRowStride, aDepthStride, bHalves, bDepthStride, bColumnStride, c + cOffset, cRowStride, rows,
-                 columns, depth, Epilogue<float>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride}, b,
-                 bOffset);
+                 columns, depth, Epilogue<float>::of(alpha, beta, cIn, cInOffset, cInRowStride), b, bOffset);
 }
 ACLCPU_FLOAT_AMX_UKERNEL(aclcpu_ukernel_gemm_f32f32f32_rounded_amx, F32Rounded, aclcpu_ukernel_gemm_f32f32f32_dpbf16)
 
-extern "C" void aclcpu_ukernel_gemm_s8s8s32_amx(const int8_t *a, int64_t aOffset, int64_t aRowStride,
-                                                int64_t aDepthStride, const int8_t *b, int64_t bOffset,
-                                                int64_t bDepthStride, int64_t bColumnStride, int32_t *c,
-                                                int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
-                                                int64_t depth, const int32_t *alpha, const int32_t *beta,
-                                                const int32_t *cIn, int64_t cInOffset, int64_t cInRowStride) {
+extern "C" void aclcpu_ukernel_gemm_s8s8s32_amx(ACLCPU_GEMM_UKERNEL_PARAMETERS(int8_t, int32_t)) {
   if (rows < fewestRows<S8>() || depth == 0 || !aclcpu::ukernelAmxPermitted()) {
-    aclcpu_ukernel_gemm_s8s8s32_vnni(a, aOffset, aRowStride, aDepthStride, b, bOffset, bDepthStride, bColumnStride, c,
-                                     cOffset, cRowStride, rows, columns, depth, alpha, beta, cIn, cInOffset,
-                                     cInRowStride);
+    aclcpu_ukernel_gemm_s8s8s32_vnni(ACLCPU_GEMM_UKERNEL_ARGUMENTS);
     return;
   }
   gemm<S8>(a + aOffset, aRowStride, aDepthStride, b + bOffset, bDepthStride, bColumnStride, c + cOffset, cRowStride,
-           rows, columns, depth, Epilogue<int32_t>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride}, b,
-           bOffset);
+           rows, columns, depth, Epilogue<int32_t>::of(alpha, beta, cIn, cInOffset, cInRowStride), b, bOffset);
 }

@@ -688,13 +688,10 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
 }  // namespace
 
 #define ACLCPU_GEMM_UKERNEL_AVX2(name, T)                                                                         \
-  extern "C" void name(const void *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride, const void *b,     \
-                       int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride, float *c, int64_t cOffset,     \
-                       int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth, const float *alpha,        \
-                       const float *beta, const float *cIn, int64_t cInOffset, int64_t cInRowStride) {              \
+  extern "C" void name(ACLCPU_GEMM_UKERNEL_PARAMETERS(void, float)) {                                             \
     gemm<T>(static_cast<const T *>(a) + aOffset, aRowStride, aDepthStride, static_cast<const T *>(b) + bOffset,     \
             bDepthStride, bColumnStride, c + cOffset, cRowStride, rows, columns, depth,                             \
-            Epilogue<float>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride}, b, bOffset);               \
+            Epilogue<float>::of(alpha, beta, cIn, cInOffset, cInRowStride), b, bOffset);                            \
   }
 ACLCPU_GEMM_UKERNEL_AVX2(aclcpu_ukernel_gemm_f32f32f32_avx2, float)
 ACLCPU_GEMM_UKERNEL_AVX2(aclcpu_ukernel_gemm_f16f16f32_avx2, Half)
@@ -702,13 +699,8 @@ ACLCPU_GEMM_UKERNEL_AVX2(aclcpu_ukernel_gemm_bf16bf16f32_avx2, BFloat)
 ACLCPU_GEMM_UKERNEL_AVX2(aclcpu_ukernel_gemm_f16f16f32_rounded_avx2, Rounded<Half>)
 ACLCPU_GEMM_UKERNEL_AVX2(aclcpu_ukernel_gemm_f32f32f32_rounded_avx2, Rounded<float>)
 
-extern "C" void aclcpu_ukernel_gemm_s8s8s32_avx2(const int8_t *a, int64_t aOffset, int64_t aRowStride,
-                                                 int64_t aDepthStride, const int8_t *b, int64_t bOffset,
-                                                 int64_t bDepthStride, int64_t bColumnStride, int32_t *c,
-                                                 int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
-                                                 int64_t depth, const int32_t *alpha, const int32_t *beta,
-                                                 const int32_t *cIn, int64_t cInOffset, int64_t cInRowStride) {
+extern "C" void aclcpu_ukernel_gemm_s8s8s32_avx2(ACLCPU_GEMM_UKERNEL_PARAMETERS(int8_t, int32_t)) {
   gemm<int8_t>(a + aOffset, aRowStride, aDepthStride, b + bOffset, bDepthStride, bColumnStride, c + cOffset,
-               cRowStride, rows, columns, depth,
-               Epilogue<int32_t>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride}, b, bOffset);
+               cRowStride, rows, columns, depth, Epilogue<int32_t>::of(alpha, beta, cIn, cInOffset, cInRowStride), b,
+               bOffset);
 }

@@ -1566,14 +1566,10 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
 
 // `Pairs`: bf16 through vdpbf16ps (the caller checks the CPU has AVX512-BF16).
 #define ACLCPU_GEMM_UKERNEL(name, T, Pairs)                                                                       \
-  extern "C" void name(const void *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride, const void *b,     \
-                       int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride, float *c, int64_t cOffset,     \
-                       int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth, const float *alpha,        \
-                       const float *beta, const float *cIn, int64_t cInOffset, int64_t cInRowStride) {              \
+  extern "C" void name(ACLCPU_GEMM_UKERNEL_PARAMETERS(void, float)) {                                             \
     gemm<T, Pairs>(static_cast<const T *>(a) + aOffset, aRowStride, aDepthStride, static_cast<const T *>(b) + bOffset, \
                    bDepthStride, bColumnStride, c + cOffset, cRowStride, rows, columns, depth,                      \
-                   Epilogue<float>{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride},                     \
-                   b, bOffset);                                                                                     \
+                   Epilogue<float>::of(alpha, beta, cIn, cInOffset, cInRowStride), b, bOffset);                     \
   }
 ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_f32f32f32, float, false)
 ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_f16f16f32, Half, false)

@@ -151,17 +151,12 @@ void registerTileRows(int64_t rows, const uint32_t *a, int64_t aRowStride, const
 
 }  // namespace
 
-extern "C" void aclcpu_ukernel_gemm_s8s8s32_vnni(const int8_t *a, int64_t aOffset, int64_t aRowStride,
-                                                 int64_t aDepthStride, const int8_t *b, int64_t bOffset,
-                                                 int64_t bDepthStride, int64_t bColumnStride, int32_t *c,
-                                                 int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
-                                                 int64_t depth, const int32_t *alpha, const int32_t *beta,
-                                                 const int32_t *cIn, int64_t cInOffset, int64_t cInRowStride) {
+extern "C" void aclcpu_ukernel_gemm_s8s8s32_vnni(ACLCPU_GEMM_UKERNEL_PARAMETERS(int8_t, int32_t)) {
   if (rows <= 0 || columns <= 0) return;
   a += aOffset;
   b += bOffset;
   c += cOffset;
-  const Epilogue<int32_t> epilogue{alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride};
+  const auto epilogue = Epilogue<int32_t>::of(alpha, beta, cIn, cInOffset, cInRowStride);
   if (depth <= 0) {  // an empty product: the epilogue alone
     if (epilogue.scaled()) epilogue.finish(nullptr, 0, c, cRowStride, rows, columns);
     return;

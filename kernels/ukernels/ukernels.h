@@ -25,33 +25,32 @@ extern "C" {
 //                  scales the sums of each depth panel, which then add up in C. This is GEMM's
 //                  epilogue folded into the product: one pass over C instead of three.
 // s8 x s8 -> s32 wraps modulo 2^32 like the reference.
-void aclcpu_ukernel_gemm_s8s8s32_vnni(const int8_t *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride,
-                                      const int8_t *b, int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride,
-                                      int32_t *c, int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
-                                      int64_t depth, const int32_t *alpha, const int32_t *beta, const int32_t *cIn,
-                                      int64_t cInOffset, int64_t cInRowStride);
+//
+// Every GEMM ukernel takes these parameters, `In` its operands' element (void where its name says
+// which) and `Sum` C's.
+#define ACLCPU_GEMM_UKERNEL_PARAMETERS(In, Sum)                                                                    \
+  const In *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride, const In *b, int64_t bOffset,           \
+      int64_t bDepthStride, int64_t bColumnStride, Sum *c, int64_t cOffset, int64_t cRowStride, int64_t rows,     \
+      int64_t columns, int64_t depth, const Sum *alpha, const Sum *beta, const Sum *cIn, int64_t cInOffset,       \
+      int64_t cInRowStride
+// The same, passed on unchanged (to the ukernel a product falls back to).
+#define ACLCPU_GEMM_UKERNEL_ARGUMENTS                                                                              \
+  a, aOffset, aRowStride, aDepthStride, b, bOffset, bDepthStride, bColumnStride, c, cOffset, cRowStride, rows,   \
+      columns, depth, alpha, beta, cIn, cInOffset, cInRowStride
+typedef void GemmS8Ukernel(ACLCPU_GEMM_UKERNEL_PARAMETERS(int8_t, int32_t));
+// vpdpbusd on AVX512-VNNI (gemm_s8s8s32_vnni.cpp).
+GemmS8Ukernel aclcpu_ukernel_gemm_s8s8s32_vnni;
 // The same on AMX-INT8 (gemm_amx.cpp): tdpbssd multiplies s8 by s8, whatever the rows; empty
 // products and every product in a process without AMX permission go to the _vnni one.
-void aclcpu_ukernel_gemm_s8s8s32_amx(const int8_t *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride,
-                                     const int8_t *b, int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride,
-                                     int32_t *c, int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
-                                     int64_t depth, const int32_t *alpha, const int32_t *beta, const int32_t *cIn,
-                                     int64_t cInOffset, int64_t cInRowStride);
+GemmS8Ukernel aclcpu_ukernel_gemm_s8s8s32_amx;
 // The same on AVX2 (gemm_avx2.cpp): pairs of k widened to s16, summed by vpmaddwd.
-void aclcpu_ukernel_gemm_s8s8s32_avx2(const int8_t *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride,
-                                      const int8_t *b, int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride,
-                                      int32_t *c, int64_t cOffset, int64_t cRowStride, int64_t rows, int64_t columns,
-                                      int64_t depth, const int32_t *alpha, const int32_t *beta, const int32_t *cIn,
-                                      int64_t cInOffset, int64_t cInRowStride);
+GemmS8Ukernel aclcpu_ukernel_gemm_s8s8s32_avx2;
 // The same contract for f32 accumulation; a and b are f32, f16 or bf16 as the name says. The
 // _dpbf16 ones multiply bf16 pairs with vdpbf16ps (AVX512-BF16): their products are exact and
 // accumulate in f32 like the others', but they read bf16 denormals as zero and flush f32
 // denormal sums to zero. The f16 and f32 ones are low precision (ACL_COMPUTE_LOW_PRECISION): they
 // round each input to bf16 (to nearest even, f32 denormals to zero) before its products.
-typedef void GemmF32Ukernel(const void *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride, const void *b,
-                            int64_t bOffset, int64_t bDepthStride, int64_t bColumnStride, float *c, int64_t cOffset,
-                            int64_t cRowStride, int64_t rows, int64_t columns, int64_t depth, const float *alpha,
-                            const float *beta, const float *cIn, int64_t cInOffset, int64_t cInRowStride);
+typedef void GemmF32Ukernel(ACLCPU_GEMM_UKERNEL_PARAMETERS(void, float));
 GemmF32Ukernel aclcpu_ukernel_gemm_f32f32f32, aclcpu_ukernel_gemm_f16f16f32, aclcpu_ukernel_gemm_bf16bf16f32,
     aclcpu_ukernel_gemm_bf16bf16f32_dpbf16, aclcpu_ukernel_gemm_f16f16f32_dpbf16, aclcpu_ukernel_gemm_f32f32f32_dpbf16;
 // bf16 on AMX-BF16 (gemm_amx.cpp): tdpbf16ps, with the _dpbf16 ukernel's numerics, which it

@@ -441,7 +441,8 @@ bool checkS8Product(const std::string &name, S8Ukernel *ukernel, int64_t rows, i
 // layouts, one depth chunk or two, bands whole and padded, against double sums of the rounded
 // (or exact) inputs. The f16 values have 11 significant bits, so lo is rarely zero. Fewer rows
 // than fewestRows go to the vector ukernels (the rounding ones take 5 rows on, exact f16 64):
-// 80 rows end in a padded band of 16, for exact f16 too.
+// 80 rows end in a padded band of 16, for exact f16 too. 520 columns: a panel wide enough that
+// each band's tiles pack the next band's A (NextBandOfA), the next panel's first band included.
 TEST(UkernelGemm, AmxRoundsOrSplitsEachInputToBf16) {
   const auto &host = hostTarget().ukernels;
   int checked = 0;
@@ -464,7 +465,7 @@ TEST(UkernelGemm, AmxRoundsOrSplitsEachInputToBf16) {
     std::uniform_real_distribution<float> reals(-2.0f, 2.0f);
     auto value = [&] { return f16 ? steps(generator) / 1024.0f : reals(generator); };
     for (auto [rows, columns, depth] : {std::tuple<int64_t, int64_t, int64_t>{16, 40, 70}, {33, 100, 1100},
-                                        {64, 64, 64}, {7, 20, 30}, {80, 100, 1100}})
+                                        {64, 64, 64}, {7, 20, 30}, {80, 100, 1100}, {80, 520, 600}})
       for (bool transposed : {false, true}) {
         SCOPED_TRACE(std::string(name) + " " + std::to_string(rows) + "x" + std::to_string(columns) + "x" +
                      std::to_string(depth) + (transposed ? " transposed" : ""));

@@ -3,7 +3,7 @@
 // ~20 ms batches; prints each build's median rate and B's rate over A's, the median and
 // quartiles of the rounds' ratios.
 //   lib-ab A.so B.so [--op=GEMM|Add] [--dtype=f32|bf16|f16] [--shape=MxNxK|N] [--rounds=30]
-//                    [--precision=low]
+//                    [--precision=low] [--trans=NN|NT|TN|TT]
 // For changes worth a few percent or a few nanoseconds a call: this VM's speed drifts by
 // several percent within minutes, so separate processes, even alternating, cannot tell those
 // apart (bench/paired_runs.h). Both builds get the same inputs, and their outputs are compared
@@ -29,6 +29,7 @@ namespace {
 struct Options {
   std::string a, b, op = "GEMM", dtype = "f32", shape = "64x64x64";
   bool lowPrecision = false;  // GEMM: ACL_COMPUTE_LOW_PRECISION
+  std::string trans = "NN";   // GEMM: A's and B's transposes
   int rounds = 30;
 };
 
@@ -36,9 +37,10 @@ struct Options {
   fprintf(stderr,
           "lib-ab: %s\n"
           "usage: lib-ab A.so B.so [--op=GEMM|Add] [--dtype=f32|bf16|f16] [--shape=MxNxK|N] [--rounds=N]\n"
-          "              [--precision=low]\n"
+          "              [--precision=low] [--trans=NN|NT|TN|TT]\n"
           "  GEMM: aclblasGemmEx's handle, dtype in, f32 out, alpha 1, beta 0 (default 64x64x64);\n"
-          "        --precision=low: ACL_COMPUTE_LOW_PRECISION (f16 and f32 inputs rounded to bf16)\n"
+          "        --precision=low: ACL_COMPUTE_LOW_PRECISION (f16 and f32 inputs rounded to bf16);\n"
+          "        --trans: A and B stored transposed (T) or not (N)\n"
           "  Add: f32, N elements through an Add handle\n"
           "  ACLCPU_NUM_THREADS defaults to 1 (each build reads it at aclInit).\n",
           problem.c_str());
@@ -154,7 +156,9 @@ class Build {
     inputs_.push_back(output_);  // C, read only if beta were not 0
     inputs_.push_back(buffer(upload(&one, 4), 4));
     inputs_.push_back(buffer(upload(&zero, 4), 4));
-    check(aclblasCreateHandleForGemmEx_(ACL_TRANS_N, ACL_TRANS_N, ACL_TRANS_N, m, n, k, in, in, ACL_FLOAT,
+    auto transOf = [](char t) { return t == 'T' ? ACL_TRANS_T : ACL_TRANS_N; };
+    check(aclblasCreateHandleForGemmEx_(transOf(options.trans[0]), transOf(options.trans[1]), ACL_TRANS_N, m, n, k, in,
+                                        in, ACL_FLOAT,
                                         options.lowPrecision ? ACL_COMPUTE_LOW_PRECISION : ACL_COMPUTE_HIGH_PRECISION,
                                         &handle_),
           "aclblasCreateHandleForGemmEx");
@@ -208,6 +212,7 @@ Options parse(int argc, char **argv) {
     else if (arg == "--precision=low") options.lowPrecision = true;
     else if (const char *v = value("--shape=")) options.shape = v;
     else if (const char *v = value("--rounds=")) options.rounds = atoi(v);
+    else if (const char *v = value("--trans=")) options.trans = v;
     else if (arg.compare(0, 2, "--") == 0) usage("unknown option " + arg);
     else libraries.push_back(arg);
   }
@@ -215,6 +220,8 @@ Options parse(int argc, char **argv) {
   if (options.op != "GEMM" && options.op != "Add") usage("--op is GEMM or Add");
   if (options.dtype != "f32" && options.dtype != "bf16" && options.dtype != "f16") usage("--dtype is f32, bf16 or f16");
   if (options.rounds < 1) usage("--rounds must be positive");
+  if (options.trans != "NN" && options.trans != "NT" && options.trans != "TN" && options.trans != "TT")
+    usage("--trans is NN, NT, TN or TT");
   options.a = libraries[0];
   options.b = libraries[1];
   if (options.op == "Add" && options.shape == "64x64x64") options.shape = "1";
@@ -282,8 +289,8 @@ int main(int argc, char **argv) {
     ratio.push_back(elapsed[0] / elapsed[1]);
   }
   const char *unit = options.op == "GEMM" ? "GFLOP/s" : "G elements/s";
-  printf("%s %s %s, %d rounds of %ld calls:\n", options.op.c_str(), options.dtype.c_str(), options.shape.c_str(),
-         options.rounds, batch);
+  printf("%s %s %s%s, %d rounds of %ld calls:\n", options.op.c_str(), options.dtype.c_str(), options.shape.c_str(),
+         options.op == "GEMM" ? (" " + options.trans).c_str() : "", options.rounds, batch);
   printf("  A %.4g %s (%.1f ns a call)  %s\n", quantile(rateA, 0.5), unit, quantile(nanosA, 0.5), options.a.c_str());
   printf("  B %.4g %s (%.1f ns a call)  %s\n", quantile(rateB, 0.5), unit, quantile(nanosB, 0.5), options.b.c_str());
   printf("B/A %.4f (q1 %.4f, q3 %.4f)\n", quantile(ratio, 0.5), quantile(ratio, 0.25), quantile(ratio, 0.75));

@@ -199,13 +199,18 @@ bool isMultiplyAccumulate(linalg::LinalgOp op, bool mustExtend, bool roundedToBf
 // strip sweeps all of B, and on a 1 MiB L2 (Zen 5) that sweep runs from L3 (op-bench, 1 thread,
 // generated/ukernel: 448^3 217-221/212-214, 384x512x384 215-219/208-209, but 512^3 187-203/
 // 198-199 and 512x640x512 193-207/200, varying from process to process; 2 MiB L2: 512^3 equal).
+// Since session 42 (the ukernel's depth loop unrolled, A in place addressed by row groups) TT
+// products of 128 rows and columns or more take the ukernel: in one process (lib-ab, Intel with
+// AMX, 1 thread), ukernel over generated TT 128^3 1.05, 192^3 1.10, 256^3 1.10; but 64^3 0.93,
+// 256x64x256 0.95, 100x256x256 1.00 (NN 64^3 0.87, 256^3 0.93; TN 128^3-192^3 0.94, 256^3 1.01).
 constexpr int64_t kMaxGeneratedBElements = 256 * 1024;
 bool f32RegisterTilesWin(linalg::LinalgOp op) {
   if (!fitsFusedRegisterTiles(op)) return false;
   bool transposedA = storesATransposed(op), transposedB = storesBTransposed(op);
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  if (llvm::all_of(ranges, [](int64_t range) { return range <= 256; })) return transposedA || !transposedB;
   unsigned loops = ranges.size();
+  if (transposedA && transposedB && ranges[loops - 3] >= 128 && ranges[loops - 2] >= 128) return false;
+  if (llvm::all_of(ranges, [](int64_t range) { return range <= 256; })) return transposedA || !transposedB;
   return !transposedA && !transposedB && ranges[loops - 2] * ranges[loops - 1] < kMaxGeneratedBElements;
 }
 

@@ -201,19 +201,21 @@ func.func @batched_products(%q: tensor<12x128x64xf32>, %k: tensor<12x64x128xf32>
 
 // f32 GEMMs: generated register tiles with the epilogue inside for A (m, k) and B (k, n) while B
 // is small enough to sweep (512 x 640 here: past it, the ukernel), and for transposes up to 256
-// but B alone (n, k); past 256, the ukernel for any transpose.
+// but B alone (n, k) and both with 128 rows and columns or more; past 256, the ukernel for any
+// transpose.
 // UKERNEL-LABEL: func @gemm_products
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 128, 512>, vector_size = 16 : i64}}
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: {{[0-9]+}}, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: {{[0-9]+}}, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 128, 512>, vector_size = 16 : i64}}
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: {{[0-9]+}}, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
-// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 128, 512>, vector_size = 16 : i64}}
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: {{[0-9]+}}, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: {{[0-9]+}}, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, {{[0-9]+}}, {{[0-9]+}}>, vector_size = 16 : i64}}
 func.func @gemm_products(%a: tensor<256x256xf32>, %c: tensor<256x256xf32>, %d: tensor<512x512xf32>,
-                         %e: tensor<512x640xf32>, %f: tensor<640x640xf32>, %s: tensor<f32>)
+                         %e: tensor<512x640xf32>, %f: tensor<640x640xf32>, %g: tensor<64x64xf32>, %s: tensor<f32>)
     -> (tensor<256x256xf32>, tensor<256x256xf32>, tensor<512x640xf32>, tensor<256x256xf32>, tensor<512x512xf32>,
-        tensor<256x256xf32>, tensor<512x512xf32>) {
+        tensor<256x256xf32>, tensor<512x512xf32>, tensor<64x64xf32>) {
   %0 = aclop.gemm %a, %a, %c, %s, %s : (tensor<256x256xf32>, tensor<256x256xf32>, tensor<256x256xf32>, tensor<f32>, tensor<f32>) -> tensor<256x256xf32>
   %1 = aclop.gemm %a, %a, %c, %s, %s {transpose_b = true} : (tensor<256x256xf32>, tensor<256x256xf32>, tensor<256x256xf32>, tensor<f32>, tensor<f32>) -> tensor<256x256xf32>
   %2 = aclop.gemm %e, %f, %e, %s, %s : (tensor<512x640xf32>, tensor<640x640xf32>, tensor<512x640xf32>, tensor<f32>, tensor<f32>) -> tensor<512x640xf32>
@@ -221,8 +223,9 @@ func.func @gemm_products(%a: tensor<256x256xf32>, %c: tensor<256x256xf32>, %d: t
   %4 = aclop.gemm %d, %d, %d, %s, %s {transpose_a = true} : (tensor<512x512xf32>, tensor<512x512xf32>, tensor<512x512xf32>, tensor<f32>, tensor<f32>) -> tensor<512x512xf32>
   %5 = aclop.gemm %a, %a, %c, %s, %s {transpose_a = true, transpose_b = true} : (tensor<256x256xf32>, tensor<256x256xf32>, tensor<256x256xf32>, tensor<f32>, tensor<f32>) -> tensor<256x256xf32>
   %6 = aclop.gemm %d, %d, %d, %s, %s {transpose_a = true, transpose_b = true} : (tensor<512x512xf32>, tensor<512x512xf32>, tensor<512x512xf32>, tensor<f32>, tensor<f32>) -> tensor<512x512xf32>
-  return %0, %1, %2, %3, %4, %5, %6 : tensor<256x256xf32>, tensor<256x256xf32>, tensor<512x640xf32>, tensor<256x256xf32>, tensor<512x512xf32>,
-         tensor<256x256xf32>, tensor<512x512xf32>
+  %7 = aclop.gemm %g, %g, %g, %s, %s {transpose_a = true, transpose_b = true} : (tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<f32>, tensor<f32>) -> tensor<64x64xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<256x256xf32>, tensor<256x256xf32>, tensor<512x640xf32>, tensor<256x256xf32>, tensor<512x512xf32>,
+         tensor<256x256xf32>, tensor<512x512xf32>, tensor<64x64xf32>
 }
 
 // Where the target multiplies bf16 pairs (vdpbf16ps), bf16 x bf16 -> f32 products take that

@@ -531,9 +531,9 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
   // products. The second starts 2 KiB and a line further than a whole number of 4 KiB on: its
   // stores would otherwise alias the loads of the first band's tiles at the same offset, which wait
   // on them (f16 in low precision 256^3 with its 8 blocks a band packing the next: 0.95 -> 1.01x).
-  const int64_t bandBytes = kBandRows * blocking.chunkBytes;
-  uint8_t *const packedBands = aclcpu::ukernelScratch(1, 2 * bandBytes + 2112);
-  auto bandTiles = [&](int64_t slot) { return packedBands + slot * (bandBytes + 2112); };
+  const int64_t bandBytes = kBandRows * blocking.chunkBytes, slotBytes = bandBytes + 2048 + 64;
+  uint8_t *const packedBands = aclcpu::ukernelScratch(1, slotBytes + bandBytes);
+  auto bandTiles = [&](int64_t slot) { return packedBands + slot * slotBytes; };
   int64_t currentBand = 0;
   bool packedAhead = false;  // the band about to run was packed during the one before
   alignas(64) Sum sums[kBandRows * kBlockColumns];

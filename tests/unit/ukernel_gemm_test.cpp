@@ -361,9 +361,7 @@ TEST(UkernelGemm, LowPrecisionRoundsEachInputToBf16) {
 
 // The s8 x s8 -> s32 ukernels (VNNI or AVX2): the same layouts and modes, exact (wrapping)
 // against 64-bit sums; the operands cover the whole s8 range, -128 and 127 included.
-using S8Ukernel = void(const int8_t *, int64_t, int64_t, int64_t, const int8_t *, int64_t, int64_t, int64_t, int32_t *,
-                       int64_t, int64_t, int64_t, int64_t, int64_t, const int32_t *, const int32_t *, const int32_t *,
-                       int64_t, int64_t);
+using S8Ukernel = GemmS8Ukernel;
 
 // The s8 ukernel of that symbol name, or null if the library has none.
 S8Ukernel *s8UkernelNamed(const std::string &name) {

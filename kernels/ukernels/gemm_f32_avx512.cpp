@@ -32,10 +32,11 @@ constexpr int64_t kColumns = 32;    // columns of a register tile: two zmm
 constexpr int64_t kRowChunk = 132;  // rows of A packed at a time (L2; Blocking); whole micro-panels
 constexpr int64_t kFewRows = 4;        // up to this many rows, B is not packed
 constexpr int64_t kMostDuringBlocks = 16;  // widest panel (in micro-panels) packed during tiles
-// Fewest rows whose tiles pack the next chunk of B (gemm). Below, packing during tiles gained
-// where B streams from memory and lost where it sits in L3 (bf16 25 and 36 x 4096 x 4096 +6%,
-// 40 x 2048 x 2048 +10%, but 30 and 40 x 1000 x 1000 -6%, f16 8-32 rows even); from 48 rows
-// it gains on both (bf16 48 x 4096 x 4096 +24%, 130 x 1000 x 1001 +1%).
+// Fewest rows whose tiles pack the next chunk of B (gemm; on CPUs where that pays,
+// ukernelPacksDuringTiles). Below, packing during tiles gained where B streams from memory and
+// lost where it sits in L3 (Zen 5: bf16 25 and 36 x 4096 x 4096 +6%, 40 x 2048 x 2048 +10%, but
+// 30 and 40 x 1000 x 1000 -6%, f16 8-32 rows even); from 48 rows it gains on both (bf16 48 x
+// 4096 x 4096 +24%, 130 x 1000 x 1001 +1%).
 constexpr int64_t kPackDuringRows = 48;
 constexpr int64_t kInPlaceElements = 16384;  // products this small read A and B unpacked (inPlace)
 constexpr int64_t kRoundedAElements = int64_t{64} << 10;  // f16/f32 A rounded to bf16 whole (gemm): 128 KiB
@@ -1389,8 +1390,9 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   // the chunk before run (PanelShare), a micro-panel into the slot of the one whose tiles
   // just ended (a spare slot the first), rather than in a pass of its own that waits on
   // memory: B's rows are 1 KiB runs 16 KiB apart there, which the packing read at 22-24 GB/s.
-  const bool packDuring =
-      !packAhead && !constB && bColumnStride == 1 && rows >= kPackDuringRows && panelBlocks <= kMostDuringBlocks;
+  // Where the tiles' prefetches of B's rows stall them, the pass is quicker (ukernels.h).
+  const bool packDuring = !packAhead && !constB && bColumnStride == 1 && rows >= kPackDuringRows &&
+                          panelBlocks <= kMostDuringBlocks && aclcpu::ukernelPacksDuringTiles();
   const int64_t slotFloats = stepsOf(panelDepth) * kColumns;
   auto *packedB = reinterpret_cast<float *>(aclcpu::ukernelScratch(
       0, (packAhead ? depthChunks * panelFloats : packDuring ? (panelBlocks + 1) * slotFloats : panelFloats) * 4));

@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #endif
 
+#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
@@ -111,6 +112,28 @@ int64_t ukernelL3Bytes() {
   }();
   return bytes;
 }
+
+namespace {
+// -1 until read or set: then whether the CPU is AMD's, or what was set.
+std::atomic<int> packsDuringTiles{-1};
+}  // namespace
+
+bool ukernelPacksDuringTiles() {
+  int packs = packsDuringTiles.load(std::memory_order_relaxed);
+  if (packs < 0) {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    packs = __builtin_cpu_is("amd") ? 1 : 0;
+#else
+    packs = 0;
+#endif
+    int unset = -1;
+    if (!packsDuringTiles.compare_exchange_strong(unset, packs, std::memory_order_relaxed)) packs = unset;
+  }
+  return packs == 1;
+}
+
+void setUkernelPacksDuringTiles(bool packs) { packsDuringTiles.store(packs ? 1 : 0, std::memory_order_relaxed); }
 
 int64_t ukernelL2Bytes() {
   static const int64_t bytes = [] {

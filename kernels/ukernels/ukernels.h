@@ -102,4 +102,15 @@ constexpr int64_t kLargeL2Bytes = int64_t{1} << 20;
 // it stream from memory in every call.
 int64_t ukernelL3Bytes();
 
+// Whether the AVX-512 f32-accumulating ukernel's one band of rows packs B's next depth chunk
+// during the tiles of the chunk before (gemm_f32_avx512.cpp's PanelShare) rather than in a pass
+// just before it. The tiles then also load B's rows, each fetched ahead by a software prefetch:
+// on AMD that hid the packing (Zen 5, 1 thread: f32 M = 128, N = K = 4096 0.87x -> 0.98x
+// oneDNN), on Intel those prefetches stall the tiles (Xeon with AMX, same process, the pass
+// against packing during tiles: M = 128, N = K = 4096 +6%, 128 x 2048 x 2048 +7%, 130 x 1000 x
+// 1001 +11%, 48 x 4096 x 4096 +2.5%, 128 x 16384 x 16384 (B past L3) +49%). True on AMD CPUs
+// unless set; tests set it both ways.
+bool ukernelPacksDuringTiles();
+void setUkernelPacksDuringTiles(bool packs);
+
 }  // namespace aclcpu

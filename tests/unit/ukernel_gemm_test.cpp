@@ -216,6 +216,32 @@ TEST(UkernelGemm, MatchesPlainLoopsOverLayoutsModesAndShapes) {
   printf("%zu ukernels, %d products checked\n", ukernels.size(), checked);
 }
 
+// One band of rows (48 to 132) over several column panels and depth chunks packs each chunk of B
+// either during the tiles of the chunk before (PanelShare) or in a pass just before it, as the
+// CPU suits (ukernelPacksDuringTiles): both ways here, whichever this CPU takes. A skipped or
+// misplaced step of the shared packing shows in C; B's rows strided (bColumnStride 2) take the pass.
+TEST(UkernelGemm, OneBandPacksBDuringItsTilesOrBeforeThem) {
+  const auto ukernels = hostGemmUkernels();
+  if (ukernels.empty()) GTEST_SKIP() << "no exact f32-accumulating GEMM ukernel on this CPU";
+  const bool cpuDefault = ukernelPacksDuringTiles();
+  struct Shape {
+    int64_t rows, columns, depth;
+  } shapes[] = {{48, 1030, 70}, {61, 300, 1100}, {130, 260, 1030}};
+  unsigned seed = 11;
+  for (bool during : {true, false}) {
+    setUkernelPacksDuringTiles(during);
+    for (const auto &ukernel : ukernels) {
+      if (ukernel.name.find("_avx2") != std::string::npos || ukernel.name.find("_amx") != std::string::npos) continue;
+      for (const Shape &shape : shapes)
+        for (Layout layout : {Layout{false, false, 1, 0}, Layout{true, false, 1, 3}, Layout{false, false, 2, 0}})
+          for (Mode mode : {Mode::Accumulate, Mode::ScaledApart, Mode::UnitBetaZero})
+            EXPECT_TRUE(checkProduct(ukernel, shape.rows, shape.columns, shape.depth, layout, mode, seed++))
+                << "packing during tiles " << during;
+    }
+  }
+  setUkernelPacksDuringTiles(cpuDefault);
+}
+
 // Few rows with B's rows contiguous stream B in place (f32, bf16 pairs); where B is larger than
 // L2 the pieces are shallower (streamedProduct), and a wrong piece walk shows here: one row tile
 // and two, the second ragged, one mode with the sums resumed across pieces and one scaled.

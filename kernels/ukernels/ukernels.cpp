@@ -114,26 +114,23 @@ int64_t ukernelL3Bytes() {
 }
 
 namespace {
-// -1 until read or set: then whether the CPU is AMD's, or what was set.
-std::atomic<int> packsDuringTiles{-1};
-}  // namespace
-
-bool ukernelPacksDuringTiles() {
-  int packs = packsDuringTiles.load(std::memory_order_relaxed);
-  if (packs < 0) {
+// Whether the CPU is AMD's until set otherwise.
+std::atomic<bool> &packsDuringTiles() {
+  static std::atomic<bool> packs = [] {
 #if defined(__x86_64__)
     __builtin_cpu_init();
-    packs = __builtin_cpu_is("amd") ? 1 : 0;
+    return __builtin_cpu_is("amd") != 0;
 #else
-    packs = 0;
+    return false;
 #endif
-    int unset = -1;
-    if (!packsDuringTiles.compare_exchange_strong(unset, packs, std::memory_order_relaxed)) packs = unset;
-  }
-  return packs == 1;
+  }();
+  return packs;
 }
+}  // namespace
 
-void setUkernelPacksDuringTiles(bool packs) { packsDuringTiles.store(packs ? 1 : 0, std::memory_order_relaxed); }
+bool ukernelPacksDuringTiles() { return packsDuringTiles().load(std::memory_order_relaxed); }
+
+void setUkernelPacksDuringTiles(bool packs) { packsDuringTiles().store(packs, std::memory_order_relaxed); }
 
 int64_t ukernelL2Bytes() {
   static const int64_t bytes = [] {

@@ -322,6 +322,51 @@ TEST(UkernelGemm, AmxReadsAnAlignedAInPlace) {
   }
 }
 
+// AMX's ukernels leave their tile configuration loaded from one call to the next, and load it only
+// where the thread's tiles hold another: here they run again with theirs still loaded and their
+// tiles' old contents, after other code loaded a configuration of its own (one tile of 8 rows of
+// 32 bytes) and filled the tiles with NaN, and after it released them (a tile instruction would
+// then fault). Outside the ukernels, so through the assembler: this file has no AMX flags.
+void loadForeignTiles() {
+  struct alignas(64) {
+    uint8_t palette = 1, startRow = 0, reserved[14] = {};
+    uint16_t bytesPerRow[16] = {64, 64, 64, 64, 64, 64, 32, 64};
+    uint8_t rows[16] = {16, 16, 16, 16, 16, 16, 8, 16};
+  } config;
+  alignas(64) static uint16_t nans[16 * 32];
+  std::fill(std::begin(nans), std::end(nans), uint16_t{0x7fc0});
+  const int64_t stride = 64;
+  asm volatile("ldtilecfg %0" : : "m"(config));
+#define ACLCPU_TEST_FILL_TILE(n) asm volatile("tileloadd (%0,%1,1), %%tmm" #n : : "r"(nans), "r"(stride) : "memory")
+  ACLCPU_TEST_FILL_TILE(0);
+  ACLCPU_TEST_FILL_TILE(1);
+  ACLCPU_TEST_FILL_TILE(2);
+  ACLCPU_TEST_FILL_TILE(3);
+  ACLCPU_TEST_FILL_TILE(4);
+  ACLCPU_TEST_FILL_TILE(5);
+  ACLCPU_TEST_FILL_TILE(6);
+  ACLCPU_TEST_FILL_TILE(7);
+#undef ACLCPU_TEST_FILL_TILE
+}
+
+TEST(UkernelGemm, AmxTilesAfterOtherCodeConfiguredOrReleasedThem) {
+  int checked = 0;
+  for (const UkernelUnderTest &ukernel : hostGemmUkernels()) {
+    if (ukernel.name.find("_amx") == std::string::npos) continue;
+    SCOPED_TRACE(ukernel.name);
+    const Layout layout{false, false, 1, 3};
+    auto run = [&](Mode mode, unsigned seed) { return checkProduct(ukernel, 70, 50, 90, layout, mode, seed); };
+    ASSERT_TRUE(run(Mode::Accumulate, 1));    // loads the configuration (or finds it loaded)
+    ASSERT_TRUE(run(Mode::UnitInPlace, 2));   // finds it loaded, its tiles holding the last sums
+    loadForeignTiles();
+    ASSERT_TRUE(run(Mode::UnitBetaZero, 3));  // finds another one, and NaN in the tiles
+    asm volatile("tilerelease");
+    ASSERT_TRUE(run(Mode::ScaledApart, 4));   // finds none
+    ++checked;
+  }
+  if (checked == 0) GTEST_SKIP() << "no AMX ukernel on this CPU";
+}
+
 // bf16 rounding to nearest even, as generated code's truncf rounds (denormals kept, NaN quiet).
 float roundedToBf16(float value) { return aclcpu_test::fromBf16(aclcpu_test::toBf16(value)); }
 

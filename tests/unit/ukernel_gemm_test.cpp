@@ -512,6 +512,7 @@ bool checkS8Product(const std::string &name, S8Ukernel *ukernel, int64_t rows, i
 // than fewestRows go to the vector ukernels (the rounding ones take 5 rows on, exact f16 64):
 // 80 rows end in a padded band of 16, for exact f16 too. 520 columns: a panel wide enough that
 // each band's tiles pack the next band's A (NextBandOfA), the next panel's first band included.
+// An odd depth leaves B's last pair of rows half zeros.
 TEST(UkernelGemm, AmxRoundsOrSplitsEachInputToBf16) {
   const auto &host = hostTarget().ukernels;
   int checked = 0;
@@ -534,7 +535,8 @@ TEST(UkernelGemm, AmxRoundsOrSplitsEachInputToBf16) {
     std::uniform_real_distribution<float> reals(-2.0f, 2.0f);
     auto value = [&] { return f16 ? steps(generator) / 1024.0f : reals(generator); };
     for (auto [rows, columns, depth] : {std::tuple<int64_t, int64_t, int64_t>{16, 40, 70}, {33, 100, 1100},
-                                        {64, 64, 64}, {7, 20, 30}, {80, 100, 1100}, {80, 520, 600}})
+                                        {64, 64, 64}, {7, 20, 30}, {80, 100, 1100}, {80, 520, 600},
+                                        {20, 33, 31}})
       for (bool transposed : {false, true}) {
         SCOPED_TRACE(std::string(name) + " " + std::to_string(rows) + "x" + std::to_string(columns) + "x" +
                      std::to_string(depth) + (transposed ? " transposed" : ""));
@@ -568,6 +570,38 @@ TEST(UkernelGemm, AmxRoundsOrSplitsEachInputToBf16) {
         ASSERT_TRUE(nearProduct(c, a, b, rows, columns, depth, input));
         ++checked;
       }
+  }
+  if (checked == 0) GTEST_SKIP() << "no AMX-BF16 ukernel on this CPU";
+}
+
+// An odd depth leaves the second row of B's last pairs to padding, which must hold zeros: whatever
+// else (B's last row again, say) meets A's zero padding there, and an infinity in it would turn the
+// infinite sums of its column into NaN (inf x 0). A of ones, B of halves but one infinity in its last
+// row, in both rounding kinds.
+TEST(UkernelGemm, AmxRoundedPaddingMultipliesNoInfinity) {
+  const auto &host = hostTarget().ukernels;
+  int checked = 0;
+  const int64_t rows = 20, columns = 33, depth = 31, infiniteColumn = 5;
+  for (bool f16 : {true, false}) {
+    const char *name = f16 ? "aclcpu_ukernel_gemm_f16f16f32_rounded_amx" : "aclcpu_ukernel_gemm_f32f32f32_rounded_amx";
+    if (std::find(host.begin(), host.end(), name) == host.end()) continue;
+    SCOPED_TRACE(name);
+    std::vector<float> a(size_t(rows * depth), 1.0f), b(size_t(depth * columns), 0.5f);
+    b[size_t((depth - 1) * columns + infiniteColumn)] = std::numeric_limits<float>::infinity();
+    std::vector<uint16_t> aWords(a.size(), wordOf(1.0f, Element::F16)), bWords(b.size(), wordOf(0.5f, Element::F16));
+    bWords[size_t((depth - 1) * columns + infiniteColumn)] = 0x7c00;
+    std::vector<float> c(size_t(rows * columns), -1.0f);
+    const float one = 1, zero = 0;
+    (f16 ? aclcpu_ukernel_gemm_f16f16f32_rounded_amx : aclcpu_ukernel_gemm_f32f32f32_rounded_amx)(
+        f16 ? static_cast<const void *>(aWords.data()) : a.data(), 0, depth, 1,
+        f16 ? static_cast<const void *>(bWords.data()) : b.data(), 0, columns, 1, c.data(), 0, columns, rows, columns,
+        depth, &one, &zero, c.data(), 0, columns);
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < columns; ++j)
+        ASSERT_EQ(c[size_t(i * columns + j)],
+                  j == infiniteColumn ? std::numeric_limits<float>::infinity() : 0.5f * float(depth))
+            << i << ", " << j;
+    ++checked;
   }
   if (checked == 0) GTEST_SKIP() << "no AMX-BF16 ukernel on this CPU";
 }

@@ -987,9 +987,9 @@ bool inPlace(const BFloat *, int64_t, int64_t, const BFloat *, int64_t, int64_t,
   return false;
 }
 
-// Up to four row tiles with B's rows contiguous: packing B would read it at the speed of
-// its short runs (1 KiB, 16 KiB apart at N = 4096: ~23 GB/s) and only then compute, for the few
-// tiles that reuse the panel. Instead the tiles read B where it lies, a piece of its rows at a
+// Up to four row tiles (six where kStreamedWideRows says) with B's rows contiguous: packing B
+// would read it at the speed of its short runs (1 KiB, 16 KiB apart at N = 4096: ~23 GB/s) and
+// only then compute, for the few tiles that reuse the panel. Instead the tiles read B where it lies, a piece of its rows at a
 // time, and while they compute they fetch what comes next into L2, so that the reads overlap the
 // arithmetic. The rows are split evenly between the tiles (16 as 8 + 8: 12 + 4 ran ~8% slower).
 // M <= 4 keeps fewRows (M = 1 streamed: 0.65x).
@@ -1032,6 +1032,15 @@ bool inPlace(const BFloat *, int64_t, int64_t, const BFloat *, int64_t, int64_t,
 // per element: between its streamed pieces a tile keeps its sums raw (PartialSums). So the
 // result is the same to the bit as the packed path's, which a constant B takes.
 constexpr int64_t kStreamedRows = 4 * kRows;
+// Where one band packs B in a pass of its own (ukernelPacksDuringTiles false: Intel), f32 products
+// of up to 64 rows and at least 256 columns stream too (six tiles of 10-11 rows). Against the pass,
+// the ukernel beside a variant in one process, 1 thread (Xeon, 2 MiB L2), x rows x columns x depth:
+// 49x4096x4096 +12%, 56x1024x1024 +18%, 64x512x512 +11%, 64x256x256 +5%, 64x3136x256 (a 1x1
+// convolution's) +7%, 62x1000x1000 +7%, 64x4096x4096 +6%, 64x2048x2048 +2%; but narrower B, whose
+// packing is cheap and shared by every tile, lost (64 columns -3.5%, 96 -2%, 128 -6%), and so did
+// 70-96 rows or were even (96x4096x4096 -8%, 96x1000x1000 -4.5%, 72x4096x4096 even).
+constexpr int64_t kStreamedWideRows = 64;
+constexpr int64_t kStreamedWideColumns = 256;
 constexpr int64_t kStreamedPairRows = 2 * kRows;
 constexpr int64_t kStreamedDepth = 128;
 constexpr int64_t kStreamedPairDepth = 128;
@@ -1227,7 +1236,9 @@ bool streamed(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, 
   if constexpr ((kWidens<T> && !Pairs) || (Pairs && !std::is_same_v<T, BFloat>)) {
     return false;
   } else {
-    if (rows > (Pairs ? kStreamedPairRows : kStreamedRows) || bColumnStride != 1 || (Pairs && depth % 2 != 0))
+    const bool wide = !Pairs && columns >= kStreamedWideColumns && !aclcpu::ukernelPacksDuringTiles();
+    if (rows > (Pairs ? kStreamedPairRows : wide ? kStreamedWideRows : kStreamedRows) || bColumnStride != 1 ||
+        (Pairs && depth % 2 != 0))
       return false;
     streamedProduct(a, aRowStride, aDepthStride, b, bDepthStride, c, cRowStride, rows, columns, depth, epilogue);
     return true;

@@ -199,7 +199,7 @@ TEST(UkernelGemm, MatchesPlainLoopsOverLayoutsModesAndShapes) {
     int64_t rows, columns, depth;
   } shapes[] = {{1, 1, 1},   {3, 17, 5},  {4, 100, 300}, {2, 9, 0},      {5, 33, 257},   {6, 16, 8},
                 {7, 15, 31}, {13, 40, 9}, {64, 64, 64},  {170, 50, 513}, {20, 4100, 3}, {40, 150, 300},
-                {48, 1030, 70}, {32, 32, 1100}, {16, 100, 300}};
+                {48, 1030, 70}, {32, 32, 1100}, {16, 100, 300}, {62, 270, 37}};
   const Layout layouts[] = {{false, false, 1, 0}, {true, false, 1, 3}, {false, true, 1, 1},
                             {true, true, 1, 0},   {false, false, 2, 5}};
   const Mode modes[] = {Mode::Accumulate,     Mode::ScaledApart,  Mode::ScaledInPlace,

@@ -160,18 +160,26 @@ struct alignas(64) TileConfig {
   uint8_t unused[16];
 };
 
-// Every tile of the eight is 16 rows of 64 bytes, unless the thread's tiles are so configured
-// already: the configuration stays loaded from one call to the next (the ukernels leave it, no
-// `tilerelease`), because loading it takes ~70 ns (it zeroes the tiles) against ~5 for reading it
-// back and comparing (the same tile product after each, 1 thread: 85 against 15 ns a call). It is
-// read back rather than remembered, because other code in the thread may have loaded its own
-// configuration or released the tiles since. Returns whether it loaded the configuration.
-bool configureTiles() {
+// Every tile of the eight is 16 rows of 64 bytes, but for a band of `height` rows other than 16 or
+// 32: its C and A tiles (0, 1 and 4 of the upper half, 2, 3 and 5 of the lower) have its rows, so
+// that its blocks of C load and store through the tiles as whole bands' do, not a 32-row buffer
+// and the epilogue's vector code each depth chunk (bf16, B every call, 24 x 4096 x 4096: 4.16 ms
+// against 3.23 for 32 rows). The configuration stays loaded from one call to the next (the
+// ukernels leave it, no `tilerelease`), because loading it takes ~70 ns (it zeroes the tiles)
+// against ~5 for reading it back and comparing (the same tile product after each, 1 thread: 85
+// against 15 ns a call). It is read back rather than remembered, because other code in the
+// thread may have loaded its own configuration or released the tiles since. Returns whether it
+// loaded the configuration.
+bool configureTiles(int64_t height = 2 * kTileRows) {
   alignas(64) TileConfig config = {};
   config.palette = 1;
+  const int64_t upper = height < kTileRows ? height : kTileRows;
+  const int64_t lower = height > kTileRows && height < 2 * kTileRows ? height - kTileRows : kTileRows;
   for (int tile = 0; tile < 8; ++tile) {
     config.bytesPerRow[tile] = kTileBytes;
-    config.rows[tile] = kTileRows;
+    config.rows[tile] = static_cast<uint8_t>(tile == 0 || tile == 1 || tile == 4   ? upper
+                                             : tile == 2 || tile == 3 || tile == 5 ? lower
+                                                                                   : kTileRows);
   }
   alignas(64) TileConfig loaded;
   _tile_storeconfig(&loaded);
@@ -571,7 +579,18 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
   const int64_t aRowBytes = aRowStride * int64_t(sizeof(typename Type::Element));
   const bool inPlaceA = std::is_same_v<typename Type::Source, typename Type::Element> && aDepthStride == 1 &&
                         aRowBytes % 64 == 0 && aRowBytes % 4096 != 0 && reinterpret_cast<uintptr_t>(a) % 64 == 0;
-  const bool configured = configureTiles();
+  const int64_t bBytes = depth * columns * int64_t(sizeof(typename Type::Source));
+  const bool fewBands = rows <= kBandRows || (rows <= 4 * kBandRows && bBytes >= aclcpu::ukernelL2Bytes());
+  const Blocking blocking = fewBands ? kOneBand : kBands;
+  const int64_t depthChunk = blocking.chunkBytes / int64_t(sizeof(typename Type::Element)) / Type::kExpand;
+  // The tiles' rows as configured: a whole band's (16 rows take those too), or a ragged band's
+  // where that pays: a band alone keeps its configuration across calls, and over several depth
+  // chunks the buffer would take C in and out each chunk; otherwise (200^3 bf16: one chunk, a band
+  // of 8 rows after six whole ones) two loads of the configuration a call cost more (-2 to -7%).
+  const bool raggedTiles = rows <= kBandRows || depth > depthChunk;
+  auto tileRowsOf = [&](int64_t height) { return height == kTileRows || !raggedTiles ? kBandRows : height; };
+  int64_t configuredRows = tileRowsOf(smaller(kBandRows, rows));
+  const bool configured = configureTiles(configuredRows);
   // f16 and f32 in low precision, where the configuration was just loaded: a tile product of zeros
   // right away, so that the first real one does not wait on whatever the tile unit takes to start
   // after the configuration (in a 64^3 product a third of the tile loop's samples sat on it) but
@@ -585,9 +604,6 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
     _tile_zero(6);
     ACLCPU_MULTIPLY_TILES(0, 4, 6);
   }
-  const int64_t bBytes = depth * columns * int64_t(sizeof(typename Type::Source));
-  const bool fewBands = rows <= kBandRows || (rows <= 4 * kBandRows && bBytes >= aclcpu::ukernelL2Bytes());
-  const Blocking blocking = fewBands ? kOneBand : kBands;
   uint8_t *packedB = aclcpu::ukernelScratch(0, blocking.packedBytes());
   // Two bands' A tiles: the current band's, and the next one's, packed during the current one's
   // products. The second starts 2 KiB and a line further than a whole number of 4 KiB on: its
@@ -620,7 +636,6 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
     return packedB;
   };
   const int64_t panelColumns = blocking.panelColumns;
-  const int64_t depthChunk = blocking.chunkBytes / int64_t(sizeof(typename Type::Element)) / Type::kExpand;
   // Whether the band of rows i0 over k0's chunk is read in place, unpacked.
   auto readsInPlace = [&](int64_t i0, int64_t k0) {
     return inPlaceA && rows - i0 >= kBandRows && smaller(depthChunk, depth - k0) % kTileDepth == 0;
@@ -660,6 +675,7 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
       for (int64_t i0 = 0; i0 < rows; i0 += kBandRows) {
         const int64_t height = smaller(kBandRows, rows - i0);
         const bool lower = height > kTileRows;
+        if (tileRowsOf(height) != configuredRows) configureTiles(configuredRows = tileRowsOf(height));
         const typename Type::Source *band = a + i0 * aRowStride + k0 * aDepthStride;
         BandOfA tilesOfA{bandTiles(currentBand), kTileBytes, kTile, steps * kTile};
         if (readsInPlace(i0, k0))
@@ -672,7 +688,7 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
           const int64_t jj = s * kTileColumns, blockWidth = smaller(kBlockColumns, width - jj);
           const uint8_t *bTiles = tiles + s * stripBytes(steps);
           Sum *target = c + i0 * cRowStride + j0 + jj;
-          if ((height == kBandRows || height == kTileRows) && blockWidth == kBlockColumns && direct != Direct::None) {
+          if (tileRowsOf(height) == height && blockWidth == kBlockColumns && direct != Direct::None) {
             if (direct == Direct::Add)
               runBlock<Type, true>(lower, tilesOfA, bTiles, steps, target, cRowStride * kSumBytes, next);
             else

@@ -676,6 +676,9 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
         const int64_t height = smaller(kBandRows, rows - i0);
         const bool lower = height > kTileRows;
         if (tileRowsOf(height) != configuredRows) configureTiles(configuredRows = tileRowsOf(height));
+        // Whether its blocks of C may load and store through the tiles: whole bands' tiles serve 16
+        // rows too, a ragged band needs its own.
+        const bool tilesFit = height == kBandRows || height == kTileRows || configuredRows == height;
         const typename Type::Source *band = a + i0 * aRowStride + k0 * aDepthStride;
         BandOfA tilesOfA{bandTiles(currentBand), kTileBytes, kTile, steps * kTile};
         if (readsInPlace(i0, k0))
@@ -688,7 +691,7 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
           const int64_t jj = s * kTileColumns, blockWidth = smaller(kBlockColumns, width - jj);
           const uint8_t *bTiles = tiles + s * stripBytes(steps);
           Sum *target = c + i0 * cRowStride + j0 + jj;
-          if (tileRowsOf(height) == height && blockWidth == kBlockColumns && direct != Direct::None) {
+          if (tilesFit && blockWidth == kBlockColumns && direct != Direct::None) {
             if (direct == Direct::Add)
               runBlock<Type, true>(lower, tilesOfA, bTiles, steps, target, cRowStride * kSumBytes, next);
             else

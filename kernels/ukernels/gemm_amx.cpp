@@ -323,25 +323,25 @@ void packB(const typename Type::Source *b, int64_t depthStride, int64_t columnSt
   } else if constexpr (!std::is_same_v<typename Type::Source, Element>) {
     // f16 and f32 rounded: rows k and k + 1 a strip at a time, whole strips without masks.
     if (columnStride == 1) {
-    for (int64_t t = 0; t < steps; ++t)
-      for (int64_t p = 0; p < kTileRows; ++p) {
-        const int64_t k = t * kTileDepth + kGroup * p;
-        const typename Type::Source *even = b + smaller(k, depth - 1) * depthStride;
-        const typename Type::Source *odd = b + smaller(k + 1, depth - 1) * depthStride;
-        uint8_t *row = packed + t * kTile + kTileBytes * p;
-        int64_t s = 0;
-        if (k + 1 < depth)
-          for (; (s + 1) * kTileColumns <= columns; ++s)
-            _mm512_storeu_si512(row + s * strip, roundedPairs(0xffff, 0xffff, even + s * kTileColumns,
-                                                              odd + s * kTileColumns));
-        for (; s < strips; ++s) {
-          const int64_t j0 = s * kTileColumns;
-          const __mmask16 lanes = j0 < columns ? firstLanes(columns - j0) : 0;
-          _mm512_storeu_si512(row + s * strip, roundedPairs(k < depth ? lanes : 0, k + 1 < depth ? lanes : 0,
-                                                            even + (lanes ? j0 : 0), odd + (lanes ? j0 : 0)));
+      for (int64_t t = 0; t < steps; ++t)
+        for (int64_t p = 0; p < kTileRows; ++p) {
+          const int64_t k = t * kTileDepth + kGroup * p;
+          const typename Type::Source *even = b + smaller(k, depth - 1) * depthStride;
+          const typename Type::Source *odd = b + smaller(k + 1, depth - 1) * depthStride;
+          uint8_t *row = packed + t * kTile + kTileBytes * p;
+          int64_t s = 0;
+          if (k + 1 < depth)
+            for (; (s + 1) * kTileColumns <= columns; ++s)
+              _mm512_storeu_si512(row + s * strip, roundedPairs(0xffff, 0xffff, even + s * kTileColumns,
+                                                                odd + s * kTileColumns));
+          for (; s < strips; ++s) {
+            const int64_t j0 = s * kTileColumns;
+            const __mmask16 lanes = j0 < columns ? firstLanes(columns - j0) : 0;
+            _mm512_storeu_si512(row + s * strip, roundedPairs(k < depth ? lanes : 0, k + 1 < depth ? lanes : 0,
+                                                              even + (lanes ? j0 : 0), odd + (lanes ? j0 : 0)));
+          }
         }
-      }
-    return;
+      return;
     }
   }
   if (columnStride == 1) {  // kGroup rows of B at a time, a vector of columns: 2 strips (bf16) or 4 (s8)

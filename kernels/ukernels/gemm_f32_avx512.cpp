@@ -989,10 +989,10 @@ bool inPlace(const BFloat *, int64_t, int64_t, const BFloat *, int64_t, int64_t,
 
 // Up to four row tiles (six where kStreamedWideRows says) with B's rows contiguous: packing B
 // would read it at the speed of its short runs (1 KiB, 16 KiB apart at N = 4096: ~23 GB/s) and
-// only then compute, for the few tiles that reuse the panel. Instead the tiles read B where it lies, a piece of its rows at a
-// time, and while they compute they fetch what comes next into L2, so that the reads overlap the
-// arithmetic. The rows are split evenly between the tiles (16 as 8 + 8: 12 + 4 ran ~8% slower).
-// M <= 4 keeps fewRows (M = 1 streamed: 0.65x).
+// only then compute, for the few tiles that reuse the panel. Instead the tiles read B where it
+// lies, a piece of its rows at a time, and while they compute they fetch what comes next into L2,
+// so that the reads overlap the arithmetic. The rows are split evenly between the tiles (16 as
+// 8 + 8: 12 + 4 ran ~8% slower). M <= 4 keeps fewRows (M = 1 streamed: 0.65x).
 //
 // f32 pieces are kStreamedDepth rows of B across a panel as wide as kStreamedSumsFloats of raw
 // sums allow (all 4096 columns at M = 16), and the first tile of each micro-panel fetches the

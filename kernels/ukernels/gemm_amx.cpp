@@ -126,19 +126,20 @@ uint16_t tileElement(HalfBits half) { return tileElement(_cvtsh_ss(half.bits)); 
 
 // The first `lanes` of 32 elements from p as bf16 (a masked load, rounded where p is f16 or f32).
 __m512i load32(__mmask32 lanes, const uint16_t *p) { return _mm512_maskz_loadu_epi16(lanes, p); }
-__m512i load32(__mmask32 lanes, const float *p) {
-  const __m512 low = _mm512_maskz_loadu_ps(static_cast<__mmask16>(lanes), p);
-  const __m512 high = _mm512_maskz_loadu_ps(static_cast<__mmask16>(lanes >> 16), p + 16);
-  return reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(high, low));
-}
-// f16 in two loads of 16: one load and a vextracti64x4 put one more shuffle on port 5, which the
-// conversions load already.
+// Sixteen f16 or f32 as f32 (f16 loaded sixteen at a time: one load of 32 and a vextracti64x4 put
+// one more shuffle on port 5, which the conversions load already).
 __m512 load16(__mmask16 lanes, const HalfBits *p) { return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(lanes, p)); }
 __m512 load16(__mmask16 lanes, const float *p) { return _mm512_maskz_loadu_ps(lanes, p); }
+// Sixteen f16 or f32 from `low` and sixteen from `high` rounded to 32 bf16, low's first.
+template <class Source>
+__m512i rounded(__mmask16 lowLanes, const Source *low, __mmask16 highLanes, const Source *high) {
+  return reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(load16(highLanes, high), load16(lowLanes, low)));
+}
+__m512i load32(__mmask32 lanes, const float *p) {
+  return rounded(static_cast<__mmask16>(lanes), p, static_cast<__mmask16>(lanes >> 16), p + 16);
+}
 __m512i load32(__mmask32 lanes, const HalfBits *p) {
-  const __m512 low = load16(static_cast<__mmask16>(lanes), p);
-  const __m512 high = load16(static_cast<__mmask16>(lanes >> 16), p + 16);
-  return reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(high, low));
+  return rounded(static_cast<__mmask16>(lanes), p, static_cast<__mmask16>(lanes >> 16), p + 16);
 }
 
 // Tile c += tile a times tile b, for the element type `Type` in scope. GCC's tile intrinsics are
@@ -170,7 +171,7 @@ struct alignas(64) TileConfig {
 // against 15 ns a call). It is read back rather than remembered, because other code in the
 // thread may have loaded its own configuration or released the tiles since. Returns whether it
 // loaded the configuration.
-bool configureTiles(int64_t height = 2 * kTileRows) {
+bool configureTiles(int64_t height) {
   alignas(64) TileConfig config = {};
   config.palette = 1;
   const int64_t upper = height < kTileRows ? height : kTileRows;
@@ -241,8 +242,7 @@ template <class Source>
 __m512i roundedPairs(__mmask16 even, __mmask16 odd, const Source *k, const Source *k1) {
   const __m512i interleave = _mm512_set_epi16(31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8, 23, 7, 22,
                                               6, 21, 5, 20, 4, 19, 3, 18, 2, 17, 1, 16, 0);
-  const __m512i rounded = reinterpret_cast<__m512i>(_mm512_cvtne2ps_pbh(load16(odd, k1), load16(even, k)));
-  return _mm512_permutexvar_epi16(interleave, rounded);
+  return _mm512_permutexvar_epi16(interleave, rounded(even, k, odd, k1));
 }
 
 // Rows p and p + 1 of tile step t of an exact f16 B stored row-major: its row k's (hi, hi) and
@@ -320,9 +320,10 @@ void packB(const typename Type::Source *b, int64_t depthStride, int64_t columnSt
         }
     }
     return;
-  } else if constexpr (!std::is_same_v<typename Type::Source, Element>) {
-    // f16 and f32 rounded: rows k and k + 1 a strip at a time, whole strips without masks.
-    if (columnStride == 1) {
+  }
+  if (columnStride == 1) {
+    if constexpr (!std::is_same_v<typename Type::Source, Element>) {
+      // f16 and f32 rounded: rows k and k + 1 a strip at a time, whole strips without masks.
       for (int64_t t = 0; t < steps; ++t)
         for (int64_t p = 0; p < kTileRows; ++p) {
           const int64_t k = t * kTileDepth + kGroup * p;
@@ -341,19 +342,17 @@ void packB(const typename Type::Source *b, int64_t depthStride, int64_t columnSt
                                                               even + (lanes ? j0 : 0), odd + (lanes ? j0 : 0)));
           }
         }
-      return;
+    } else {  // kGroup rows of B at a time, a vector of columns: 2 strips (bf16) or 4 (s8)
+      constexpr int64_t kVectorStrips = kGroup;
+      for (int64_t t = 0; t < steps; ++t)
+        for (int64_t p = 0; p < kTileRows; ++p)
+          for (int64_t s = 0; s < strips; s += kVectorStrips) {
+            const int64_t j0 = s * kTileColumns;
+            packRowMajorGroup(b + (j0 < columns ? j0 : 0), depthStride, t * kTileDepth + kGroup * p, depth,
+                              lanesOf(b, columns - j0), packed + s * strip + t * kTile + kTileBytes * p, strip,
+                              strips - s);
+          }
     }
-  }
-  if (columnStride == 1) {  // kGroup rows of B at a time, a vector of columns: 2 strips (bf16) or 4 (s8)
-    constexpr int64_t kVectorStrips = kGroup;
-    for (int64_t t = 0; t < steps; ++t)
-      for (int64_t p = 0; p < kTileRows; ++p)
-        for (int64_t s = 0; s < strips; s += kVectorStrips) {
-          const int64_t j0 = s * kTileColumns;
-          packRowMajorGroup(b + (j0 < columns ? j0 : 0), depthStride, t * kTileDepth + kGroup * p, depth,
-                            lanesOf(b, columns - j0), packed + s * strip + t * kTile + kTileBytes * p, strip,
-                            strips - s);
-        }
     return;
   }
   for (int64_t s = 0; s < strips; ++s) {

@@ -1242,6 +1242,32 @@ TEST_F(Conformance, MatrixProducts) {
                      return product(in[0], in[1], false, false, index[0], index[1], index[2]) + in[2].at(index[2]);
                    }};
   check(batchedBias);
+  // Whole 8 x 32 register tiles without an epilogue (a plain product) run in generated tiles that
+  // hold each accumulator from its zeroing to the result where those win (up to 256 each way,
+  // but for B alone transposed): 8-row tiles (16 x 64 x 40, 40 x 128 x 288: B past 32K elements,
+  // but 12 does not divide 40) and 12-row ones (48 x 128 x 288), in every transpose; batches of
+  // them, with B's batch of one broadcast or not, and either operand transposed. (Inputs within
+  // 1/2: f32 sums of 288 products of up to 4 err past the fixture's fixed 2e-5.)
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{16, 64, 40}, {40, 128, 288}, {48, 128, 288}})
+    matMul(ACL_FLOAT, ACL_FLOAT, m, n, k, -0.5, 0.5);
+  for (int64_t bBatch : {1, 3})
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) {
+        const int64_t m = 16, n = 64, k = 24;
+        Case c{"BatchMatMul",
+               {randomTensor(ACL_FLOAT, ta ? std::vector<int64_t>{3, k, m} : std::vector<int64_t>{3, m, k}, 22),
+                randomTensor(ACL_FLOAT, tb ? std::vector<int64_t>{bBatch, n, k} : std::vector<int64_t>{bBatch, k, n},
+                             23)},
+               [ta, tb](aclopAttr *attr) {
+                 aclopSetAttrBool(attr, "adj_x1", ta);
+                 aclopSetAttrBool(attr, "adj_x2", tb);
+               },
+               HostTensor(ACL_FLOAT, {3, m, n}),
+               [ta, tb](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 return product(in[0], in[1], ta, tb, index[0], index[1], index[2]);
+               }};
+        check(c);
+      }
   // One batch of 333 rows: several blocks split the rows (the batch dim is a unit), in row tiles.
   Case tallBatch{"BatchMatMul", {randomTensor(ACL_FLOAT, {1, 333, 40}, 20), randomTensor(ACL_FLOAT, {1, 40, 100}, 21)},
                  nullptr, HostTensor(ACL_FLOAT, {1, 333, 100}),

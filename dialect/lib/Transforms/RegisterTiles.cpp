@@ -3,6 +3,8 @@
 
 #include "GemmEpilogue.h"
 
+#include "mlir/IR/Matchers.h"
+
 using namespace mlir;
 
 namespace {
@@ -50,10 +52,20 @@ linalg::GenericOp mlir::aclop::scaledEpilogue(linalg::LinalgOp product) {
   return epilogue;
 }
 
+bool mlir::aclop::isPlainProduct(linalg::LinalgOp product) {
+  if (product->getNumResults() != 1 || product.getNumDpsInits() != 1 || scaledEpilogue(product)) return false;
+  auto fill = product.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+  return fill && matchPattern(fill.getDpsInputOperand(0)->get(), m_AnyZeroFloat());
+}
+
 bool mlir::aclop::fitsFusedRegisterTiles(linalg::LinalgOp product) {
-  if (!scaledEpilogue(product) || product.getNumLoops() != 3) return false;
+  // GEMM's epilogue over (m, n); a plain product may have a batch loop too.
+  unsigned loops = product.getNumLoops();
+  if (scaledEpilogue(product) ? loops != 3 : !isPlainProduct(product) || (loops != 3 && loops != 4)) return false;
   auto isF32 = [](Value value) { return cast<ShapedType>(value.getType()).getElementType().isF32(); };
   if (!llvm::all_of(product->getOperands(), isF32)) return false;
-  SmallVector<int64_t> ranges = product.getStaticLoopRanges();  // (m, k, n)
-  return isWholeRegisterTiles(product) && ranges[1] * ranges[2] <= kMaxSweptElements;
+  SmallVector<int64_t> ranges = product.getStaticLoopRanges();  // (batch?, m, k, n)
+  // (A dynamic batch keeps the ukernel, which splits a single matrix's rows among blocks.)
+  if (ShapedType::isDynamic(ranges[0])) return false;
+  return isWholeRegisterTiles(product) && ranges[loops - 2] * ranges[loops - 1] <= kMaxSweptElements;
 }

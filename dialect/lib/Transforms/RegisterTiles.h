@@ -28,8 +28,14 @@ bool storesBTransposed(linalg::LinalgOp product);
 // GEMM's alpha/beta epilogue if it is the only user of a product's result.
 linalg::GenericOp scaledEpilogue(linalg::LinalgOp product);
 
-// True if an f32 GEMM can run with its epilogue inside generated register tiles: 2-D, static,
-// whole 8 x 32 tiles, a scaled epilogue, and B small enough for every row strip to sweep it.
+// True if a product's result is its accumulator's zero fill plus the product alone, with no
+// GEMM epilogue: MatMul's and BatchMatMul's.
+bool isPlainProduct(linalg::LinalgOp product);
+
+// True if an f32 product can run whole inside generated register tiles, from the accumulator's
+// zeroing to GEMM's epilogue if it has one (or a plain product's result): 2-D (a plain product
+// may have a static batch too), static, whole 8 x 32 tiles, and B small enough for every row
+// strip to sweep it.
 bool fitsFusedRegisterTiles(linalg::LinalgOp product);
 
 } // namespace mlir::aclop

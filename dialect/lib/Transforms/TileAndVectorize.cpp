@@ -449,10 +449,12 @@ Value kernelBlockCount(linalg::LinalgOp product, linalg::GenericOp epilogue) {
 }
 
 // Tiles GEMM's epilogue by `options` and fuses the product and its accumulator fill into each
-// tile; replaces the epilogue and erases the producers.
+// tile; replaces the epilogue and erases the producers. Without an epilogue (a plain product,
+// aclop::isPlainProduct) the product itself is tiled, its fill fused into each tile.
 FailureOr<scf::SCFTileAndFuseResult> tileEpilogueWithProducers(IRRewriter &rewriter, linalg::LinalgOp product,
                                                                linalg::GenericOp epilogue,
                                                                scf::SCFTileAndFuseOptions &options) {
+  Operation *root = epilogue ? epilogue.getOperation() : product.getOperation();
   options.setFusionControlFn([&](tensor::ExtractSliceOp, OpResult producer, bool)
                                  -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
     Operation *owner = producer.getOwner();
@@ -460,20 +462,21 @@ FailureOr<scf::SCFTileAndFuseResult> tileEpilogueWithProducers(IRRewriter &rewri
       return scf::SCFTileAndFuseOptions::ControlFnResult{};
     return std::nullopt;
   });
-  rewriter.setInsertionPoint(epilogue);
+  rewriter.setInsertionPoint(root);
   FailureOr<scf::SCFTileAndFuseResult> fused =
-      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, cast<TilingInterface>(epilogue.getOperation()), options);
+      scf::tileConsumerAndFuseProducersUsingSCF(rewriter, cast<TilingInterface>(root), options);
   if (failed(fused)) return failure();
   SmallVector<Value> replacements;
-  for (OpResult result : epilogue->getResults()) replacements.push_back(fused->replacements.lookup(result));
-  rewriter.replaceOp(epilogue, replacements);
+  for (OpResult result : root->getResults()) replacements.push_back(fused->replacements.lookup(result));
+  rewriter.replaceOp(root, replacements);
   // Each tile's accumulator is a buffer of its own (bufferization.alloc_tensor, which neither
   // CSE nor empty-tensor elimination merges with the result): the tensor.empty the fill had
   // may be shared with the epilogue's result, which may become the output buffer, which may be
   // C itself (GEMM updates C in place); the fill would then zero C before the epilogue reads it.
+  // A plain product's tiles accumulate in their slices of the result, which nothing else reads.
   for (Operation *op : fused->tiledAndFusedOps) {
     auto fill = dyn_cast<linalg::FillOp>(op);
-    if (!fill) continue;
+    if (!fill || !epilogue) continue;
     Value init = fill.getDpsInitOperand(0)->get();
     rewriter.setInsertionPoint(fill);
     SmallVector<Value> dynamicSizes;
@@ -513,9 +516,15 @@ LogicalResult fuseIntoEpilogue(IRRewriter &rewriter, linalg::LinalgOp product, A
 // accumulator lives in registers from its zeroing through the whole depth to alpha and beta.
 void fuseRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp product, linalg::GenericOp epilogue, int64_t rows) {
   MLIRContext *context = rewriter.getContext();
+  // Sizes over (m, n): the epilogue's loops, or a plain product's with its depth left whole and
+  // its batch, if any, one at a time.
+  const bool batched = product.getNumLoops() == 4;
   auto tiling = [&](ArrayRef<int64_t> sizes, scf::SCFTilingOptions::LoopType loopType) {
     scf::SCFTileAndFuseOptions options;
-    options.tilingOptions.setTileSizes(getAsIndexOpFoldResult(context, sizes));
+    SmallVector<int64_t> loops(sizes);
+    if (!epilogue) loops.insert(loops.begin() + 1, 0);
+    if (batched) loops.insert(loops.begin(), 1);
+    options.tilingOptions.setTileSizes(getAsIndexOpFoldResult(context, loops));
     options.tilingOptions.setLoopType(loopType);
     return options;
   };
@@ -534,7 +543,7 @@ void fuseRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp product, linalg::G
       if (!generic) continue;
       (generic.getNumReductionLoops() ? stripProduct : stripEpilogue) = generic;
     }
-    if (!stripProduct || !stripEpilogue) return;
+    if (!stripProduct || (epilogue && !stripEpilogue)) return;
     packPanel(rewriter, stripProduct, 1, /*transpose=*/true);
     scf::SCFTileAndFuseOptions tiles = tiling({rows, 0}, scf::SCFTilingOptions::LoopType::ForOp);
     fused = tileEpilogueWithProducers(rewriter, stripProduct, stripEpilogue, tiles);
@@ -554,8 +563,10 @@ void fuseRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp product, linalg::G
       vectorizable.push_back(op);
       continue;
     }
+    SmallVector<int64_t> depthStep(linalgOp.getNumLoops(), 0);  // (batch?, m, k, n): k one at a time
+    depthStep[depthStep.size() - 2] = 1;
     FailureOr<scf::SCFTilingResult> steps =
-        tileInLoops(rewriter, linalgOp, {0, 1, 0}, scf::SCFTilingOptions::LoopType::ForOp);
+        tileInLoops(rewriter, linalgOp, depthStep, scf::SCFTilingOptions::LoopType::ForOp);
     if (succeeded(steps)) vectorizable.append(steps->tiledOps.begin(), steps->tiledOps.end());
   }
   for (Operation *op : vectorizable) {
@@ -614,12 +625,16 @@ LogicalResult fuseIntoRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp produ
   auto strategy = product->getAttrOfType<DictionaryAttr>("aclop.strategy");
   if (!strategy || strategy.get("ukernel") || !aclop::fitsFusedRegisterTiles(product)) return failure();
   linalg::GenericOp epilogue = scaledEpilogue(product);
-  SmallVector<int64_t> ranges = product.getStaticLoopRanges();  // (m, k, n)
+  SmallVector<int64_t> ranges = product.getStaticLoopRanges();  // (m, k, n), a plain product's batch dropped
+  if (ranges.size() == 4) ranges.erase(ranges.begin());
   // Strips of B stored (n, k) read B from their (k, 32) panel, not by sweeping it: 8 rows there
   // (512^3 NT 147 GF/s with 12-row tiles, 154 with 8; and the split doubled the compile, 120 ->
   // 217 ms, each part transposing its own panels).
   bool sweepsB = !storesBTransposed(product);
   int64_t rows = sweepsB && ranges[1] * ranges[2] > kTallTileSweptElements ? kTallRegisterRows : kRegisterRows;
+  // The rows past the last whole tall tile are split off as a part of the epilogue; a plain
+  // product has none to split, and takes 8-row tiles where 12 do not divide its rows.
+  if (!epilogue && ranges[0] % rows != 0) rows = kRegisterRows;
   int64_t whole = ranges[0] / rows * rows;
   if (whole == ranges[0] || whole == 0) {
     fuseRegisterTiles(rewriter, product, epilogue, whole == 0 ? kRegisterRows : rows);
@@ -668,11 +683,10 @@ struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopT
     for (linalg::LinalgOp op : contractions) {
       auto tiles = cast<DenseI64ArrayAttr>(op->getAttrOfType<DictionaryAttr>("aclop.strategy").get("cache_tiles"));
       linalg::GenericOp epilogue = scaledEpilogue(op);
-      if (succeeded(fuseIntoEpilogue(rewriter, op, tiles.asArrayRef())) ||
-          succeeded(fuseIntoRegisterTiles(rewriter, op)))
-        fusedEpilogues.insert(epilogue.getOperation());
-      else
+      if (failed(fuseIntoEpilogue(rewriter, op, tiles.asArrayRef())) && failed(fuseIntoRegisterTiles(rewriter, op)))
         (void)tileForCache(rewriter, op, tiles.asArrayRef());  // untiled, it is still correct
+      else if (epilogue)
+        fusedEpilogues.insert(epilogue.getOperation());
     }
     for (linalg::LinalgOp op : rowReductions) reduceShortRows(rewriter, op);
     for (linalg::LinalgOp op : candidates) {

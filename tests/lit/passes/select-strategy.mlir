@@ -127,7 +127,7 @@ func.func @dynamic_depth_transposed(%a: tensor<?x4xi8>, %b: tensor<96x?xi8>) -> 
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 0, 0>, ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni", vector_size = 16 : i64}}
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 1, 256, 0, 0>, ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni", vector_size = 16 : i64}}
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 128, 0, 0>, ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni", vector_size = 16 : i64}}
-// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32", vector_size = 16 : i64}}
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 128, 512>, vector_size = 16 : i64}}
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 128, 512>, vector_size = 16 : i64}}
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32", vector_size = 16 : i64}}
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 256, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32", vector_size = 16 : i64}}
@@ -147,7 +147,7 @@ func.func @ukernel_products(%a: tensor<64x128xi8>, %b: tensor<128x96xi8>, %x: te
   %0 = aclop.matmul %a, %b : (tensor<64x128xi8>, tensor<128x96xi8>) -> tensor<64x96xi32>
   %1 = aclop.batch_matmul %x, %y : (tensor<2x1024x128xi8>, tensor<2x128x96xi8>) -> tensor<2x1024x96xi32>
   %2 = aclop.matmul %d, %b : (tensor<?x128xi8>, tensor<128x96xi8>) -> tensor<?x96xi32>
-  // Whole register tiles, but no epilogue to take into them: the ukernel.
+  // Whole register tiles and no epilogue (a plain product): generated tiles, as GEMM's take.
   %3 = aclop.matmul %f, %g : (tensor<64x128xf32>, tensor<128x96xf32>) -> tensor<64x96xf32>
   // Unsigned bytes: not what vpdpbusd's signed B and biased A compute.
   %4 = linalg.generic {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "reduction", "parallel"]}
@@ -173,30 +173,46 @@ func.func @ukernel_products(%a: tensor<64x128xi8>, %b: tensor<128x96xi8>, %x: te
 // UKERNEL-LABEL: func @tall_product
 // UKERNEL: cache_tiles = array<i64: 512, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
 // UKERNEL: cache_tiles = array<i64: 256, 0, 0>, ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni"
-func.func @tall_product(%a: tensor<2048x120xf32>, %b: tensor<120x96xf32>, %x: tensor<2048x128xi8>,
+func.func @tall_product(%a: tensor<2048x120xf32>, %b: tensor<96x120xf32>, %x: tensor<2048x128xi8>,
                         %y: tensor<128x96xi8>) -> (tensor<2048x96xf32>, tensor<2048x96xi32>) {
-  %0 = aclop.matmul %a, %b : (tensor<2048x120xf32>, tensor<120x96xf32>) -> tensor<2048x96xf32>
+  %0 = aclop.matmul %a, %b {transpose_b = true} : (tensor<2048x120xf32>, tensor<96x120xf32>) -> tensor<2048x96xf32>
   %1 = aclop.matmul %x, %y : (tensor<2048x128xi8>, tensor<128x96xi8>) -> tensor<2048x96xi32>
   return %0, %1 : tensor<2048x96xf32>, tensor<2048x96xi32>
 }
 
 // A batch of two or more matrices shares out by matrix: one of up to 512 rows is one call
-// (attention's heads), a taller one is split as a single matrix would be. A single or dynamic
-// batch splits its rows.
+// (attention's heads, Q K^T), a taller one is split as a single matrix would be. A single or
+// dynamic batch splits its rows. (B transposed: the ukernel; with B (k, n) these whole register
+// tiles take generated ones, @batched_register_tiles.)
 // UKERNEL-LABEL: func @batched_products
 // UKERNEL: cache_tiles = array<i64: 1, 128, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
 // UKERNEL: cache_tiles = array<i64: 1, 512, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
 // UKERNEL: cache_tiles = array<i64: 1, 64, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
 // UKERNEL: cache_tiles = array<i64: 1, 64, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
-func.func @batched_products(%q: tensor<12x128x64xf32>, %k: tensor<12x64x128xf32>, %p: tensor<12x512x512xf32>,
-                            %v: tensor<12x512x64xf32>, %q1: tensor<1x128x64xf32>, %k1: tensor<1x64x128xf32>,
-                            %qd: tensor<?x128x64xf32>, %kd: tensor<?x64x128xf32>)
+func.func @batched_products(%q: tensor<12x128x64xf32>, %k: tensor<12x128x64xf32>, %p: tensor<12x512x512xf32>,
+                            %v: tensor<12x64x512xf32>, %q1: tensor<1x128x64xf32>, %k1: tensor<1x128x64xf32>,
+                            %qd: tensor<?x128x64xf32>, %kd: tensor<?x128x64xf32>)
     -> (tensor<12x128x128xf32>, tensor<12x512x64xf32>, tensor<1x128x128xf32>, tensor<?x128x128xf32>) {
-  %0 = aclop.batch_matmul %q, %k : (tensor<12x128x64xf32>, tensor<12x64x128xf32>) -> tensor<12x128x128xf32>
-  %1 = aclop.batch_matmul %p, %v : (tensor<12x512x512xf32>, tensor<12x512x64xf32>) -> tensor<12x512x64xf32>
-  %2 = aclop.batch_matmul %q1, %k1 : (tensor<1x128x64xf32>, tensor<1x64x128xf32>) -> tensor<1x128x128xf32>
-  %3 = aclop.batch_matmul %qd, %kd : (tensor<?x128x64xf32>, tensor<?x64x128xf32>) -> tensor<?x128x128xf32>
+  %0 = aclop.batch_matmul %q, %k {transpose_b = true} : (tensor<12x128x64xf32>, tensor<12x128x64xf32>) -> tensor<12x128x128xf32>
+  %1 = aclop.batch_matmul %p, %v {transpose_b = true} : (tensor<12x512x512xf32>, tensor<12x64x512xf32>) -> tensor<12x512x64xf32>
+  %2 = aclop.batch_matmul %q1, %k1 {transpose_b = true} : (tensor<1x128x64xf32>, tensor<1x128x64xf32>) -> tensor<1x128x128xf32>
+  %3 = aclop.batch_matmul %qd, %kd {transpose_b = true} : (tensor<?x128x64xf32>, tensor<?x128x64xf32>) -> tensor<?x128x128xf32>
   return %0, %1, %2, %3 : tensor<12x128x128xf32>, tensor<12x512x64xf32>, tensor<1x128x128xf32>, tensor<?x128x128xf32>
+}
+
+// Batched plain products of whole register tiles (attention's P V, B (k, n)) take generated
+// tiles, a matrix at a time; a dynamic batch keeps the ukernel.
+// UKERNEL-LABEL: func @batched_register_tiles
+// UKERNEL: cache_tiles = array<i64: 1, 64, 128, 512>, vector_size = 16 : i64
+// UKERNEL: cache_tiles = array<i64: 1, 64, 128, 512>, vector_size = 16 : i64
+// UKERNEL: cache_tiles = array<i64: 1, 64, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
+func.func @batched_register_tiles(%p: tensor<12x128x128xf32>, %v: tensor<12x128x64xf32>, %w: tensor<1x128x64xf32>,
+                                  %pd: tensor<?x128x128xf32>, %vd: tensor<?x128x64xf32>)
+    -> (tensor<12x128x64xf32>, tensor<12x128x64xf32>, tensor<?x128x64xf32>) {
+  %0 = aclop.batch_matmul %p, %v : (tensor<12x128x128xf32>, tensor<12x128x64xf32>) -> tensor<12x128x64xf32>
+  %1 = aclop.batch_matmul %p, %w : (tensor<12x128x128xf32>, tensor<1x128x64xf32>) -> tensor<12x128x64xf32>
+  %2 = aclop.batch_matmul %pd, %vd : (tensor<?x128x128xf32>, tensor<?x128x64xf32>) -> tensor<?x128x64xf32>
+  return %0, %1, %2 : tensor<12x128x64xf32>, tensor<12x128x64xf32>, tensor<?x128x64xf32>
 }
 
 // f32 GEMMs: generated register tiles with the epilogue inside for A (m, k) and B (k, n) while B

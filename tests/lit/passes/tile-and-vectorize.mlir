@@ -361,6 +361,41 @@ func.func @gemm_tall_register_tiles(%a: tensor<32x288xf32>, %b: tensor<288x128xf
   return %r : tensor<32x128xf32>
 }
 
+// A plain product (MatMul: the fill and the product, no epilogue) takes the same tiles: the
+// product itself is tiled and its fill fused, the accumulator carried from zero through k and
+// written to the result's slice (no buffer of its own: nothing reads C). A batch runs a matrix
+// at a time, B's batch of one broadcast.
+// FUSED-LABEL: func @plain_register_tiles
+// FUSED-NOT: linalg.fill
+// FUSED-NOT: bufferization.alloc_tensor
+// FUSED: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<8x32xf32>
+// FUSED: scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (16, 64) step (8, 32)
+// FUSED:   %[[ACC:.*]] = scf.for %{{.*}} = %c0 to %c48 step %c1 iter_args(%[[STEP:.*]] = %[[ZERO]]) -> (vector<8x32xf32>)
+// FUSED:     arith.mulf {{.*}} : vector<8x1x32xf32>
+// FUSED:     arith.addf %[[STEP]], %{{.*}} : vector<8x32xf32>
+// FUSED:   %[[OUT:.*]] = vector.transfer_write %[[ACC]], {{.*}} : vector<8x32xf32>, tensor<8x32xf32>
+// FUSED:   tensor.parallel_insert_slice %[[OUT]]
+// FUSED-NOT: linalg.generic
+// FUSED-LABEL: func @batched_plain_register_tiles
+func.func @plain_register_tiles(%a: tensor<16x48xf32>, %b: tensor<48x64xf32>) -> tensor<16x64xf32> {
+  %r = aclop.matmul %a, %b : (tensor<16x48xf32>, tensor<48x64xf32>) -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
+}
+
+// FUSED-NOT: linalg.fill
+// FUSED: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<1x8x32xf32>
+// FUSED: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) = (0, 0, 0) to (3, 16, 64) step (1, 8, 32)
+// FUSED:   tensor.extract_slice %{{.*}}[0, 0, %{{.*}}] [1, 48, 32] [1, 1, 1] : tensor<1x48x64xf32> to tensor<1x48x32xf32>
+// FUSED:   scf.for %{{.*}} = %c0 to %c48 step %c1 iter_args(%{{.*}} = %[[ZERO]]) -> (vector<1x8x32xf32>)
+// FUSED:   vector.transfer_write {{.*}} : vector<8x32xf32>, tensor<1x8x32xf32>
+// FUSED:   tensor.parallel_insert_slice
+// FUSED-NOT: linalg.generic
+// FUSED: return
+func.func @batched_plain_register_tiles(%a: tensor<3x16x48xf32>, %b: tensor<1x48x64xf32>) -> tensor<3x16x64xf32> {
+  %r = aclop.batch_matmul %a, %b : (tensor<3x16x48xf32>, tensor<1x48x64xf32>) -> tensor<3x16x64xf32>
+  return %r : tensor<3x16x64xf32>
+}
+
 // A static innermost dim that the vector does not divide (20 by 16): the last, partial tile is
 // an op of its own, one vector of its length (4), so no tile reads or writes with a mask. Each
 // part is written into an empty of its own, which aclop-eliminate-expanded-empty-tensors places

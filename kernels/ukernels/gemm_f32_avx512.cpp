@@ -1045,6 +1045,13 @@ constexpr int64_t kStreamedPairRows = 2 * kRows;
 constexpr int64_t kStreamedDepth = 128;
 constexpr int64_t kStreamedPairDepth = 128;
 constexpr int64_t kStreamedFarDepth = 32;  // B larger than L2
+// ... but 64 for more than 32 rows: their four to six tiles over each piece spend each step's
+// fetches on more FMAs, and a tile of 32 steps spent a sixth of its time putting and taking its
+// raw sums. lib-ab, 1 thread (Xeon), against 32: 64x3136x256 +5.5%, 64x4096x4096 +7%,
+// 48x4096x4096 +7%, 56x1024x1024 +9.5%, 40x2048x2048 +4%, 32x4096x4096 even; 128 rows lost half
+// at N = 4096 (the streamer's 32 pages), and 64 rows for one or two tiles lost 30-40% (M = 8-24).
+constexpr int64_t kStreamedFarTallDepth = 64;
+constexpr int64_t kStreamedFarTallRows = 32;
 constexpr int64_t kStreamedSumsFloats = 65536;  // 256 KiB, in L2
 constexpr int64_t kAheadBlocks = 2;
 
@@ -1133,7 +1140,8 @@ void streamedProduct(const T *a, int64_t aRowStride, int64_t aDepthStride, const
   const int64_t panelWidth =
       kPairs ? kStreamedColumns : ((columns + panels - 1) / panels + kColumns - 1) / kColumns * kColumns;
   const bool bFar = depth * columns * int64_t{sizeof(T)} > aclcpu::ukernelL2Bytes();
-  const int64_t pieceDepth = bFar ? kStreamedFarDepth : kPairs ? kStreamedPairDepth : kStreamedDepth;
+  const int64_t farDepth = rows > kStreamedFarTallRows ? kStreamedFarTallDepth : kStreamedFarDepth;
+  const int64_t pieceDepth = bFar ? farDepth : kPairs ? kStreamedPairDepth : kStreamedDepth;
   const int64_t sumsBlocks = ((columns < panelWidth ? columns : panelWidth) + kColumns - 1) / kColumns;
   auto *sums = reinterpret_cast<float *>(aclcpu::ukernelScratch(0, sumsBlocks * rows * kColumns * 4));
   auto *packedA = reinterpret_cast<Word *>(aclcpu::ukernelScratch(1, rowTiles * tileRows * (depth / kStep) * 4));

@@ -1268,6 +1268,35 @@ TEST_F(Conformance, MatrixProducts) {
                }};
         check(c);
       }
+  // The same tiles add a bias over N before they store (MatMulV2's and BatchMatMulV2's): 8-row
+  // tiles (16 x 64 x 40), 12-row ones with the 4 rows past them split off (40 x 128 x 288), in
+  // every transpose, and a batch with B's batch broadcast.
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{16, 64, 40}, {40, 128, 288}})
+    for (bool ta : {false, true})
+      for (bool tb : {false, true}) {
+        Case c{"MatMulV2",
+               {randomTensor(ACL_FLOAT, ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k}, 26, -0.5, 0.5),
+                randomTensor(ACL_FLOAT, tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n}, 27, -0.5, 0.5),
+                randomTensor(ACL_FLOAT, {n}, 28)},
+               [ta, tb](aclopAttr *attr) {
+                 aclopSetAttrBool(attr, "transpose_x1", ta);
+                 aclopSetAttrBool(attr, "transpose_x2", tb);
+               },
+               HostTensor(ACL_FLOAT, {m, n}),
+               [ta, tb](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 return product(in[0], in[1], ta, tb, 0, index[0], index[1]) + in[2].at(index[1]);
+               }};
+        check(c);
+      }
+  Case batchedTilesBias{"BatchMatMulV2",
+                        {randomTensor(ACL_FLOAT, {3, 16, 24}, 29), randomTensor(ACL_FLOAT, {1, 24, 64}, 30),
+                         randomTensor(ACL_FLOAT, {64}, 31)},
+                        nullptr, HostTensor(ACL_FLOAT, {3, 16, 64}),
+                        [](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                          return product(in[0], in[1], false, false, index[0], index[1], index[2]) +
+                                 in[2].at(index[2]);
+                        }};
+  check(batchedTilesBias);
   // One batch of 333 rows: several blocks split the rows (the batch dim is a unit), in row tiles.
   Case tallBatch{"BatchMatMul", {randomTensor(ACL_FLOAT, {1, 333, 40}, 20), randomTensor(ACL_FLOAT, {1, 40, 100}, 21)},
                  nullptr, HostTensor(ACL_FLOAT, {1, 333, 100}),

@@ -1,7 +1,7 @@
 // op-bench: a benchdnn-style driver for single operators through the public API.
 //   op-bench --op=GEMM --dtype=f32 --shape=1024x1024x1024 [--trans=NT] [--mode=perf|correct|both]
 //   op-bench --op=GEMM --dtype=f16 --shape=1024x1024x1024 --precision=low
-//   op-bench --op=MatMul --dtype=f32 --shape=1024x1024x1024 [--trans=NT] [--const-b] [--api=execute]
+//   op-bench --op=MatMul --dtype=f32 --shape=1024x1024x1024 [--trans=NT] [--const-b] [--bias] [--api=execute]
 //   op-bench --op=Cast --dtype=f32:f16 --shape=67108864
 //   op-bench --op=Add --dtype=f32 --shape=1048576
 // Correctness compares with a plain-loop reference in double precision, with a tolerance from
@@ -29,6 +29,7 @@ struct Options {
   bool constB = false;  // MatMul: B declared constant (aclSetTensorConst), as weights are
   std::string api = "handle";  // MatMul: aclopExecWithHandle, or "execute": aclopExecuteV2 each call
   bool fuzz = false;  // MatMul: compiled with ACL_OP_COMPILE_FUZZ (every dim but 1s dynamic)
+  bool bias = false;  // MatMul: a third input, a bias over N of the result's type (MatMulV2's)
   std::string sync = "stream";  // each run waits by aclrtSynchronizeStream, or "event": a recorded event
   std::string precision = "high";  // GEMM: aclblasGemmEx's compute type (low: f16, f32 rounded to bf16)
   bool product() const { return op == "GEMM" || op == "MatMul"; }  // shape MxNxK, --trans applies
@@ -43,11 +44,12 @@ const std::map<std::string, aclDataType> kTypes = {
           "op-bench: %s\n"
           "usage: op-bench --op=GEMM|MatMul|Add|Cast --dtype=T[:T] --shape=MxNxK|N [--trans=NN|NT|TN|TT]\n"
           "                [--mode=perf|correct|both] [--iterations=N] [--const-b] [--api=handle|execute]\n"
-          "                [--fuzz] [--sync=stream|event] [--precision=high|low]\n"
+          "                [--fuzz] [--bias] [--sync=stream|event] [--precision=high|low]\n"
           "  GEMM (aclblasGemmEx), MatMul (a handle): --dtype=f32, f16 (f16 in, f32 out), bf16 (bf16 in,\n"
           "        f32 out) or i8 (i8 in, i32 out); --const-b: MatMul's B declared constant;\n"
           "        --api=execute: MatMul through aclopExecuteV2 on every call, not a handle;\n"
-          "        --fuzz: MatMul compiled for dynamic shapes (ACL_OP_COMPILE_FUZZ)\n"
+          "        --fuzz: MatMul compiled for dynamic shapes (ACL_OP_COMPILE_FUZZ);\n"
+          "        --bias: MatMul adds a bias over N (its third input, of the output type)\n"
           "  --sync=event: each run waits on an event recorded after it, not on the stream\n"
           "  --precision=low: GEMM with ACL_COMPUTE_LOW_PRECISION (f16 and f32 inputs rounded to bf16)\n"
           "  Cast: --dtype=SRC:DST over f32 f16 bf16 f64 i8 u8 i32 i64;  Add: --dtype=f32|f16|bf16|i32\n",
@@ -214,9 +216,11 @@ int gemm(const Options &options, aclrtStream stream) {
   aclDataType out = in == ACL_INT8 ? ACL_INT32 : (in == ACL_FLOAT16 || in == ACL_BF16 ? ACL_FLOAT : in);
   bool integers = in == ACL_INT8;
   Tensor a(in, size_t(m) * k), b(in, size_t(k) * n), c(out, size_t(m) * n), alpha(out, 1), beta(out, 1);
+  Tensor bias(out, options.bias ? size_t(n) : 0);
   a.fill(1, integers ? -128 : -1, integers ? 127 : 1, integers);  // i8: the whole range
   b.fill(2, integers ? -128 : -1, integers ? 127 : 1, integers);
   c.fill(3, -1, 1, integers);
+  if (options.bias) bias.fill(4, integers ? -1000 : -1, integers ? 1000 : 1, integers);
   store(out, alpha.host.data(), 1);
   store(out, beta.host.data(), 0);
   alpha.toDevice();
@@ -226,22 +230,25 @@ int gemm(const Options &options, aclrtStream stream) {
   std::vector<aclTensorDesc *> descs;  // kept for aclopExecuteV2
   aclopAttr *attr = nullptr;
   bool execute = options.api == "execute";
+  const int inputCount = options.bias ? 3 : 2;  // MatMul's
   if (options.op == "MatMul") {
     std::vector<int64_t> aDims = ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k};
     std::vector<int64_t> bDims = tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n};
-    std::vector<int64_t> cDims{m, n};
+    std::vector<int64_t> cDims{m, n}, biasDims{n};
     descs = {aclCreateTensorDesc(in, 2, aDims.data(), ACL_FORMAT_ND),
              aclCreateTensorDesc(in, 2, bDims.data(), ACL_FORMAT_ND),
              aclCreateTensorDesc(out, 2, cDims.data(), ACL_FORMAT_ND)};
-    const aclTensorDesc *inDescs[] = {descs[0], descs[1]}, *outDescs[] = {descs[2]};
+    if (options.bias) descs.push_back(aclCreateTensorDesc(out, 1, biasDims.data(), ACL_FORMAT_ND));
+    const aclTensorDesc *inDescs[] = {descs[0], descs[1], options.bias ? descs[3] : nullptr}, *outDescs[] = {descs[2]};
     if (options.constB) CHECK_ACL(aclSetTensorConst(descs[1], b.host.data(), b.bytes()));
     attr = aclopCreateAttr();
     CHECK_ACL(aclopSetAttrBool(attr, "transpose_x1", ta));
     CHECK_ACL(aclopSetAttrBool(attr, "transpose_x2", tb));
     if (options.fuzz) CHECK_ACL(aclopSetCompileFlag(ACL_OP_COMPILE_FUZZ));
-    CHECK_ACL(aclopCompile("MatMul", 2, inDescs, 1, outDescs, attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr));
+    CHECK_ACL(
+        aclopCompile("MatMul", inputCount, inDescs, 1, outDescs, attr, ACL_ENGINE_SYS, ACL_COMPILE_SYS, nullptr));
     if (!execute) {
-      CHECK_ACL(aclopCreateHandle("MatMul", 2, inDescs, 1, outDescs, attr, &handle));
+      CHECK_ACL(aclopCreateHandle("MatMul", inputCount, inDescs, 1, outDescs, attr, &handle));
       aclopDestroyAttr(attr);  // the handle keeps what it needs, as the descriptions
       attr = nullptr;
       for (aclTensorDesc *desc : descs) aclDestroyTensorDesc(desc);
@@ -249,18 +256,19 @@ int gemm(const Options &options, aclrtStream stream) {
     }
     buffers = {aclCreateDataBuffer(a.device, a.bytes()), aclCreateDataBuffer(b.device, b.bytes()),
                aclCreateDataBuffer(c.device, c.bytes())};
+    if (options.bias) buffers.push_back(aclCreateDataBuffer(bias.device, bias.bytes()));
   }
   auto run = [&] {
     if (handle) {
-      const aclDataBuffer *inputs[] = {buffers[0], buffers[1]};
-      CHECK_ACL(aclopExecWithHandle(handle, 2, inputs, 1, &buffers[2], stream));
+      const aclDataBuffer *inputs[] = {buffers[0], buffers[1], options.bias ? buffers[3] : nullptr};
+      CHECK_ACL(aclopExecWithHandle(handle, inputCount, inputs, 1, &buffers[2], stream));
       finishRun(options, stream);
       return;
     }
     if (execute) {
-      aclTensorDesc *inDescs[] = {descs[0], descs[1]}, *outDescs[] = {descs[2]};
-      aclDataBuffer *inputs[] = {buffers[0], buffers[1]};
-      CHECK_ACL(aclopExecuteV2("MatMul", 2, inDescs, inputs, 1, outDescs, &buffers[2], attr, stream));
+      aclTensorDesc *inDescs[] = {descs[0], descs[1], options.bias ? descs[3] : nullptr}, *outDescs[] = {descs[2]};
+      aclDataBuffer *inputs[] = {buffers[0], buffers[1], options.bias ? buffers[3] : nullptr};
+      CHECK_ACL(aclopExecuteV2("MatMul", inputCount, inDescs, inputs, 1, outDescs, &buffers[2], attr, stream));
       finishRun(options, stream);
       return;
     }
@@ -293,6 +301,7 @@ int gemm(const Options &options, aclrtStream stream) {
           sum += x * y;
           magnitude += std::fabs(x * y);
         }
+        if (options.bias) sum += bias.at(size_t(j));
         reference[size_t(i) * n + j] = sum;
         bound[size_t(i) * n + j] = 2 * k * accumulate * magnitude + epsilon(out) * std::fabs(sum);
       }
@@ -390,6 +399,7 @@ int main(int argc, char **argv) {
     else if (const char *v = value("--iterations=")) options.iterations = atoi(v);
     else if (arg == "--const-b") options.constB = true;
     else if (arg == "--fuzz") options.fuzz = true;
+    else if (arg == "--bias") options.bias = true;
     else if (const char *v = value("--api=")) options.api = v;
     else if (const char *v = value("--sync=")) options.sync = v;
     else if (const char *v = value("--precision=")) options.precision = v;
@@ -399,6 +409,7 @@ int main(int argc, char **argv) {
   if (!options.product() && options.op != "Add" && options.op != "Cast") usage("bad --op");
   if (options.constB && options.op != "MatMul") usage("--const-b is for --op=MatMul");
   if (options.fuzz && options.op != "MatMul") usage("--fuzz is for --op=MatMul");
+  if (options.bias && options.op != "MatMul") usage("--bias is for --op=MatMul");
   if (options.api != "handle" && options.api != "execute") usage("bad --api");
   if (options.api != "handle" && options.op != "MatMul") usage("--api is for --op=MatMul");
   if (options.sync != "stream" && options.sync != "event") usage("bad --sync");
@@ -409,9 +420,9 @@ int main(int argc, char **argv) {
   aclrtStream stream = nullptr;
   CHECK_ACL(aclrtCreateStream(&stream));
   int status = options.product() ? gemm(options, stream) : elementwise(options, stream);
-  printf("repro: op-bench --op=%s --dtype=%s --shape=%s%s%s%s%s%s%s --mode=%s\n", options.op.c_str(),
+  printf("repro: op-bench --op=%s --dtype=%s --shape=%s%s%s%s%s%s%s%s --mode=%s\n", options.op.c_str(),
          options.dtype.c_str(), options.shape.c_str(), options.product() ? (" --trans=" + options.trans).c_str() : "",
-         options.constB ? " --const-b" : "", options.api == "execute" ? " --api=execute" : "",
+         options.constB ? " --const-b" : "", options.bias ? " --bias" : "", options.api == "execute" ? " --api=execute" : "",
          options.fuzz ? " --fuzz" : "", options.sync == "event" ? " --sync=event" : "",
          options.precision == "low" ? " --precision=low" : "", options.mode.c_str());
   aclrtDestroyStream(stream);

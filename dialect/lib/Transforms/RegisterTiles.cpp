@@ -3,7 +3,7 @@
 
 #include "GemmEpilogue.h"
 
-#include "mlir/IR/Matchers.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 
 using namespace mlir;
 
@@ -55,11 +55,43 @@ linalg::GenericOp mlir::aclop::scaledEpilogue(linalg::LinalgOp product) {
 bool mlir::aclop::isPlainProduct(linalg::LinalgOp product) {
   if (product->getNumResults() != 1 || product.getNumDpsInits() != 1 || scaledEpilogue(product)) return false;
   auto fill = product.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
-  return fill && matchPattern(fill.getDpsInputOperand(0)->get(), m_AnyZeroFloat());
+  return fill && isZeroConstant(fill.value());
+}
+
+linalg::GenericOp mlir::aclop::biasEpilogue(linalg::LinalgOp product) {
+  if (!isPlainProduct(product)) return {};
+  Value result = product->getResult(0);
+  if (!result.hasOneUse()) return {};
+  OpOperand &use = *result.getUses().begin();
+  auto epilogue = dyn_cast<linalg::GenericOp>(use.getOwner());
+  if (!epilogue || use.getOperandNumber() != 0 || !epilogue.hasPureTensorSemantics() ||
+      epilogue.getNumDpsInputs() != 2 || epilogue.getNumDpsInits() != 1 || epilogue.getNumReductionLoops() != 0)
+    return {};
+  auto f32 = [](Value value) { return cast<ShapedType>(value.getType()).getElementType().isF32(); };
+  if (!llvm::all_of(epilogue->getOperands(), f32)) return {};
+  // acc and the result element for element, the bias along the last dim (n).
+  unsigned loops = epilogue.getNumLoops();
+  AffineMap bias = epilogue.getMatchingIndexingMap(epilogue.getDpsInputOperand(1));
+  if (!epilogue.getMatchingIndexingMap(epilogue.getDpsInputOperand(0)).isIdentity() ||
+      !epilogue.getMatchingIndexingMap(epilogue.getDpsInitOperand(0)).isIdentity() || bias.getNumResults() != 1 ||
+      bias.getResult(0) != getAffineDimExpr(loops - 1, epilogue.getContext()))
+    return {};
+  // The body: yield acc + bias, nothing else.
+  Block &body = epilogue.getRegion().front();
+  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add || body.getOperations().size() != 2) return {};
+  Value acc = body.getArgument(0), addend = body.getArgument(1);
+  bool sum = (add.getLhs() == acc && add.getRhs() == addend) || (add.getLhs() == addend && add.getRhs() == acc);
+  return sum ? epilogue : linalg::GenericOp();
+}
+
+linalg::GenericOp mlir::aclop::registerTileEpilogue(linalg::LinalgOp product) {
+  if (linalg::GenericOp scaled = scaledEpilogue(product)) return scaled;
+  return biasEpilogue(product);
 }
 
 bool mlir::aclop::fitsFusedRegisterTiles(linalg::LinalgOp product) {
-  // GEMM's epilogue over (m, n); a plain product may have a batch loop too.
+  // GEMM's epilogue over (m, n); a plain product, with a bias or not, may have a batch loop too.
   unsigned loops = product.getNumLoops();
   if (scaledEpilogue(product) ? loops != 3 : !isPlainProduct(product) || (loops != 3 && loops != 4)) return false;
   auto isF32 = [](Value value) { return cast<ShapedType>(value.getType()).getElementType().isF32(); };

@@ -32,10 +32,18 @@ linalg::GenericOp scaledEpilogue(linalg::LinalgOp product);
 // GEMM epilogue: MatMul's and BatchMatMul's.
 bool isPlainProduct(linalg::LinalgOp product);
 
+// A plain product's bias add over n (MatMulV2's and BatchMatMulV2's with a bias: result = acc +
+// bias[n], all f32) if it is the only user of the product's result.
+linalg::GenericOp biasEpilogue(linalg::LinalgOp product);
+
+// The epilogue generated register tiles compute before they store: GEMM's scaled one, or a
+// bias add (biasEpilogue); null for a plain product without one.
+linalg::GenericOp registerTileEpilogue(linalg::LinalgOp product);
+
 // True if an f32 product can run whole inside generated register tiles, from the accumulator's
-// zeroing to GEMM's epilogue if it has one (or a plain product's result): 2-D (a plain product
-// may have a static batch too), static, whole 8 x 32 tiles, and B small enough for every row
-// strip to sweep it.
+// zeroing through its epilogue if it has one (registerTileEpilogue) to the result: 2-D (a plain
+// product may have a static batch too), static, whole 8 x 32 tiles, and B small enough for
+// every row strip to sweep it.
 bool fitsFusedRegisterTiles(linalg::LinalgOp product);
 
 } // namespace mlir::aclop

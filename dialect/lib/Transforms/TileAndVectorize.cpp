@@ -624,17 +624,19 @@ constexpr int64_t kTallTileSweptElements = 128 * 256;
 LogicalResult fuseIntoRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp product) {
   auto strategy = product->getAttrOfType<DictionaryAttr>("aclop.strategy");
   if (!strategy || strategy.get("ukernel") || !aclop::fitsFusedRegisterTiles(product)) return failure();
-  linalg::GenericOp epilogue = scaledEpilogue(product);
-  SmallVector<int64_t> ranges = product.getStaticLoopRanges();  // (m, k, n), a plain product's batch dropped
-  if (ranges.size() == 4) ranges.erase(ranges.begin());
+  linalg::GenericOp epilogue = aclop::registerTileEpilogue(product);
+  SmallVector<int64_t> ranges = product.getStaticLoopRanges();  // (m, k, n), a batch dropped
+  const bool batched = ranges.size() == 4;
+  if (batched) ranges.erase(ranges.begin());
   // Strips of B stored (n, k) read B from their (k, 32) panel, not by sweeping it: 8 rows there
   // (512^3 NT 147 GF/s with 12-row tiles, 154 with 8; and the split doubled the compile, 120 ->
   // 217 ms, each part transposing its own panels).
   bool sweepsB = !storesBTransposed(product);
   int64_t rows = sweepsB && ranges[1] * ranges[2] > kTallTileSweptElements ? kTallRegisterRows : kRegisterRows;
   // The rows past the last whole tall tile are split off as a part of the epilogue; a plain
-  // product has none to split, and takes 8-row tiles where 12 do not divide its rows.
-  if (!epilogue && ranges[0] % rows != 0) rows = kRegisterRows;
+  // product has none to split (nor a batch's epilogue rows as its first dim), and takes 8-row
+  // tiles where 12 do not divide its rows.
+  if ((!epilogue || batched) && ranges[0] % rows != 0) rows = kRegisterRows;
   int64_t whole = ranges[0] / rows * rows;
   if (whole == ranges[0] || whole == 0) {
     fuseRegisterTiles(rewriter, product, epilogue, whole == 0 ? kRegisterRows : rows);
@@ -682,7 +684,8 @@ struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopT
     llvm::SmallPtrSet<Operation *, 4> fusedEpilogues;
     for (linalg::LinalgOp op : contractions) {
       auto tiles = cast<DenseI64ArrayAttr>(op->getAttrOfType<DictionaryAttr>("aclop.strategy").get("cache_tiles"));
-      linalg::GenericOp epilogue = scaledEpilogue(op);
+      // (GEMM's scaled epilogue, which either takes in, or a bias add, which register tiles do.)
+      linalg::GenericOp epilogue = aclop::registerTileEpilogue(op);
       if (failed(fuseIntoEpilogue(rewriter, op, tiles.asArrayRef())) && failed(fuseIntoRegisterTiles(rewriter, op)))
         (void)tileForCache(rewriter, op, tiles.asArrayRef());  // untiled, it is still correct
       else if (epilogue)

@@ -396,6 +396,24 @@ func.func @batched_plain_register_tiles(%a: tensor<3x16x48xf32>, %b: tensor<1x48
   return %r : tensor<3x16x64xf32>
 }
 
+// A bias over n (MatMulV2's) is added in the tiles, to the accumulator, before the store: no
+// second pass over the result.
+// FUSED-LABEL: func @bias_register_tiles
+// FUSED-NOT: linalg.fill
+// FUSED: scf.forall (%{{.*}}, %[[J:.*]]) = (0, 0) to (16, 64) step (8, 32)
+// FUSED:   %[[ACC:.*]] = scf.for {{.*}} -> (vector<8x32xf32>)
+// FUSED:   %[[BIAS:.*]] = tensor.extract_slice %{{.*}}[%[[J]]] [32] [1] : tensor<64xf32> to tensor<32xf32>
+// FUSED:   %[[ADD:.*]] = vector.transfer_read %[[BIAS]]{{.*}} : tensor<32xf32>, vector<8x32xf32>
+// FUSED:   %[[SUM:.*]] = arith.addf %[[ACC]], %[[ADD]] {{.*}} : vector<8x32xf32>
+// FUSED:   vector.transfer_write %[[SUM]]
+// FUSED:   tensor.parallel_insert_slice
+// FUSED-NOT: linalg.generic
+// FUSED: return
+func.func @bias_register_tiles(%a: tensor<16x48xf32>, %b: tensor<48x64xf32>, %bias: tensor<64xf32>) -> tensor<16x64xf32> {
+  %r = aclop.matmul %a, %b, %bias : (tensor<16x48xf32>, tensor<48x64xf32>, tensor<64xf32>) -> tensor<16x64xf32>
+  return %r : tensor<16x64xf32>
+}
+
 // A static innermost dim that the vector does not divide (20 by 16): the last, partial tile is
 // an op of its own, one vector of its length (4), so no tile reads or writes with a mask. Each
 // part is written into an empty of its own, which aclop-eliminate-expanded-empty-tensors places

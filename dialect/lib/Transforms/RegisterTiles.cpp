@@ -14,6 +14,8 @@ namespace {
 // (138 in cache tiles), 640 x 640 (1.6 MiB) at 117 (140).
 constexpr int64_t kMaxSweptElements = 512 * 640;
 
+bool isF32(Value value) { return cast<ShapedType>(value.getType()).getElementType().isF32(); }
+
 // True if the last dim of `operand`'s indexing map is loop `loop`.
 bool lastDimIsLoop(linalg::LinalgOp product, unsigned operand, unsigned loop) {
   AffineMap map = product.getMatchingIndexingMap(product.getDpsInputOperand(operand));
@@ -67,8 +69,7 @@ linalg::GenericOp mlir::aclop::biasEpilogue(linalg::LinalgOp product) {
   if (!epilogue || use.getOperandNumber() != 0 || !epilogue.hasPureTensorSemantics() ||
       epilogue.getNumDpsInputs() != 2 || epilogue.getNumDpsInits() != 1 || epilogue.getNumReductionLoops() != 0)
     return {};
-  auto f32 = [](Value value) { return cast<ShapedType>(value.getType()).getElementType().isF32(); };
-  if (!llvm::all_of(epilogue->getOperands(), f32)) return {};
+  if (!llvm::all_of(epilogue->getOperands(), isF32)) return {};
   // acc and the result element for element, the bias along the last dim (n).
   unsigned loops = epilogue.getNumLoops();
   AffineMap bias = epilogue.getMatchingIndexingMap(epilogue.getDpsInputOperand(1));
@@ -94,7 +95,6 @@ bool mlir::aclop::fitsFusedRegisterTiles(linalg::LinalgOp product) {
   // GEMM's epilogue over (m, n); a plain product, with a bias or not, may have a batch loop too.
   unsigned loops = product.getNumLoops();
   if (scaledEpilogue(product) ? loops != 3 : !isPlainProduct(product) || (loops != 3 && loops != 4)) return false;
-  auto isF32 = [](Value value) { return cast<ShapedType>(value.getType()).getElementType().isF32(); };
   if (!llvm::all_of(product->getOperands(), isF32)) return false;
   SmallVector<int64_t> ranges = product.getStaticLoopRanges();  // (batch?, m, k, n)
   // (A dynamic batch keeps the ukernel, which splits a single matrix's rows among blocks.)

@@ -513,7 +513,8 @@ LogicalResult fuseIntoEpilogue(IRRewriter &rewriter, linalg::LinalgOp product, A
 // Fuses GEMM's fill, product and epilogue (over the same rows, a multiple of `rows`) into rows x
 // 32 register tiles, an scf.forall of them (of 32-column strips if B is stored (n, k)): the
 // epilogue is tiled and the fill and the product are fused into each tile, so that an
-// accumulator lives in registers from its zeroing through the whole depth to alpha and beta.
+// accumulator lives in registers from its zeroing through the whole depth to alpha and beta
+// (or a bias; with no epilogue, a plain product's, to the result).
 void fuseRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp product, linalg::GenericOp epilogue, int64_t rows) {
   MLIRContext *context = rewriter.getContext();
   // Sizes over (m, n): the epilogue's loops, or a plain product's with its depth left whole and
@@ -617,7 +618,7 @@ linalg::LinalgOp productOverRows(IRRewriter &rewriter, linalg::GenericOp epilogu
 constexpr int64_t kTallTileSweptElements = 128 * 256;
 
 // An f32 GEMM on generated register tiles (whole 8x32 tiles, B small enough to sweep) computes
-// its epilogue in the tiles (fuseRegisterTiles). In cache tiles the product ran into a zeroed
+// its epilogue in the tiles (fuseRegisterTiles), as a MatMul does its bias if it has one. In cache tiles the product ran into a zeroed
 // temporary that a second pass read back with C: at 64^3 the temporary's allocation and fill and
 // that pass were ~10% of a launch. With 12-row tiles, the rows past the last whole one (4 or 8)
 // are split off first and take a tile of their own height.

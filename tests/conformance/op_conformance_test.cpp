@@ -1165,20 +1165,24 @@ double product(const HostTensor &a, const HostTensor &b, bool ta, bool tb, int64
 }
 
 TEST_F(Conformance, MatrixProducts) {
-  // MatMulV2 of m x k by k x n (either stored transposed) with inputs uniform in [lo, hi].
-  auto matMul = [&](aclDataType type, aclDataType out, int64_t m, int64_t n, int64_t k, double lo, double hi) {
+  // MatMulV2 of m x k by k x n (either stored transposed) with inputs uniform in [lo, hi], and
+  // with `bias` a third input over n, of the result type.
+  auto matMul = [&](aclDataType type, aclDataType out, int64_t m, int64_t n, int64_t k, double lo, double hi,
+                    bool bias = false) {
     for (bool ta : {false, true})
       for (bool tb : {false, true}) {
-        Case c{"MatMulV2",
-               {randomTensor(type, ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k}, 5, lo, hi),
-                randomTensor(type, tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n}, 6, lo, hi)},
+        std::vector<HostTensor> inputs{
+            randomTensor(type, ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k}, 5, lo, hi),
+            randomTensor(type, tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n}, 6, lo, hi)};
+        if (bias) inputs.push_back(randomTensor(out, {n}, 28));
+        Case c{"MatMulV2", inputs,
                [ta, tb](aclopAttr *attr) {
                  aclopSetAttrBool(attr, "transpose_x1", ta);
                  aclopSetAttrBool(attr, "transpose_x2", tb);
                },
                HostTensor(out, {m, n}),
-               [ta, tb](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
-                 return product(in[0], in[1], ta, tb, 0, index[0], index[1]);
+               [ta, tb, bias](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                 return product(in[0], in[1], ta, tb, 0, index[0], index[1]) + (bias ? in[2].at(index[1]) : 0.0);
                }};
         check(c);
       }
@@ -1272,22 +1276,7 @@ TEST_F(Conformance, MatrixProducts) {
   // tiles (16 x 64 x 40), 12-row ones with the 4 rows past them split off (40 x 128 x 288), in
   // every transpose, and a batch with B's batch broadcast.
   for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{16, 64, 40}, {40, 128, 288}})
-    for (bool ta : {false, true})
-      for (bool tb : {false, true}) {
-        Case c{"MatMulV2",
-               {randomTensor(ACL_FLOAT, ta ? std::vector<int64_t>{k, m} : std::vector<int64_t>{m, k}, 26, -0.5, 0.5),
-                randomTensor(ACL_FLOAT, tb ? std::vector<int64_t>{n, k} : std::vector<int64_t>{k, n}, 27, -0.5, 0.5),
-                randomTensor(ACL_FLOAT, {n}, 28)},
-               [ta, tb](aclopAttr *attr) {
-                 aclopSetAttrBool(attr, "transpose_x1", ta);
-                 aclopSetAttrBool(attr, "transpose_x2", tb);
-               },
-               HostTensor(ACL_FLOAT, {m, n}),
-               [ta, tb](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
-                 return product(in[0], in[1], ta, tb, 0, index[0], index[1]) + in[2].at(index[1]);
-               }};
-        check(c);
-      }
+    matMul(ACL_FLOAT, ACL_FLOAT, m, n, k, -0.5, 0.5, /*bias=*/true);
   Case batchedTilesBias{"BatchMatMulV2",
                         {randomTensor(ACL_FLOAT, {3, 16, 24}, 29), randomTensor(ACL_FLOAT, {1, 24, 64}, 30),
                          randomTensor(ACL_FLOAT, {64}, 31)},

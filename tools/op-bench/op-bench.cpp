@@ -239,7 +239,8 @@ int gemm(const Options &options, aclrtStream stream) {
              aclCreateTensorDesc(in, 2, bDims.data(), ACL_FORMAT_ND),
              aclCreateTensorDesc(out, 2, cDims.data(), ACL_FORMAT_ND)};
     if (options.bias) descs.push_back(aclCreateTensorDesc(out, 1, biasDims.data(), ACL_FORMAT_ND));
-    const aclTensorDesc *inDescs[] = {descs[0], descs[1], options.bias ? descs[3] : nullptr}, *outDescs[] = {descs[2]};
+    const aclTensorDesc *inDescs[] = {descs[0], descs[1], options.bias ? descs[3] : nullptr};
+    const aclTensorDesc *outDescs[] = {descs[2]};
     if (options.constB) CHECK_ACL(aclSetTensorConst(descs[1], b.host.data(), b.bytes()));
     attr = aclopCreateAttr();
     CHECK_ACL(aclopSetAttrBool(attr, "transpose_x1", ta));
@@ -422,7 +423,8 @@ int main(int argc, char **argv) {
   int status = options.product() ? gemm(options, stream) : elementwise(options, stream);
   printf("repro: op-bench --op=%s --dtype=%s --shape=%s%s%s%s%s%s%s%s --mode=%s\n", options.op.c_str(),
          options.dtype.c_str(), options.shape.c_str(), options.product() ? (" --trans=" + options.trans).c_str() : "",
-         options.constB ? " --const-b" : "", options.bias ? " --bias" : "", options.api == "execute" ? " --api=execute" : "",
+         options.constB ? " --const-b" : "", options.bias ? " --bias" : "",
+         options.api == "execute" ? " --api=execute" : "",
          options.fuzz ? " --fuzz" : "", options.sync == "event" ? " --sync=event" : "",
          options.precision == "low" ? " --precision=low" : "", options.mode.c_str());
   aclrtDestroyStream(stream);

@@ -16,6 +16,17 @@ constexpr int64_t kMaxSweptElements = 512 * 640;
 
 bool isF32(Value value) { return cast<ShapedType>(value.getType()).getElementType().isF32(); }
 
+// The generic on tensors that is the only user of a product's result, as its first operand: where
+// an epilogue (scaledEpilogue, biasEpilogue) would be.
+linalg::GenericOp soleConsumer(linalg::LinalgOp product) {
+  Value result = product->getResult(0);
+  if (!result.hasOneUse()) return {};
+  OpOperand &use = *result.getUses().begin();
+  auto consumer = dyn_cast<linalg::GenericOp>(use.getOwner());
+  if (!consumer || use.getOperandNumber() != 0 || !consumer.hasPureTensorSemantics()) return {};
+  return consumer;
+}
+
 // True if the last dim of `operand`'s indexing map is loop `loop`.
 bool lastDimIsLoop(linalg::LinalgOp product, unsigned operand, unsigned loop) {
   AffineMap map = product.getMatchingIndexingMap(product.getDpsInputOperand(operand));
@@ -44,14 +55,8 @@ bool mlir::aclop::storesBTransposed(linalg::LinalgOp product) {
 }
 
 linalg::GenericOp mlir::aclop::scaledEpilogue(linalg::LinalgOp product) {
-  Value result = product->getResult(0);
-  if (!result.hasOneUse()) return {};
-  OpOperand &use = *result.getUses().begin();
-  auto epilogue = dyn_cast<linalg::GenericOp>(use.getOwner());
-  if (!epilogue || use.getOperandNumber() != 0 || !epilogue.hasPureTensorSemantics() ||
-      !isScaledGemmEpilogue(epilogue))
-    return {};
-  return epilogue;
+  linalg::GenericOp epilogue = soleConsumer(product);
+  return epilogue && isScaledGemmEpilogue(epilogue) ? epilogue : linalg::GenericOp();
 }
 
 bool mlir::aclop::isPlainProduct(linalg::LinalgOp product) {
@@ -62,12 +67,9 @@ bool mlir::aclop::isPlainProduct(linalg::LinalgOp product) {
 
 linalg::GenericOp mlir::aclop::biasEpilogue(linalg::LinalgOp product) {
   if (!isPlainProduct(product)) return {};
-  Value result = product->getResult(0);
-  if (!result.hasOneUse()) return {};
-  OpOperand &use = *result.getUses().begin();
-  auto epilogue = dyn_cast<linalg::GenericOp>(use.getOwner());
-  if (!epilogue || use.getOperandNumber() != 0 || !epilogue.hasPureTensorSemantics() ||
-      epilogue.getNumDpsInputs() != 2 || epilogue.getNumDpsInits() != 1 || epilogue.getNumReductionLoops() != 0)
+  linalg::GenericOp epilogue = soleConsumer(product);
+  if (!epilogue || epilogue.getNumDpsInputs() != 2 || epilogue.getNumDpsInits() != 1 ||
+      epilogue.getNumReductionLoops() != 0)
     return {};
   if (!llvm::all_of(epilogue->getOperands(), isF32)) return {};
   // acc and the result element for element, the bias along the last dim (n).

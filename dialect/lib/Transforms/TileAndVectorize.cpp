@@ -618,9 +618,9 @@ linalg::LinalgOp productOverRows(IRRewriter &rewriter, linalg::GenericOp epilogu
 constexpr int64_t kTallTileSweptElements = 128 * 256;
 
 // An f32 GEMM on generated register tiles (whole 8x32 tiles, B small enough to sweep) computes
-// its epilogue in the tiles (fuseRegisterTiles), as a MatMul does its bias if it has one. In cache tiles the product ran into a zeroed
-// temporary that a second pass read back with C: at 64^3 the temporary's allocation and fill and
-// that pass were ~10% of a launch. With 12-row tiles, the rows past the last whole one (4 or 8)
+// its epilogue in the tiles (fuseRegisterTiles), as a MatMul does its bias if it has one. In
+// cache tiles the product ran into a zeroed temporary that a second pass read back with C: at
+// 64^3 the temporary's allocation and fill and that pass were ~10% of a launch. With 12-row tiles, the rows past the last whole one (4 or 8)
 // are split off first and take a tile of their own height.
 LogicalResult fuseIntoRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp product) {
   auto strategy = product->getAttrOfType<DictionaryAttr>("aclop.strategy");

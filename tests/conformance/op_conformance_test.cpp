@@ -1248,11 +1248,13 @@ TEST_F(Conformance, MatrixProducts) {
   check(batchedBias);
   // Whole 8 x 32 register tiles without an epilogue (a plain product) run in generated tiles that
   // hold each accumulator from its zeroing to the result where those win (up to 256 each way,
-  // but for B alone transposed): 8-row tiles (16 x 64 x 40, 40 x 128 x 288: B past 32K elements,
-  // but 12 does not divide 40) and 12-row ones (48 x 128 x 288), in every transpose; batches of
-  // them, with B's batch of one broadcast or not, and either operand transposed. (Inputs within
-  // 1/2: f32 sums of 288 products of up to 4 err past the fixture's fixed 2e-5.)
-  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{16, 64, 40}, {40, 128, 288}, {48, 128, 288}})
+  // but for B alone transposed): 8-row tiles (16 x 64 x 40), 12-row ones (48 x 128 x 288: B past
+  // 32K elements) and 12-row ones with the 4 or 8 rows past them a product of their own (40 and
+  // 32 x 128 x 288; B transposed, 8-row tiles), in every transpose; batches of them, with B's
+  // batch of one broadcast or not, and either operand transposed. (Inputs within 1/2: f32 sums
+  // of 288 products of up to 4 err past the fixture's fixed 2e-5.)
+  for (auto [m, n, k] :
+       {std::tuple<int64_t, int64_t, int64_t>{16, 64, 40}, {40, 128, 288}, {32, 128, 288}, {48, 128, 288}})
     matMul(ACL_FLOAT, ACL_FLOAT, m, n, k, -0.5, 0.5);
   for (int64_t bBatch : {1, 3})
     for (bool ta : {false, true})

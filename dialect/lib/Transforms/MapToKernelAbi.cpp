@@ -53,8 +53,9 @@ std::optional<unsigned> partitionDim(scf::ParallelOp loop) {
 
 // Restricts dimension `d` of `loop` to this block's share of its range: block b of B takes
 // [lb + g(span * b / B), lb + g(span * (b + 1) / B)) with g rounding down to a multiple of
-// `grain` (the last block ends at ub). Every nest uses the same grain, so a nest stepping by
-// row tiles and one stepping by rows give each block the same rows.
+// `grain` (the last block ends at ub). Nests over the same range use the same grain
+// (partitionGrains), so a nest stepping by row tiles and one stepping by rows give each block
+// the same rows.
 void partition(scf::ParallelOp loop, unsigned d, Value blockIdx, Value blockNum, int64_t grain) {
   OpBuilder b(loop);
   Location loc = loop.getLoc();
@@ -74,16 +75,41 @@ void partition(scf::ParallelOp loop, unsigned d, Value blockIdx, Value blockNum,
   loop.getUpperBoundMutable()[d].assign(end);
 }
 
-// The common grain of the partitioned dimensions: the least common multiple of their steps (1
-// if a step is not a constant).
-int64_t partitionGrain(ArrayRef<std::pair<scf::ParallelOp, unsigned>> loops) {
-  int64_t grain = 1;
-  for (auto [loop, d] : loops) {
-    std::optional<int64_t> step = getConstantIntValue(loop.getStep()[d]);
-    if (!step || *step <= 0) return 1;
-    grain = std::lcm(grain, *step);
+// True if `a`'s dimension `da` and `b`'s `db` are known to run over different ranges: both
+// constant, and not the same.
+bool differentRanges(std::pair<scf::ParallelOp, unsigned> a, std::pair<scf::ParallelOp, unsigned> b) {
+  auto bounds = [](std::pair<scf::ParallelOp, unsigned> nest) -> std::optional<std::pair<int64_t, int64_t>> {
+    std::optional<int64_t> lb = getConstantIntValue(nest.first.getLowerBound()[nest.second]);
+    std::optional<int64_t> ub = getConstantIntValue(nest.first.getUpperBound()[nest.second]);
+    if (!lb || !ub) return std::nullopt;
+    return std::pair{*lb, *ub};
+  };
+  auto ra = bounds(a), rb = bounds(b);
+  return ra && rb && *ra != *rb;
+}
+
+// Each partitioned dimension's grain: the least common multiple of the steps of the partitioned
+// dimensions that may run over the same range as it (1 if one of those steps is not a
+// constant). Only nests over the same range can give each block the same rows; nests over
+// ranges known to differ (a product split at its last whole 12-row tile, 252 rows stepping by
+// 12, and its last 4 rows, 256 columns stepping by 32) keep grains of their own, where a common
+// one (96) gave one block 96 of the 252 rows and the other 156.
+SmallVector<int64_t> partitionGrains(ArrayRef<std::pair<scf::ParallelOp, unsigned>> loops) {
+  SmallVector<int64_t> grains;
+  for (auto nest : loops) {
+    int64_t grain = 1;
+    for (auto other : loops) {
+      if (differentRanges(nest, other)) continue;
+      std::optional<int64_t> step = getConstantIntValue(other.first.getStep()[other.second]);
+      if (!step || *step <= 0) {
+        grain = 1;
+        break;
+      }
+      grain = std::lcm(grain, *step);
+    }
+    grains.push_back(grain);
   }
-  return grain;
+  return grains;
 }
 
 // Divides the function's work over blocks; returns whether it could.
@@ -101,8 +127,8 @@ bool partitionOverBlocks(func::FuncOp func, Value blockIdx, Value blockNum) {
     if (writesMemory(&op)) divisible = false;
   }
   if (divisible && !loops.empty()) {
-    int64_t grain = partitionGrain(loops);
-    for (auto [loop, d] : loops) partition(loop, d, blockIdx, blockNum, grain);
+    SmallVector<int64_t> grains = partitionGrains(loops);
+    for (auto [nest, grain] : llvm::zip_equal(loops, grains)) partition(nest.first, nest.second, blockIdx, blockNum, grain);
     return true;
   }
   // Single block: everything runs under `if (blockIdx == 0)`.

@@ -611,6 +611,43 @@ linalg::LinalgOp productOverRows(IRRewriter &rewriter, linalg::GenericOp epilogu
   return partProduct;
 }
 
+// A plain product (2-D, no epilogue) as two over its rows [0, whole) and [whole, m), each zeroing
+// and writing its slice of the product's destination in turn, for tiles of their own heights.
+// The destination is the output already (empty tensors eliminated first, as for GEMM's epilogue
+// parts), and the second part's slice is taken from the first part's result, so that both
+// bufferize in place.
+SmallVector<linalg::LinalgOp> splitPlainProductRows(IRRewriter &rewriter, linalg::LinalgOp product, int64_t whole) {
+  auto fill = product.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+  (void)bufferization::eliminateEmptyTensors(rewriter, product->getParentOfType<func::FuncOp>());
+  SmallVector<int64_t> ranges = product.getStaticLoopRanges();  // (m, k, n)
+  Location loc = product.getLoc();
+  auto index = [&](int64_t value) -> OpFoldResult { return rewriter.getIndexAttr(value); };
+  Value result = fill.getDpsInitOperand(0)->get();
+  SmallVector<linalg::LinalgOp> parts;
+  rewriter.setInsertionPoint(product);
+  for (auto [offset, size] : {std::pair{int64_t{0}, whole}, std::pair{whole, ranges[0] - whole}}) {
+    SmallVector<OpFoldResult> outOffsets{index(offset), index(0)}, outSizes{index(size), index(ranges[2])};
+    SmallVector<OpFoldResult> strides(2, index(1));
+    Value slice = tensor::ExtractSliceOp::create(rewriter, loc, result, outOffsets, outSizes, strides);
+    Value zeroed = linalg::FillOp::create(rewriter, loc, fill.value(), slice).getResult(0);
+    FailureOr<TilingResult> part = cast<TilingInterface>(product.getOperation())
+                                       .getTiledImplementation(rewriter, {index(offset), index(0), index(0)},
+                                                               {index(size), index(ranges[1]), index(ranges[2])});
+    if (failed(part)) return {};
+    auto partProduct = cast<linalg::LinalgOp>(part->tiledOps.front());
+    OpOperand *init = partProduct.getDpsInitOperand(0);
+    Operation *stale = init->get().getDefiningOp();  // its slice of the whole fill
+    rewriter.modifyOpInPlace(partProduct, [&] { init->set(zeroed); });
+    if (stale && stale->use_empty()) rewriter.eraseOp(stale);
+    result = tensor::InsertSliceOp::create(rewriter, loc, partProduct->getResult(0), result, outOffsets, outSizes,
+                                           strides);
+    parts.push_back(partProduct);
+  }
+  rewriter.replaceOp(product, result);
+  if (fill->use_empty()) rewriter.eraseOp(fill);
+  return parts;
+}
+
 // Register tiles of 12 rows (24 accumulators) read B a third less often per FMA than tiles of 8,
 // which counts once B is well past L1 (best of 3, 1 thread: 512^3 152 -> 162 GF/s, 384^3 163 ->
 // 170, 256x512x512 159 -> 169, 256^3 171 -> 172; 64^3 147 -> 145, 640x512x64 161 -> 161):
@@ -634,13 +671,20 @@ LogicalResult fuseIntoRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp produ
   // 217 ms, each part transposing its own panels).
   bool sweepsB = !storesBTransposed(product);
   int64_t rows = sweepsB && ranges[1] * ranges[2] > kTallTileSweptElements ? kTallRegisterRows : kRegisterRows;
-  // The rows past the last whole tall tile are split off as a part of the epilogue; a plain
-  // product has none to split (nor a batch's epilogue rows as its first dim), and takes 8-row
-  // tiles where 12 do not divide its rows.
-  if ((!epilogue || batched) && ranges[0] % rows != 0) rows = kRegisterRows;
+  // The rows past the last whole tall tile are split off: as a part of the epilogue, or of a
+  // plain product without one. A batch's rows are not its first dim: it takes 8-row tiles
+  // where 12 do not divide its rows.
+  if (batched && ranges[0] % rows != 0) rows = kRegisterRows;
   int64_t whole = ranges[0] / rows * rows;
   if (whole == ranges[0] || whole == 0) {
     fuseRegisterTiles(rewriter, product, epilogue, whole == 0 ? kRegisterRows : rows);
+    return success();
+  }
+  if (!epilogue) {
+    SmallVector<linalg::LinalgOp> parts = splitPlainProductRows(rewriter, product, whole);
+    if (parts.empty()) return failure();
+    fuseRegisterTiles(rewriter, parts[0], {}, rows);
+    fuseRegisterTiles(rewriter, parts[1], {}, ranges[0] - whole);
     return success();
   }
   Operation *fill = product.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();

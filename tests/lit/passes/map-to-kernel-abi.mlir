@@ -97,6 +97,34 @@ func.func @k(%out: memref<100xf32>, %block: index, %blocks: index) attributes {a
 
 // -----
 
+// Nests over ranges known to differ keep grains of their own: a product's 12-row tiles over
+// rows [0, 252) and its last 4 rows' 32-column tiles over [0, 256) (a common grain of 96 would
+// give one block 96 of the 252 rows and the other 156).
+// CHECK-LABEL: func.func private @__aclop_compute_split_grains
+// CHECK: arith.divui %{{.*}}, %c12{{(_[0-9]+)?}} : index
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%c12)
+// CHECK: arith.divui %{{.*}}, %c32{{(_[0-9]+)?}} : index
+// CHECK: scf.parallel (%{{.*}}) = (%{{.*}}) to (%{{.*}}) step (%c32)
+func.func @k(%out: memref<256x256xf32>, %block: index, %blocks: index) attributes {aclop.kernel = "split_grains"} {
+  %c0 = arith.constant 0 : index
+  %c12 = arith.constant 12 : index
+  %c32 = arith.constant 32 : index
+  %c252 = arith.constant 252 : index
+  %c256 = arith.constant 256 : index
+  %zero = arith.constant 0.0 : f32
+  scf.parallel (%i) = (%c0) to (%c252) step (%c12) {
+    memref.store %zero, %out[%i, %c0] : memref<256x256xf32>
+    scf.reduce
+  }
+  scf.parallel (%j) = (%c0) to (%c256) step (%c32) {
+    memref.store %zero, %out[%c252, %j] : memref<256x256xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
 // A loop over one tile per block (up to the block count) gives block b iteration b; the
 // kernel's request for one block per worker and its work per output element (or where its
 // dynamic depth is) are recorded for the launch recipe.

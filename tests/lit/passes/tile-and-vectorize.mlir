@@ -396,6 +396,24 @@ func.func @batched_plain_register_tiles(%a: tensor<3x16x48xf32>, %b: tensor<1x48
   return %r : tensor<3x16x64xf32>
 }
 
+// B past 32K elements: a plain product takes 12-row tiles too, and the rows past the last whole
+// one (8 of 32) are a product of their own, with 8-row tiles: each part zeroes its own rows.
+// FUSED-LABEL: func @plain_tall_register_tiles
+// FUSED-NOT: linalg.fill
+// FUSED: %[[WHOLE:.*]] = scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (24, 128) step (12, 32)
+// FUSED:   scf.for {{.*}} -> (vector<12x32xf32>)
+// FUSED: %[[PART:.*]] = tensor.insert_slice %[[WHOLE]] into %{{.*}}[0, 0] [24, 128]
+// FUSED: %[[RESTROWS:.*]] = tensor.extract_slice %[[PART]][24, 0] [8, 128]
+// FUSED: %[[REST:.*]] = scf.forall (%{{.*}}) = (0) to (128) step (32) shared_outs(%{{.*}} = %[[RESTROWS]])
+// FUSED:   scf.for {{.*}} -> (vector<8x32xf32>)
+// FUSED: tensor.insert_slice %[[REST]] into %[[PART]][24, 0] [8, 128]
+// FUSED-NOT: linalg.generic
+// FUSED: return
+func.func @plain_tall_register_tiles(%a: tensor<32x288xf32>, %b: tensor<288x128xf32>) -> tensor<32x128xf32> {
+  %r = aclop.matmul %a, %b : (tensor<32x288xf32>, tensor<288x128xf32>) -> tensor<32x128xf32>
+  return %r : tensor<32x128xf32>
+}
+
 // A bias over n (MatMulV2's) is added in the tiles, to the accumulator, before the store: no
 // second pass over the result.
 // FUSED-LABEL: func @bias_register_tiles

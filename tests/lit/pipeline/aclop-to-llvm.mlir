@@ -156,6 +156,23 @@ func.func @g(%a: memref<32x288xf32>, %b: memref<288x128xf32>, %c: memref<32x128x
 
 // -----
 
+// A MatMul kernel (a plain product) split the same way: each part zeroes and writes its rows
+// of the output buffer in place.
+// CHECK: module attributes {aclop.partitioned = {matmul_kernel = true}
+// CHECK-NOT: @malloc
+// CHECK-NOT: llvm.intr.memcpy
+// CHECK-LABEL: llvm.func @matmul_kernel(%arg0: !llvm.ptr, %arg1: !llvm.ptr) -> i32
+func.func @m(%a: memref<32x288xf32>, %b: memref<288x128xf32>, %out: memref<32x128xf32>, %bi: index, %bn: index)
+    attributes {aclop.kernel = "matmul_kernel"} {
+  %x = bufferization.to_tensor %a restrict : memref<32x288xf32> to tensor<32x288xf32>
+  %y = bufferization.to_tensor %b restrict : memref<288x128xf32> to tensor<288x128xf32>
+  %r = aclop.matmul %x, %y : (tensor<32x288xf32>, tensor<288x128xf32>) -> tensor<32x128xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<32x128xf32>, memref<32x128xf32>) -> ()
+  return
+}
+
+// -----
+
 // Conv2D kernels as products write the output in place through its collapsed view (pixels as
 // one dim) and stay block-partitioned (over images here): NHWC without bias (the product
 // itself writes the output) and NCHW with bias (the transposing epilogue does). The patch

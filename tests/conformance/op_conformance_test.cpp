@@ -887,6 +887,28 @@ TEST_F(Conformance, Pad) {
   printf("pad: %d cases\n", checked_);
 }
 
+// Outputs of 32 MiB and more take non-temporal stores where every vector store is aligned
+// (aclop-stream-stores): an Add's, whose vectors start at multiples of 16 floats, and not a
+// Pad's, whose interior starts 8 floats into each row (its 64-byte non-temporal stores faulted).
+TEST_F(Conformance, LargeOutputs) {
+  const std::vector<int64_t> shape{4096, 2048};  // 32 MiB of f32
+  Case add{"Add", {randomTensor(ACL_FLOAT, shape, 80), randomTensor(ACL_FLOAT, shape, 81)}, nullptr,
+           HostTensor(ACL_FLOAT, shape), [](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+             int64_t i = index[0] * 2048 + index[1];
+             return double(float(in[0].at(i)) + float(in[1].at(i)));
+           }};
+  check(add);
+  HostTensor paddings(ACL_INT32, {2, 2});
+  for (int64_t i = 0; i < 4; ++i) paddings.set(i, 8.0);
+  Case pad{"Pad", {randomTensor(ACL_FLOAT, {4080, 2032}, 82), paddings}, nullptr, HostTensor(ACL_FLOAT, shape),
+           [](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+             int64_t row = index[0] - 8, column = index[1] - 8;
+             return row < 0 || row >= 4080 || column < 0 || column >= 2032 ? 0.0 : in[0].at(row * 2032 + column);
+           }};
+  pad.constInputs = {1};
+  check(pad);
+}
+
 // Mirrored and repeated padding: PadV3 (`mode` reflect or edge) and MirrorPad (REFLECT or
 // SYMMETRIC), paddings a const input. Each output element reads the input element its position
 // mirrors (about the edge element, or with it repeated) or clamps to, per dim; the paddings

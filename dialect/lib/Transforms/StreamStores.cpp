@@ -14,8 +14,11 @@
 
 #include "aclop/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace mlir::aclop {
@@ -35,8 +38,56 @@ BlockArgument rootArgument(Value value) {
   return dyn_cast<BlockArgument>(value);
 }
 
-// A whole-vector write of a large, statically shaped, contiguous output argument whose rows
-// keep every vector at its natural alignment once the base is aligned; the alignment, or 0.
+bool isMultipleOf(Value value, int64_t factor, unsigned depth = 0);
+
+// True if affine expression `expr` over `operands` (dims, then symbols) is known to be a
+// multiple of `factor`.
+bool isMultipleOf(AffineExpr expr, ValueRange operands, unsigned dims, int64_t factor, unsigned depth) {
+  if (auto constant = dyn_cast<AffineConstantExpr>(expr)) return constant.getValue() % factor == 0;
+  if (auto dim = dyn_cast<AffineDimExpr>(expr)) return isMultipleOf(operands[dim.getPosition()], factor, depth);
+  if (auto symbol = dyn_cast<AffineSymbolExpr>(expr))
+    return isMultipleOf(operands[dims + symbol.getPosition()], factor, depth);
+  auto binary = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!binary) return false;
+  bool lhs = isMultipleOf(binary.getLHS(), operands, dims, factor, depth);
+  if (expr.getKind() == AffineExprKind::Add) return lhs && isMultipleOf(binary.getRHS(), operands, dims, factor, depth);
+  if (expr.getKind() == AffineExprKind::Mul) return lhs || isMultipleOf(binary.getRHS(), operands, dims, factor, depth);
+  return false;
+}
+
+// True if index `value` is known to be a multiple of `factor`: a constant, a loop's induction
+// variable with such a start and step (a block's share of a partitioned loop starts at a
+// multiple of its steps), or sums, products, selects and affine maps of those.
+bool isMultipleOf(Value value, int64_t factor, unsigned depth) {
+  if (++depth > 16) return false;
+  if (std::optional<int64_t> constant = getConstantIntValue(value)) return *constant % factor == 0;
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    Operation *owner = argument.getOwner()->getParentOp();
+    unsigned i = argument.getArgNumber();
+    if (auto loop = dyn_cast_or_null<scf::ParallelOp>(owner); loop && i < loop.getNumLoops())
+      return isMultipleOf(loop.getLowerBound()[i], factor, depth) && isMultipleOf(loop.getStep()[i], factor, depth);
+    if (auto loop = dyn_cast_or_null<scf::ForOp>(owner); loop && value == loop.getInductionVar())
+      return isMultipleOf(loop.getLowerBound(), factor, depth) && isMultipleOf(loop.getStep(), factor, depth);
+    return false;
+  }
+  Operation *op = value.getDefiningOp();
+  if (isa<arith::AddIOp, arith::SubIOp>(op))
+    return isMultipleOf(op->getOperand(0), factor, depth) && isMultipleOf(op->getOperand(1), factor, depth);
+  if (isa<arith::MulIOp>(op))
+    return isMultipleOf(op->getOperand(0), factor, depth) || isMultipleOf(op->getOperand(1), factor, depth);
+  if (auto select = dyn_cast<arith::SelectOp>(op))
+    return isMultipleOf(select.getTrueValue(), factor, depth) && isMultipleOf(select.getFalseValue(), factor, depth);
+  if (auto apply = dyn_cast<affine::AffineApplyOp>(op))
+    return isMultipleOf(apply.getAffineMap().getResult(0), apply.getMapOperands(), apply.getAffineMap().getNumDims(),
+                        factor, depth);
+  return false;
+}
+
+// A whole-vector write of a large, statically shaped, contiguous output argument at a place
+// known to keep the vector at its natural alignment once the base is aligned; the alignment,
+// or 0. The place is the view's offset plus each index times its stride: the offset, every
+// stride but the last (1) and the last index must be multiples of the vector's length (a Pad's
+// interior written 8 floats into each row is not; its non-temporal stores faulted).
 int64_t streamableAlignment(vector::TransferWriteOp write, int64_t minBytes) {
   VectorType vector = write.getVectorType();
   if (write.getMask() || vector.getRank() != 1 || !write.getPermutationMap().isMinorIdentity() ||
@@ -49,9 +100,14 @@ int64_t streamableAlignment(vector::TransferWriteOp write, int64_t minBytes) {
   int64_t vectorBytes = vector.getNumElements() * elementBytes;
   if (vectorBytes != 16 && vectorBytes != 32 && vectorBytes != 64) return 0;
   if (memref.getNumElements() * elementBytes < minBytes) return 0;
-  // Rows of the output must be whole vectors, so that a vector that starts a tile along the
-  // last dim (tiles are whole vectors) is aligned wherever its row starts.
-  if (memref.getRank() > 1 && (memref.getShape().back() * elementBytes) % vectorBytes != 0) return 0;
+  int64_t lanes = vector.getNumElements(), offset;
+  SmallVector<int64_t> strides;
+  auto view = cast<MemRefType>(write.getBase().getType());
+  if (view.getRank() == 0 || failed(view.getStridesAndOffset(strides, offset)) || ShapedType::isDynamic(offset) ||
+      offset % lanes != 0 || strides.back() != 1 || !isMultipleOf(write.getIndices().back(), lanes))
+    return 0;
+  for (int64_t stride : ArrayRef(strides).drop_back())
+    if (ShapedType::isDynamic(stride) || stride % lanes != 0) return 0;
   return vectorBytes;
 }
 

@@ -84,3 +84,64 @@ func.func @not_streamed(%in: memref<16xf32>, %small: memref<16xf32>, %odd: memre
   }
   return
 }
+
+// -----
+
+// Left alone: writes whose vectors are not known to be aligned once the base is: a Pad's
+// interior, 8 floats into each row (through an index and through a view's offset), and
+// vectors a loop steps half a vector apart.
+// CHECK-LABEL: func @unaligned_places
+// CHECK-NOT: scf.if
+// CHECK-NOT: nontemporal
+func.func @unaligned_places(%out: memref<8x1024xf32>, %v: vector<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c1008 = arith.constant 1008 : index
+  scf.parallel (%r, %i) = (%c0, %c0) to (%c8, %c1008) step (%c1, %c16) {
+    %j = affine.apply affine_map<()[s0] -> (s0 + 8)>()[%i]
+    vector.transfer_write %v, %out[%r, %j] {in_bounds = [true]} : vector<16xf32>, memref<8x1024xf32>
+    scf.reduce
+  }
+  %interior = memref.subview %out[0, 8] [8, 1008] [1, 1] : memref<8x1024xf32> to memref<8x1008xf32, strided<[1024, 1], offset: 8>>
+  scf.parallel (%r, %i) = (%c0, %c0) to (%c8, %c1008) step (%c1, %c16) {
+    vector.transfer_write %v, %interior[%r, %i] {in_bounds = [true]} : vector<16xf32>, memref<8x1008xf32, strided<[1024, 1], offset: 8>>
+    scf.reduce
+  }
+  scf.parallel (%r, %i) = (%c0, %c0) to (%c8, %c1008) step (%c1, %c8) {
+    vector.transfer_write %v, %out[%r, %i] {in_bounds = [true]} : vector<16xf32>, memref<8x1024xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// A block's share of a partitioned loop starts at a multiple of its step, and a view may start
+// at whole vectors: both streamed.
+// CHECK-LABEL: func @aligned_places
+// CHECK: scf.if
+// CHECK: llvm.store {{.*}} nontemporal
+// CHECK: scf.if
+// CHECK: llvm.store {{.*}} nontemporal
+func.func @aligned_places(%out: memref<8x1024xf32>, %v: vector<16xf32>, %block: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c16 = arith.constant 16 : index
+  %c512 = arith.constant 512 : index
+  %c1024 = arith.constant 1024 : index
+  %start = arith.muli %block, %c512 : index
+  %end = arith.addi %start, %c512 : index
+  scf.parallel (%r, %i) = (%c0, %start) to (%c8, %end) step (%c1, %c16) {
+    vector.transfer_write %v, %out[%r, %i] {in_bounds = [true]} : vector<16xf32>, memref<8x1024xf32>
+    scf.reduce
+  }
+  %half = memref.subview %out[0, 512] [8, 512] [1, 1] : memref<8x1024xf32> to memref<8x512xf32, strided<[1024, 1], offset: 512>>
+  scf.parallel (%r, %i) = (%c0, %c0) to (%c8, %c512) step (%c1, %c16) {
+    vector.transfer_write %v, %half[%r, %i] {in_bounds = [true]} : vector<16xf32>, memref<8x512xf32, strided<[1024, 1], offset: 512>>
+    scf.reduce
+  }
+  return
+}

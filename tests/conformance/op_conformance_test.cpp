@@ -1270,9 +1270,9 @@ TEST_F(Conformance, MatrixProducts) {
   check(batchedBias);
   // Whole 8 x 32 register tiles without an epilogue (a plain product) run in generated tiles that
   // hold each accumulator from its zeroing to the result where those win (up to 256 each way,
-  // but for B alone transposed): 8-row tiles (16 x 64 x 40), 12-row ones (48 x 128 x 288: B past
-  // 32K elements) and 12-row ones with the 4 or 8 rows past them a product of their own (40 and
-  // 32 x 128 x 288; B transposed, 8-row tiles), in every transpose; batches of them, with B's
+  // but for B alone transposed): 8-row tiles (16 x 64 x 40: 12 + 4 rows would sweep B as often),
+  // 12-row ones (48 x 128 x 288) and 12-row ones with the 4 or 8 rows past them a product of
+  // their own (40 and 32 x 128 x 288; B transposed, 8-row tiles), in every transpose; batches of them, with B's
   // batch of one broadcast or not, and either operand transposed. (Inputs within 1/2: f32 sums
   // of 288 products of up to 4 err past the fixture's fixed 2e-5.)
   for (auto [m, n, k] :
@@ -1310,6 +1310,21 @@ TEST_F(Conformance, MatrixProducts) {
                                  in[2].at(index[2]);
                         }};
   check(batchedTilesBias);
+  // A batch whose rows 12 do not divide: each matrix's 36 rows in 12-row tiles, then its last 4
+  // rows in tiles of their own (split over the rows, the batch's second dim), plain and with a
+  // bias, B's batch broadcast or not.
+  for (int64_t bBatch : {1, 2})
+    for (bool withBias : {false, true}) {
+      std::vector<HostTensor> inputs{randomTensor(ACL_FLOAT, {2, 40, 24}, 32, -0.5, 0.5),
+                                     randomTensor(ACL_FLOAT, {bBatch, 24, 64}, 33, -0.5, 0.5)};
+      if (withBias) inputs.push_back(randomTensor(ACL_FLOAT, {64}, 34));
+      Case c{withBias ? "BatchMatMulV2" : "BatchMatMul", inputs, nullptr, HostTensor(ACL_FLOAT, {2, 40, 64}),
+             [withBias](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+               return product(in[0], in[1], false, false, index[0], index[1], index[2]) +
+                      (withBias ? in[2].at(index[2]) : 0.0);
+             }};
+      check(c);
+    }
   // One batch of 333 rows: several blocks split the rows (the batch dim is a unit), in row tiles.
   Case tallBatch{"BatchMatMul", {randomTensor(ACL_FLOAT, {1, 333, 40}, 20), randomTensor(ACL_FLOAT, {1, 40, 100}, 21)},
                  nullptr, HostTensor(ACL_FLOAT, {1, 333, 100}),

@@ -611,28 +611,36 @@ linalg::LinalgOp productOverRows(IRRewriter &rewriter, linalg::GenericOp epilogu
   return partProduct;
 }
 
-// A plain product (2-D, no epilogue) as two over its rows [0, whole) and [whole, m), each zeroing
-// and writing its slice of the product's destination in turn, for tiles of their own heights.
-// The destination is the output already (empty tensors eliminated first, as for GEMM's epilogue
-// parts), and the second part's slice is taken from the first part's result, so that both
-// bufferize in place.
+// A plain product (no epilogue; a batch of them too) as two over its rows [0, whole) and
+// [whole, m), each zeroing and writing its slice of the product's destination in turn, for
+// tiles of their own heights. The destination is the output already (empty tensors eliminated
+// first, as for GEMM's epilogue parts), and the second part's slice is taken from the first
+// part's result, so that both bufferize in place.
 SmallVector<linalg::LinalgOp> splitPlainProductRows(IRRewriter &rewriter, linalg::LinalgOp product, int64_t whole) {
   auto fill = product.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
   (void)bufferization::eliminateEmptyTensors(rewriter, product->getParentOfType<func::FuncOp>());
-  SmallVector<int64_t> ranges = product.getStaticLoopRanges();  // (m, k, n)
+  SmallVector<int64_t> ranges = product.getStaticLoopRanges();  // (batch?, m, k, n)
+  const unsigned rowDim = ranges.size() - 3;
+  const int64_t rows = ranges[rowDim], depth = ranges[rowDim + 1], columns = ranges[rowDim + 2];
   Location loc = product.getLoc();
   auto index = [&](int64_t value) -> OpFoldResult { return rewriter.getIndexAttr(value); };
   Value result = fill.getDpsInitOperand(0)->get();
   SmallVector<linalg::LinalgOp> parts;
   rewriter.setInsertionPoint(product);
-  for (auto [offset, size] : {std::pair{int64_t{0}, whole}, std::pair{whole, ranges[0] - whole}}) {
-    SmallVector<OpFoldResult> outOffsets{index(offset), index(0)}, outSizes{index(size), index(ranges[2])};
-    SmallVector<OpFoldResult> strides(2, index(1));
+  for (auto [offset, size] : {std::pair{int64_t{0}, whole}, std::pair{whole, rows - whole}}) {
+    // Over (batch?, m, n) for the output, (batch?, m, k, n) for the product.
+    SmallVector<OpFoldResult> outOffsets, outSizes;
+    if (rowDim) outOffsets.push_back(index(0)), outSizes.push_back(index(ranges[0]));
+    outOffsets.append({index(offset), index(0)});
+    outSizes.append({index(size), index(columns)});
+    SmallVector<OpFoldResult> strides(outOffsets.size(), index(1));
+    SmallVector<OpFoldResult> offsets(outOffsets), sizes(outSizes);
+    offsets.insert(offsets.begin() + rowDim + 1, index(0));
+    sizes.insert(sizes.begin() + rowDim + 1, index(depth));
     Value slice = tensor::ExtractSliceOp::create(rewriter, loc, result, outOffsets, outSizes, strides);
     Value zeroed = linalg::FillOp::create(rewriter, loc, fill.value(), slice).getResult(0);
-    FailureOr<TilingResult> part = cast<TilingInterface>(product.getOperation())
-                                       .getTiledImplementation(rewriter, {index(offset), index(0), index(0)},
-                                                               {index(size), index(ranges[1]), index(ranges[2])});
+    FailureOr<TilingResult> part =
+        cast<TilingInterface>(product.getOperation()).getTiledImplementation(rewriter, offsets, sizes);
     if (failed(part)) return {};
     auto partProduct = cast<linalg::LinalgOp>(part->tiledOps.front());
     OpOperand *init = partProduct.getDpsInitOperand(0);
@@ -648,11 +656,14 @@ SmallVector<linalg::LinalgOp> splitPlainProductRows(IRRewriter &rewriter, linalg
   return parts;
 }
 
-// Register tiles of 12 rows (24 accumulators) read B a third less often per FMA than tiles of 8,
-// which counts once B is well past L1 (best of 3, 1 thread: 512^3 152 -> 162 GF/s, 384^3 163 ->
-// 170, 256x512x512 159 -> 169, 256^3 171 -> 172; 64^3 147 -> 145, 640x512x64 161 -> 161):
-// products whose B has more elements than this take them.
-constexpr int64_t kTallTileSweptElements = 128 * 256;
+// Register tiles of 12 rows (24 accumulators) read B a third less often per FMA than tiles of 8.
+// Since the rows past the last whole one became a part of their own that writes in place
+// (session 46) they won on every shape measured, B in L1 or not (1 thread, GF/s, 8 -> 12 rows:
+// MatMul 64^3 183 -> 187-192, 128^3 171-178 -> 181-189, 48x64x64 183-189 -> 191-198, 240x64x512
+// 175-180 -> 193-197, 240x1024x32 162-163 -> 168-179, 48x64x1024 176-186 -> 202; GEMM 64^3
+// 178 -> 182, 240x128x128 160-169 -> 166-179, 640x512x64 164-166 -> 175-181; 240x64x64 and
+// 128x64x128 even), where they sweep B fewer times: not for 16 rows (12 + 4, as often as 8 + 8).
+bool tallTilesSweepLess(int64_t rows) { return (rows + kTallRegisterRows - 1) / kTallRegisterRows < rows / kRegisterRows; }
 
 // An f32 GEMM on generated register tiles (whole 8x32 tiles, B small enough to sweep) computes
 // its epilogue in the tiles (fuseRegisterTiles), as a MatMul does its bias if it has one. In
@@ -670,11 +681,9 @@ LogicalResult fuseIntoRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp produ
   // (512^3 NT 147 GF/s with 12-row tiles, 154 with 8; and the split doubled the compile, 120 ->
   // 217 ms, each part transposing its own panels).
   bool sweepsB = !storesBTransposed(product);
-  int64_t rows = sweepsB && ranges[1] * ranges[2] > kTallTileSweptElements ? kTallRegisterRows : kRegisterRows;
+  int64_t rows = sweepsB && tallTilesSweepLess(ranges[0]) ? kTallRegisterRows : kRegisterRows;
   // The rows past the last whole tall tile are split off: as a part of the epilogue, or of a
-  // plain product without one. A batch's rows are not its first dim: it takes 8-row tiles
-  // where 12 do not divide its rows.
-  if (batched && ranges[0] % rows != 0) rows = kRegisterRows;
+  // plain product without one.
   int64_t whole = ranges[0] / rows * rows;
   if (whole == ranges[0] || whole == 0) {
     fuseRegisterTiles(rewriter, product, epilogue, whole == 0 ? kRegisterRows : rows);
@@ -695,8 +704,8 @@ LogicalResult fuseIntoRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp produ
   // destination is already the output.
   (void)bufferization::eliminateEmptyTensors(rewriter, epilogue->getParentOfType<func::FuncOp>());
   rewriter.setInsertionPoint(epilogue);
-  auto [wholeTiles, rest] =
-      linalg::splitOp(rewriter, cast<TilingInterface>(epilogue.getOperation()), 0, rewriter.getIndexAttr(whole));
+  auto [wholeTiles, rest] = linalg::splitOp(rewriter, cast<TilingInterface>(epilogue.getOperation()), batched ? 1 : 0,
+                                             rewriter.getIndexAttr(whole));
   if (!wholeTiles) {  // not split: 8-row tiles divide it
     fuseRegisterTiles(rewriter, product, epilogue, kRegisterRows);
     return success();

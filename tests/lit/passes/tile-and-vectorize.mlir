@@ -341,7 +341,7 @@ func.func @gemm_transposed_b_strips(%a: tensor<16x48xf32>, %b: tensor<64x48xf32>
   return %r : tensor<16x64xf32>
 }
 
-// B past 32K elements: 12-row register tiles (24 accumulators), and the rows past the last whole
+// More than 16 rows: 12-row register tiles (24 accumulators), and the rows past the last whole
 // one (here 8 of 32) are split off first into a GEMM part of their own, with 8-row tiles.
 // FUSED-LABEL: func @gemm_tall_register_tiles
 // FUSED-NOT: linalg.fill
@@ -396,8 +396,8 @@ func.func @batched_plain_register_tiles(%a: tensor<3x16x48xf32>, %b: tensor<1x48
   return %r : tensor<3x16x64xf32>
 }
 
-// B past 32K elements: a plain product takes 12-row tiles too, and the rows past the last whole
-// one (8 of 32) are a product of their own, with 8-row tiles: each part zeroes its own rows.
+// A plain product takes 12-row tiles too, and the rows past the last whole one (8 of 32) are a
+// product of their own, with 8-row tiles: each part zeroes its own rows.
 // FUSED-LABEL: func @plain_tall_register_tiles
 // FUSED-NOT: linalg.fill
 // FUSED: %[[WHOLE:.*]] = scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (24, 128) step (12, 32)
@@ -412,6 +412,23 @@ func.func @batched_plain_register_tiles(%a: tensor<3x16x48xf32>, %b: tensor<1x48
 func.func @plain_tall_register_tiles(%a: tensor<32x288xf32>, %b: tensor<288x128xf32>) -> tensor<32x128xf32> {
   %r = aclop.matmul %a, %b : (tensor<32x288xf32>, tensor<288x128xf32>) -> tensor<32x128xf32>
   return %r : tensor<32x128xf32>
+}
+
+// A batch is split over its rows (its second dim) the same way: 36 rows of each matrix in
+// 12-row tiles, its last 4 rows in 4-row ones.
+// FUSED-LABEL: func @batched_tall_register_tiles
+// FUSED-NOT: linalg.fill
+// FUSED: %[[WHOLE:.*]] = scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) = (0, 0, 0) to (3, 36, 64) step (1, 12, 32)
+// FUSED:   scf.for {{.*}} -> (vector<1x12x32xf32>)
+// FUSED: %[[PART:.*]] = tensor.insert_slice %[[WHOLE]] into %{{.*}}[0, 0, 0] [3, 36, 64]
+// FUSED: %[[REST:.*]] = scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (3, 64) step (1, 32)
+// FUSED:   scf.for {{.*}} -> (vector<1x4x32xf32>)
+// FUSED: tensor.insert_slice %[[REST]] into %[[PART]][0, 36, 0] [3, 4, 64]
+// FUSED-NOT: linalg.generic
+// FUSED: return
+func.func @batched_tall_register_tiles(%a: tensor<3x40x48xf32>, %b: tensor<1x48x64xf32>) -> tensor<3x40x64xf32> {
+  %r = aclop.batch_matmul %a, %b : (tensor<3x40x48xf32>, tensor<1x48x64xf32>) -> tensor<3x40x64xf32>
+  return %r : tensor<3x40x64xf32>
 }
 
 // A bias over n (MatMulV2's) is added in the tiles, to the accumulator, before the store: no

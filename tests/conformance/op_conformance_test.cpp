@@ -888,8 +888,9 @@ TEST_F(Conformance, Pad) {
 }
 
 // Outputs of 32 MiB and more take non-temporal stores where every vector store is aligned
-// (aclop-stream-stores): an Add's, whose vectors start at multiples of 16 floats, and not a
-// Pad's, whose interior starts 8 floats into each row (its 64-byte non-temporal stores faulted).
+// (aclop-stream-stores): an Add's, whose vectors start at multiples of 16 floats, a
+// transpose's tiles, a row of 16 floats at a time, and not a Pad's, whose interior starts 8
+// floats into each row (its 64-byte non-temporal stores faulted).
 TEST_F(Conformance, LargeOutputs) {
   const std::vector<int64_t> shape{4096, 2048};  // 32 MiB of f32
   Case add{"Add", {randomTensor(ACL_FLOAT, shape, 80), randomTensor(ACL_FLOAT, shape, 81)}, nullptr,
@@ -907,6 +908,16 @@ TEST_F(Conformance, LargeOutputs) {
            }};
   pad.constInputs = {1};
   check(pad);
+  // A transpose's 16x16 tiles stored a row at a time, its next block's rows fetched ahead.
+  Case transpose{"TransposeD", {randomTensor(ACL_FLOAT, {2048, 4096}, 83)},
+                 [](aclopAttr *attr) {
+                   const int64_t perm[] = {1, 0};
+                   aclopSetAttrListInt(attr, "perm", 2, perm);
+                 },
+                 HostTensor(ACL_FLOAT, shape), [](const std::vector<HostTensor> &in, const std::vector<int64_t> &index) {
+                   return in[0].at(index[1] * 4096 + index[0]);
+                 }};
+  check(transpose);
 }
 
 // Mirrored and repeated padding: PadV3 (`mode` reflect or edge) and MirrorPad (REFLECT or

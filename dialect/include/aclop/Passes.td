@@ -225,14 +225,21 @@ def AclopBf16SelectsAsIntegers : Pass<"aclop-bf16-selects-as-integers", "func::F
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
-def AclopLowerNarrowTransposes : Pass<"aclop-lower-narrow-transposes", "func::FuncOp"> {
-  let summary = "2-D vector.transpose of 16- or 8-bit elements as one vector.shuffle";
+def AclopLowerTransposes : Pass<"aclop-lower-transposes", "func::FuncOp"> {
+  let summary = "2-D vector.transpose as shuffles: 16- and 8-bit ones, and 16x16 32-bit ones on 512-bit vectors";
   let description = [{
-    The shuffle of the flattened vector becomes word and byte unpacks in LLVM's x86 backend,
-    where convert-vector-to-llvm's default (an extract and an insert an element) took 1.5 times
-    the instructions: a 16x16 f16 transpose, 632 against 406. 32-bit transposes are left to the
-    default, which ran as fast.
+    A transpose of 16- or 8-bit elements becomes one vector.shuffle of the flattened vector,
+    which LLVM's x86 backend lowers to word and byte unpacks, where convert-vector-to-llvm's
+    default (an extract and an insert an element) took 1.5 times the instructions: a 16x16 f16
+    transpose, 632 against 406. With `vector-bits` of 512 or more, a 16x16 transpose of 32-bit
+    elements takes MLIR's 16x16 shuffle sequence (unpacks and 128-bit lane shuffles, 64 of them),
+    where the default left LLVM about 200 two-source permutes. Other 32-bit transposes are left
+    to the default.
   }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "Vector register width in bits (0: unknown)">
+  ];
   let dependentDialects = ["::mlir::vector::VectorDialect"];
 }
 
@@ -284,6 +291,19 @@ def AclopLowerStridedCopies : Pass<"aclop-lower-strided-copies", "func::FuncOp">
     ```
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"];
+}
+
+def AclopPrefetchTransposedBlocks : Pass<"aclop-prefetch-transposed-blocks", "func::FuncOp"> {
+  let summary = "Fetch the rows a transpose's next block reads while it transposes this one";
+  let description = [{
+    Runs after bufferization. A `vector.transfer_read` that transposes the last two dims of a
+    memref (a V x V tile of a transpose, reading V rows a line each) whose rows move only with
+    the innermost induction variable of an enclosing `scf.parallel` is preceded by
+    `memref.prefetch`es of the lines the same read reads in that loop's next iteration (its
+    rows one step further). Rows a whole input row apart are not followed by the hardware
+    prefetchers. A prefetch never faults: past the end is harmless.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
 }
 
 def AclopLowerRegisterTiles : Pass<"aclop-lower-register-tiles", "func::FuncOp"> {

@@ -37,11 +37,11 @@ std::string pipelineText(const aclop::AclopToLlvmOptions &options) {
          "aclop-call-ukernels,"
          "func.func(convert-linalg-to-parallel-loops),scf-forall-to-parallel,canonicalize,cse,"
          "func.func(aclop-lower-strided-copies,aclop-lower-strided-gathers,aclop-lower-register-tiles,"
-         "aclop-version-gemm-epilogue),aclop-map-to-kernel-abi," +
+         "aclop-prefetch-transposed-blocks,aclop-version-gemm-epilogue),aclop-map-to-kernel-abi," +
          std::string(options.streamStores ? "func.func(aclop-stream-stores)," : "") +
          std::string(options.fastBf16 ? "func.func(aclop-fast-bf16-truncation)," : "") +
          "func.func(convert-vector-to-scf{full-unroll=true}),lower-affine,convert-scf-to-cf,"
-         "func.func(aclop-float-min-max-to-llvm,aclop-approximate-math,aclop-lower-narrow-transposes,"
+         "func.func(aclop-float-min-max-to-llvm,aclop-approximate-math,aclop-lower-transposes{vector-bits=" + std::to_string(options.vectorBits) + "},"
          "aclop-lower-dynamic-expand-shapes,aclop-bf16-selects-as-integers),arith-expand{include-bf16=true},"
          "expand-strided-metadata,lower-affine,"
          // Math first: libm calls for what LLVM has no intrinsic for (erf) scalarize vectors.

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/IRMapping.h"
 
 namespace mlir::aclop {
@@ -90,17 +91,19 @@ bool isMultipleOf(Value value, int64_t factor, unsigned depth) {
 // interior written 8 floats into each row is not; its non-temporal stores faulted).
 int64_t streamableAlignment(vector::TransferWriteOp write, int64_t minBytes) {
   VectorType vector = write.getVectorType();
-  if (write.getMask() || vector.getRank() != 1 || !write.getPermutationMap().isMinorIdentity() ||
+  if (write.getMask() || vector.getRank() == 0 || !write.getPermutationMap().isMinorIdentity() ||
       !llvm::all_of(write.getInBoundsValues(), [](bool inBounds) { return inBounds; }))
     return 0;
   BlockArgument argument = rootArgument(write.getBase());
   auto memref = argument ? dyn_cast<MemRefType>(argument.getType()) : MemRefType();
   if (!memref || !memref.hasStaticShape() || !memref.getLayout().isIdentity()) return 0;
+  // Each row of the vector (its last dim: an n-D vector, a transpose's tile, stores a row at
+  // a time) is one store.
   int64_t elementBytes = memref.getElementTypeBitWidth() / 8;
-  int64_t vectorBytes = vector.getNumElements() * elementBytes;
+  int64_t lanes = vector.getShape().back(), offset;
+  int64_t vectorBytes = lanes * elementBytes;
   if (vectorBytes != 16 && vectorBytes != 32 && vectorBytes != 64) return 0;
   if (memref.getNumElements() * elementBytes < minBytes) return 0;
-  int64_t lanes = vector.getNumElements(), offset;
   SmallVector<int64_t> strides;
   auto view = cast<MemRefType>(write.getBase().getType());
   if (view.getRank() == 0 || failed(view.getStridesAndOffset(strides, offset)) || ShapedType::isDynamic(offset) ||
@@ -135,32 +138,47 @@ struct AclopStreamStoresPass : aclop::impl::AclopStreamStoresBase<AclopStreamSto
     }
   }
 
-  // A non-temporal llvm.store, except for f16 and bf16 vectors: the x86 backend has no
-  // non-temporal store of those (it emits a plain one, and LLVM folds a bitcast to integers
-  // back into the store), so they are written by a vmovntdq of their bits.
+  // A non-temporal llvm.store a row of the vector (its last dim), except for f16 and bf16
+  // vectors: the x86 backend has no non-temporal store of those (it emits a plain one, and LLVM
+  // folds a bitcast to integers back into the store), so they are written by a vmovntdq of their
+  // bits.
   static void storeNonTemporally(vector::TransferWriteOp write, int64_t alignment) {
     OpBuilder b(write);
     Location loc = write.getLoc();
     Value base = write.getBase();
     auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, base);
-    Value element = metadata.getOffset();
-    for (auto [index, stride] : llvm::zip(write.getIndices(), metadata.getStrides()))
-      element = arith::AddIOp::create(b, loc, element, arith::MulIOp::create(b, loc, index, stride));
     VectorType type = write.getVectorType();
+    auto row = VectorType::get(type.getShape().back(), type.getElementType());
     unsigned bits = type.getElementTypeBitWidth();
-    Value bytes = arith::MulIOp::create(b, loc, element, arith::ConstantIndexOp::create(b, loc, bits / 8));
-    Value address = arith::AddIOp::create(b, loc, memref::ExtractAlignedPointerAsIndexOp::create(b, loc, base), bytes);
-    Value address64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
-    Value pointer = LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), address64);
-    if (!type.getElementType().isF16() && !type.getElementType().isBF16()) {
-      LLVM::StoreOp::create(b, loc, write.getVector(), pointer, alignment, /*isVolatile=*/false, /*isNonTemporal=*/true);
-      return;
+    Value pointerBase = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, base);
+    SmallVector<int64_t> leading(type.getShape().drop_back());
+    const size_t vectorDims = leading.size(), memrefDims = write.getIndices().size();
+    for (int64_t position = 0, rows = type.getNumElements() / row.getNumElements(); position < rows; ++position) {
+      // The row's place in the vector, and so its indices: the vector's leading dims are the
+      // memref's dims before its last.
+      SmallVector<int64_t> place = delinearize(position, computeStrides(leading));
+      Value element = metadata.getOffset();
+      for (auto [d, index, stride] : llvm::enumerate(write.getIndices(), metadata.getStrides())) {
+        size_t vectorDim = d + vectorDims + 1 - memrefDims;  // of the row's leading dims, if < vectorDims
+        if (d + vectorDims + 1 >= memrefDims && vectorDim < vectorDims && place[vectorDim])
+          index = arith::AddIOp::create(b, loc, index, arith::ConstantIndexOp::create(b, loc, place[vectorDim]));
+        element = arith::AddIOp::create(b, loc, element, arith::MulIOp::create(b, loc, index, stride));
+      }
+      Value bytes = arith::MulIOp::create(b, loc, element, arith::ConstantIndexOp::create(b, loc, bits / 8));
+      Value address = arith::AddIOp::create(b, loc, pointerBase, bytes);
+      Value address64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
+      Value pointer = LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), address64);
+      Value values = vectorDims ? vector::ExtractOp::create(b, loc, write.getVector(), place).getResult()
+                                : write.getVector();
+      if (!type.getElementType().isF16() && !type.getElementType().isBF16()) {
+        LLVM::StoreOp::create(b, loc, values, pointer, alignment, /*isVolatile=*/false, /*isNonTemporal=*/true);
+        continue;
+      }
+      Value integers = LLVM::BitcastOp::create(b, loc, VectorType::get(row.getShape(), b.getIntegerType(bits)), values);
+      LLVM::InlineAsmOp::create(b, loc, TypeRange{}, ValueRange{pointer, integers}, "vmovntdq $1, ($0)",
+                                "r,v,~{memory}", /*has_side_effects=*/true, /*is_align_stack=*/false,
+                                LLVM::tailcallkind::TailCallKind::None, LLVM::AsmDialectAttr(), ArrayAttr());
     }
-    Value integers = LLVM::BitcastOp::create(b, loc, VectorType::get(type.getShape(), b.getIntegerType(bits)),
-                                             write.getVector());
-    LLVM::InlineAsmOp::create(b, loc, TypeRange{}, ValueRange{pointer, integers}, "vmovntdq $1, ($0)", "r,v,~{memory}",
-                              /*has_side_effects=*/true, /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-                              LLVM::AsmDialectAttr(), ArrayAttr());
   }
 
   // Each vector read of a large input in the streaming copy also prefetches, into L2, the

@@ -145,3 +145,39 @@ func.func @aligned_places(%out: memref<8x1024xf32>, %v: vector<16xf32>, %block: 
   }
   return
 }
+
+// -----
+
+// A transpose's 16x16 tile is stored a row at a time: 16 non-temporal stores of 16 floats, the
+// tile's rows at its first row plus 0 to 15. Rows of 32 floats (a register tile's) are not
+// streamed.
+// CHECK-LABEL: func @tiles
+// CHECK: scf.if
+// CHECK-COUNT-16: llvm.store {{.*}} {alignment = 64 : i64, nontemporal} : vector<16xf32>, !llvm.ptr
+// CHECK-NOT: nontemporal
+// CHECK: } else {
+// CHECK-LABEL: func @register_tiles
+// CHECK-NOT: nontemporal
+func.func @tiles(%out: memref<64x1024xf32>, %v: vector<16x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %c1024 = arith.constant 1024 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c1024) step (%c16, %c16) {
+    vector.transfer_write %v, %out[%i, %j] {in_bounds = [true, true]} : vector<16x16xf32>, memref<64x1024xf32>
+    scf.reduce
+  }
+  return
+}
+func.func @register_tiles(%out: memref<64x1024xf32>, %v: vector<8x32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %c1024 = arith.constant 1024 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c64, %c1024) step (%c8, %c32) {
+    vector.transfer_write %v, %out[%i, %j] {in_bounds = [true, true]} : vector<8x32xf32>, memref<64x1024xf32>
+    scf.reduce
+  }
+  return
+}

@@ -1,6 +1,8 @@
-// 2-D transposes of 16- and 8-bit elements become one shuffle of the flattened vector; 32-bit
+// 2-D transposes of 16- and 8-bit elements become one shuffle of the flattened vector; with
+// 512-bit vectors a 16x16 32-bit one becomes unpacks and 128-bit lane shuffles; other 32-bit
 // and higher-rank ones are left to convert-vector-to-llvm.
-// RUN: %op-opt %s -aclop-lower-narrow-transposes | FileCheck %s
+// RUN: %op-opt %s -aclop-lower-transposes | FileCheck %s
+// RUN: %op-opt %s -aclop-lower-transposes=vector-bits=512 | FileCheck %s --check-prefix=WIDE
 
 // CHECK-LABEL: func @narrow
 // CHECK: %[[F16:.*]] = vector.shape_cast %arg0 : vector<16x16xf16> to vector<256xf16>
@@ -24,4 +26,18 @@ func.func @kept(%a: vector<8x8xf32>, %b: vector<2x4x8xf16>) -> (vector<8x8xf32>,
   %0 = vector.transpose %a, [1, 0] : vector<8x8xf32> to vector<8x8xf32>
   %1 = vector.transpose %b, [1, 0, 2] : vector<2x4x8xf16> to vector<4x2x8xf16>
   return %0, %1 : vector<8x8xf32>, vector<4x2x8xf16>
+}
+
+// A 16x16 f32 tile: kept without 512-bit vectors; with them, 64 shuffles of 16-lane rows and no
+// transpose left.
+// CHECK-LABEL: func @square
+// CHECK: vector.transpose %arg0, [1, 0] : vector<16x16xf32> to vector<16x16xf32>
+// WIDE-LABEL: func @square
+// WIDE-NOT: vector.transpose
+// WIDE-COUNT-64: vector.shuffle {{.*}} : vector<16xf32>, vector<16xf32>
+// WIDE-NOT: vector.shuffle
+// WIDE: return
+func.func @square(%a: vector<16x16xf32>) -> vector<16x16xf32> {
+  %0 = vector.transpose %a, [1, 0] : vector<16x16xf32> to vector<16x16xf32>
+  return %0 : vector<16x16xf32>
 }

@@ -191,7 +191,7 @@ bool isMultiplyAccumulate(linalg::LinalgOp op, bool mustExtend, bool roundedToBf
 
 // True if generated register tiles beat the f32 ukernel on this product: a GEMM whose epilogue
 // runs inside them (fitsFusedRegisterTiles) with A and B stored (m, k) and (k, n), or with no
-// dim past 256 and not just B transposed. Measured on one core (GF/s generated / ukernel): NN
+// dim past 256, or B alone transposed at most 256 deep. Measured on one core (GF/s generated / ukernel): NN
 // 64^3 150/132, 256^3 172/162, 512^3 ~equal; TN 64^3 152/138, 256^3 165/155, 384^3 145/142,
 // 512^3 124/158; TT 64^3 116/111, 256^3 158/157, 320^3 134/144, 512^3 127/150; NT (strips that
 // transpose B) 64^3 112/125, 256^3 160/170, 640^3 104/163; cache tiles (no epilogue to take in,
@@ -203,13 +203,21 @@ bool isMultiplyAccumulate(linalg::LinalgOp op, bool mustExtend, bool roundedToBf
 // products of 128 rows and columns or more take the ukernel: in one process (lib-ab, Intel with
 // AMX, 1 thread), ukernel over generated TT 128^3 1.05, 192^3 1.10, 256^3 1.10; but 64^3 0.93,
 // 256x64x256 0.95, 100x256x256 1.00 (NN 64^3 0.87, 256^3 0.93; TN 128^3-192^3 0.94, 256^3 1.01).
+// Since session 46 (16x16 panel transposes by 64 shuffles, aclop-lower-transposes) NT strips win
+// where their (k, 32) panel fits L1, at most 256 deep (op-bench MatMul, Xeon, 1 thread, GF/s
+// generated / ukernel: 64^3 164-169/147, 128x128x64 174-176/158, 128x64x128 171-177/161-167,
+// 256^3 182-184/171-182, 512x512x64 167/156-164, 640x512x64 184-190/168-171, 2048x64x64
+// 183-188/171-178), and lose deeper (384^3 164-167/169-176, 512^3 163-167/174-175,
+// 512x128x512 172-177/178-186).
 constexpr int64_t kMaxGeneratedBElements = 256 * 1024;
+constexpr int64_t kMaxStripPanelDepth = 256;
 bool f32RegisterTilesWin(linalg::LinalgOp op) {
   if (!fitsFusedRegisterTiles(op)) return false;
   bool transposedA = storesATransposed(op), transposedB = storesBTransposed(op);
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   unsigned loops = ranges.size();
   if (transposedA && transposedB && ranges[loops - 3] >= 128 && ranges[loops - 2] >= 128) return false;
+  if (transposedB && !transposedA) return ranges[loops - 2] <= kMaxStripPanelDepth;
   if (llvm::all_of(ranges, [](int64_t range) { return range <= 256; })) return transposedA || !transposedB;
   return !transposedA && !transposedB && ranges[loops - 2] * ranges[loops - 1] < kMaxGeneratedBElements;
 }

@@ -173,65 +173,69 @@ func.func @ukernel_products(%a: tensor<64x128xi8>, %b: tensor<128x96xi8>, %x: te
 // UKERNEL-LABEL: func @tall_product
 // UKERNEL: cache_tiles = array<i64: 512, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
 // UKERNEL: cache_tiles = array<i64: 256, 0, 0>, ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni"
-func.func @tall_product(%a: tensor<2048x120xf32>, %b: tensor<96x120xf32>, %x: tensor<2048x128xi8>,
+func.func @tall_product(%a: tensor<2048x320xf32>, %b: tensor<96x320xf32>, %x: tensor<2048x128xi8>,
                         %y: tensor<128x96xi8>) -> (tensor<2048x96xf32>, tensor<2048x96xi32>) {
-  %0 = aclop.matmul %a, %b {transpose_b = true} : (tensor<2048x120xf32>, tensor<96x120xf32>) -> tensor<2048x96xf32>
+  %0 = aclop.matmul %a, %b {transpose_b = true} : (tensor<2048x320xf32>, tensor<96x320xf32>) -> tensor<2048x96xf32>
   %1 = aclop.matmul %x, %y : (tensor<2048x128xi8>, tensor<128x96xi8>) -> tensor<2048x96xi32>
   return %0, %1 : tensor<2048x96xf32>, tensor<2048x96xi32>
 }
 
-// A batch of two or more matrices shares out by matrix: one of up to 512 rows is one call
-// (attention's heads, Q K^T), a taller one is split as a single matrix would be. A single or
-// dynamic batch splits its rows. (B transposed: the ukernel; with B (k, n) these whole register
-// tiles take generated ones, @batched_register_tiles.)
+// A batch of two or more matrices shares out by matrix: one of up to 512 rows is one call, a
+// taller one is split as a single matrix would be. A single or dynamic batch splits its rows.
+// (B transposed and past 256 deep: the ukernel; shallower, or with B (k, n), these whole
+// register tiles take generated ones, @batched_register_tiles.)
 // UKERNEL-LABEL: func @batched_products
 // UKERNEL: cache_tiles = array<i64: 1, 128, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
 // UKERNEL: cache_tiles = array<i64: 1, 512, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
 // UKERNEL: cache_tiles = array<i64: 1, 64, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
 // UKERNEL: cache_tiles = array<i64: 1, 64, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
-func.func @batched_products(%q: tensor<12x128x64xf32>, %k: tensor<12x128x64xf32>, %p: tensor<12x512x512xf32>,
-                            %v: tensor<12x64x512xf32>, %q1: tensor<1x128x64xf32>, %k1: tensor<1x128x64xf32>,
+func.func @batched_products(%q: tensor<12x128x320xf32>, %k: tensor<12x128x320xf32>, %p: tensor<12x512x512xf32>,
+                            %v: tensor<12x64x512xf32>, %q1: tensor<1x128x320xf32>, %k1: tensor<1x128x320xf32>,
                             %qd: tensor<?x128x64xf32>, %kd: tensor<?x128x64xf32>)
     -> (tensor<12x128x128xf32>, tensor<12x512x64xf32>, tensor<1x128x128xf32>, tensor<?x128x128xf32>) {
-  %0 = aclop.batch_matmul %q, %k {transpose_b = true} : (tensor<12x128x64xf32>, tensor<12x128x64xf32>) -> tensor<12x128x128xf32>
+  %0 = aclop.batch_matmul %q, %k {transpose_b = true} : (tensor<12x128x320xf32>, tensor<12x128x320xf32>) -> tensor<12x128x128xf32>
   %1 = aclop.batch_matmul %p, %v {transpose_b = true} : (tensor<12x512x512xf32>, tensor<12x64x512xf32>) -> tensor<12x512x64xf32>
-  %2 = aclop.batch_matmul %q1, %k1 {transpose_b = true} : (tensor<1x128x64xf32>, tensor<1x128x64xf32>) -> tensor<1x128x128xf32>
+  %2 = aclop.batch_matmul %q1, %k1 {transpose_b = true} : (tensor<1x128x320xf32>, tensor<1x128x320xf32>) -> tensor<1x128x128xf32>
   %3 = aclop.batch_matmul %qd, %kd {transpose_b = true} : (tensor<?x128x64xf32>, tensor<?x128x64xf32>) -> tensor<?x128x128xf32>
   return %0, %1, %2, %3 : tensor<12x128x128xf32>, tensor<12x512x64xf32>, tensor<1x128x128xf32>, tensor<?x128x128xf32>
 }
 
-// Batched plain products of whole register tiles (attention's P V, B (k, n)) take generated
-// tiles, a matrix at a time; a dynamic batch keeps the ukernel.
+// Batched plain products of whole register tiles (attention's P V, B (k, n), and its Q K^T, B
+// transposed 64 deep) take generated tiles, a matrix at a time; a dynamic batch keeps the
+// ukernel.
 // UKERNEL-LABEL: func @batched_register_tiles
 // UKERNEL: cache_tiles = array<i64: 1, 64, 128, 512>, vector_size = 16 : i64
 // UKERNEL: cache_tiles = array<i64: 1, 64, 128, 512>, vector_size = 16 : i64
 // UKERNEL: cache_tiles = array<i64: 1, 64, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
+// UKERNEL: cache_tiles = array<i64: 1, 64, 128, 512>, vector_size = 16 : i64
 func.func @batched_register_tiles(%p: tensor<12x128x128xf32>, %v: tensor<12x128x64xf32>, %w: tensor<1x128x64xf32>,
                                   %pd: tensor<?x128x128xf32>, %vd: tensor<?x128x64xf32>)
-    -> (tensor<12x128x64xf32>, tensor<12x128x64xf32>, tensor<?x128x64xf32>) {
+    -> (tensor<12x128x64xf32>, tensor<12x128x64xf32>, tensor<?x128x64xf32>, tensor<12x128x128xf32>) {
   %0 = aclop.batch_matmul %p, %v : (tensor<12x128x128xf32>, tensor<12x128x64xf32>) -> tensor<12x128x64xf32>
   %1 = aclop.batch_matmul %p, %w : (tensor<12x128x128xf32>, tensor<1x128x64xf32>) -> tensor<12x128x64xf32>
   %2 = aclop.batch_matmul %pd, %vd : (tensor<?x128x128xf32>, tensor<?x128x64xf32>) -> tensor<?x128x64xf32>
-  return %0, %1, %2 : tensor<12x128x64xf32>, tensor<12x128x64xf32>, tensor<?x128x64xf32>
+  %3 = aclop.batch_matmul %v, %v {transpose_b = true} : (tensor<12x128x64xf32>, tensor<12x128x64xf32>) -> tensor<12x128x128xf32>
+  return %0, %1, %2, %3 : tensor<12x128x64xf32>, tensor<12x128x64xf32>, tensor<?x128x64xf32>, tensor<12x128x128xf32>
 }
 
 // f32 GEMMs: generated register tiles with the epilogue inside for A (m, k) and B (k, n) while B
-// is small enough to sweep (512 x 640 here: past it, the ukernel), and for transposes up to 256
-// but B alone (n, k) and both with 128 rows and columns or more; past 256, the ukernel for any
-// transpose.
+// is small enough to sweep (512 x 640 here: past it, the ukernel), for B alone (n, k) up to 256
+// deep, and for other transposes up to 256 but both with 128 rows and columns or more; past
+// 256, the ukernel for any transpose.
 // UKERNEL-LABEL: func @gemm_products
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 128, 512>, vector_size = 16 : i64}}
-// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: {{[0-9]+}}, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 128, 512>, vector_size = 16 : i64}}
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: {{[0-9]+}}, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, 128, 512>, vector_size = 16 : i64}}
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: {{[0-9]+}}, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: {{[0-9]+}}, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: {{[0-9]+}}, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
 // UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: 64, {{[0-9]+}}, {{[0-9]+}}>, vector_size = 16 : i64}}
+// UKERNEL: linalg.generic {{.*}} attrs = {aclop.strategy = {cache_tiles = array<i64: {{[0-9]+}}, 0, 0>, ukernel = "aclcpu_ukernel_gemm_f32f32f32"
 func.func @gemm_products(%a: tensor<256x256xf32>, %c: tensor<256x256xf32>, %d: tensor<512x512xf32>,
                          %e: tensor<512x640xf32>, %f: tensor<640x640xf32>, %g: tensor<64x64xf32>, %s: tensor<f32>)
     -> (tensor<256x256xf32>, tensor<256x256xf32>, tensor<512x640xf32>, tensor<256x256xf32>, tensor<512x512xf32>,
-        tensor<256x256xf32>, tensor<512x512xf32>, tensor<64x64xf32>) {
+        tensor<256x256xf32>, tensor<512x512xf32>, tensor<64x64xf32>, tensor<512x512xf32>) {
   %0 = aclop.gemm %a, %a, %c, %s, %s : (tensor<256x256xf32>, tensor<256x256xf32>, tensor<256x256xf32>, tensor<f32>, tensor<f32>) -> tensor<256x256xf32>
   %1 = aclop.gemm %a, %a, %c, %s, %s {transpose_b = true} : (tensor<256x256xf32>, tensor<256x256xf32>, tensor<256x256xf32>, tensor<f32>, tensor<f32>) -> tensor<256x256xf32>
   %2 = aclop.gemm %e, %f, %e, %s, %s : (tensor<512x640xf32>, tensor<640x640xf32>, tensor<512x640xf32>, tensor<f32>, tensor<f32>) -> tensor<512x640xf32>
@@ -240,8 +244,9 @@ func.func @gemm_products(%a: tensor<256x256xf32>, %c: tensor<256x256xf32>, %d: t
   %5 = aclop.gemm %a, %a, %c, %s, %s {transpose_a = true, transpose_b = true} : (tensor<256x256xf32>, tensor<256x256xf32>, tensor<256x256xf32>, tensor<f32>, tensor<f32>) -> tensor<256x256xf32>
   %6 = aclop.gemm %d, %d, %d, %s, %s {transpose_a = true, transpose_b = true} : (tensor<512x512xf32>, tensor<512x512xf32>, tensor<512x512xf32>, tensor<f32>, tensor<f32>) -> tensor<512x512xf32>
   %7 = aclop.gemm %g, %g, %g, %s, %s {transpose_a = true, transpose_b = true} : (tensor<64x64xf32>, tensor<64x64xf32>, tensor<64x64xf32>, tensor<f32>, tensor<f32>) -> tensor<64x64xf32>
-  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<256x256xf32>, tensor<256x256xf32>, tensor<512x640xf32>, tensor<256x256xf32>, tensor<512x512xf32>,
-         tensor<256x256xf32>, tensor<512x512xf32>, tensor<64x64xf32>
+  %8 = aclop.gemm %d, %d, %d, %s, %s {transpose_b = true} : (tensor<512x512xf32>, tensor<512x512xf32>, tensor<512x512xf32>, tensor<f32>, tensor<f32>) -> tensor<512x512xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<256x256xf32>, tensor<256x256xf32>, tensor<512x640xf32>, tensor<256x256xf32>, tensor<512x512xf32>,
+         tensor<256x256xf32>, tensor<512x512xf32>, tensor<64x64xf32>, tensor<512x512xf32>
 }
 
 // Where the target multiplies bf16 pairs (vdpbf16ps), bf16 x bf16 -> f32 products take that

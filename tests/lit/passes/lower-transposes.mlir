@@ -41,3 +41,18 @@ func.func @square(%a: vector<16x16xf32>) -> vector<16x16xf32> {
   %0 = vector.transpose %a, [1, 0] : vector<16x16xf32> to vector<16x16xf32>
   return %0 : vector<16x16xf32>
 }
+
+// A 32x32 f16 tile: one flattened shuffle without 512-bit vectors; with them, 160 shuffles of
+// 32-lane rows (unpacks of 1, 2 and 4 elements, then two rounds of 128-bit lane selects).
+// CHECK-LABEL: func @half_tile
+// CHECK: vector.shape_cast %arg0 : vector<32x32xf16> to vector<1024xf16>
+// WIDE-LABEL: func @half_tile
+// WIDE-NOT: vector.transpose
+// WIDE: %[[LO:.*]] = vector.shuffle %{{.*}}, %{{.*}} [0, 32, 1, 33, 2, 34, 3, 35, 8, 40, 9, 41, 10, 42, 11, 43, 16, 48, 17, 49, 18, 50, 19, 51, 24, 56, 25, 57, 26, 58, 27, 59] : vector<32xf16>, vector<32xf16>
+// WIDE-COUNT-159: vector.shuffle {{.*}} : vector<32xf16>, vector<32xf16>
+// WIDE-NOT: vector.shuffle
+// WIDE: return
+func.func @half_tile(%a: vector<32x32xf16>) -> vector<32x32xf16> {
+  %0 = vector.transpose %a, [1, 0] : vector<32x32xf16> to vector<32x32xf16>
+  return %0 : vector<32x32xf16>
+}

@@ -121,8 +121,10 @@ struct AclopLowerTransposesPass : aclop::impl::AclopLowerTransposesBase<AclopLow
       if (type.getRank() != 2) return;
       unsigned bits = type.getElementType().getIntOrFloatBitWidth();
       const bool wide = vectorBits >= 512;
-      if (bits == 16 && wide && type.getShape() == ArrayRef<int64_t>{kHalfTile, kHalfTile}) halfTiles.push_back(transpose);
-      else if (bits < 32) narrow.push_back(transpose);
+      if (bits == 16 && wide && type.getShape() == ArrayRef<int64_t>{kHalfTile, kHalfTile})
+        halfTiles.push_back(transpose);
+      else if (bits < 32)
+        narrow.push_back(transpose);
       else if (bits == 32 && wide && type.getShape() == ArrayRef<int64_t>{16, 16}) square.push_back(transpose);
     });
     for (vector::TransposeOp transpose : halfTiles) lowerHalfTile(transpose);

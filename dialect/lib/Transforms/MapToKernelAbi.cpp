@@ -128,7 +128,8 @@ bool partitionOverBlocks(func::FuncOp func, Value blockIdx, Value blockNum) {
   }
   if (divisible && !loops.empty()) {
     SmallVector<int64_t> grains = partitionGrains(loops);
-    for (auto [nest, grain] : llvm::zip_equal(loops, grains)) partition(nest.first, nest.second, blockIdx, blockNum, grain);
+    for (auto [nest, grain] : llvm::zip_equal(loops, grains))
+      partition(nest.first, nest.second, blockIdx, blockNum, grain);
     return true;
   }
   // Single block: everything runs under `if (blockIdx == 0)`.

@@ -41,7 +41,8 @@ std::string pipelineText(const aclop::AclopToLlvmOptions &options) {
          std::string(options.streamStores ? "func.func(aclop-stream-stores)," : "") +
          std::string(options.fastBf16 ? "func.func(aclop-fast-bf16-truncation)," : "") +
          "func.func(convert-vector-to-scf{full-unroll=true}),lower-affine,convert-scf-to-cf,"
-         "func.func(aclop-float-min-max-to-llvm,aclop-approximate-math,aclop-lower-transposes{vector-bits=" + std::to_string(options.vectorBits) + "},"
+         "func.func(aclop-float-min-max-to-llvm,aclop-approximate-math,"
+         "aclop-lower-transposes{vector-bits=" + std::to_string(options.vectorBits) + "},"
          "aclop-lower-dynamic-expand-shapes,aclop-bf16-selects-as-integers),arith-expand{include-bf16=true},"
          "expand-strided-metadata,lower-affine,"
          // Math first: libm calls for what LLVM has no intrinsic for (erf) scalarize vectors.

@@ -81,9 +81,10 @@ struct AclopPrefetchTransposedBlocksPass
         indices[rank - 2] =
             arith::AddIOp::create(b, loc, firstRow, arith::ConstantIndexOp::create(b, loc, step + row));
         for (int64_t offset = 0; offset * memref.getElementTypeBitWidth() / 8 < rowBytes; offset += lineElements) {
-          indices[rank - 1] =
-              offset ? arith::AddIOp::create(b, loc, firstColumn, arith::ConstantIndexOp::create(b, loc, offset)).getResult()
-                     : firstColumn;
+          indices[rank - 1] = firstColumn;
+          if (offset)
+            indices[rank - 1] =
+                arith::AddIOp::create(b, loc, firstColumn, arith::ConstantIndexOp::create(b, loc, offset));
           memref::PrefetchOp::create(b, loc, read.getBase(), indices, /*isWrite=*/false, /*locality=*/3,
                                      /*isDataCache=*/true);
         }

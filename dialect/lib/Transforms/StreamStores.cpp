@@ -151,25 +151,25 @@ struct AclopStreamStoresPass : aclop::impl::AclopStreamStoresBase<AclopStreamSto
     auto row = VectorType::get(type.getShape().back(), type.getElementType());
     unsigned bits = type.getElementTypeBitWidth();
     Value pointerBase = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, base);
+    // The vector's leading dims (all but its rows) are the memref's dims before its last: memref
+    // dim d is leading dim d - firstLeading.
     SmallVector<int64_t> leading(type.getShape().drop_back());
-    const size_t vectorDims = leading.size(), memrefDims = write.getIndices().size();
+    const int64_t firstLeading = int64_t(write.getIndices().size()) - 1 - int64_t(leading.size());
     for (int64_t position = 0, rows = type.getNumElements() / row.getNumElements(); position < rows; ++position) {
-      // The row's place in the vector, and so its indices: the vector's leading dims are the
-      // memref's dims before its last.
-      SmallVector<int64_t> place = delinearize(position, computeStrides(leading));
+      SmallVector<int64_t> place = delinearize(position, computeStrides(leading));  // the row's place
       Value element = metadata.getOffset();
       for (auto [d, index, stride] : llvm::enumerate(write.getIndices(), metadata.getStrides())) {
-        size_t vectorDim = d + vectorDims + 1 - memrefDims;  // of the row's leading dims, if < vectorDims
-        if (d + vectorDims + 1 >= memrefDims && vectorDim < vectorDims && place[vectorDim])
-          index = arith::AddIOp::create(b, loc, index, arith::ConstantIndexOp::create(b, loc, place[vectorDim]));
+        int64_t dim = int64_t(d) - firstLeading;
+        if (dim >= 0 && dim < int64_t(leading.size()) && place[dim])
+          index = arith::AddIOp::create(b, loc, index, arith::ConstantIndexOp::create(b, loc, place[dim]));
         element = arith::AddIOp::create(b, loc, element, arith::MulIOp::create(b, loc, index, stride));
       }
       Value bytes = arith::MulIOp::create(b, loc, element, arith::ConstantIndexOp::create(b, loc, bits / 8));
       Value address = arith::AddIOp::create(b, loc, pointerBase, bytes);
       Value address64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), address);
       Value pointer = LLVM::IntToPtrOp::create(b, loc, LLVM::LLVMPointerType::get(b.getContext()), address64);
-      Value values = vectorDims ? vector::ExtractOp::create(b, loc, write.getVector(), place).getResult()
-                                : write.getVector();
+      Value values = leading.empty() ? write.getVector()
+                                     : vector::ExtractOp::create(b, loc, write.getVector(), place).getResult();
       if (!type.getElementType().isF16() && !type.getElementType().isBF16()) {
         LLVM::StoreOp::create(b, loc, values, pointer, alignment, /*isVolatile=*/false, /*isNonTemporal=*/true);
         continue;

@@ -663,13 +663,16 @@ SmallVector<linalg::LinalgOp> splitPlainProductRows(IRRewriter &rewriter, linalg
 // 175-180 -> 193-197, 240x1024x32 162-163 -> 168-179, 48x64x1024 176-186 -> 202; GEMM 64^3
 // 178 -> 182, 240x128x128 160-169 -> 166-179, 640x512x64 164-166 -> 175-181; 240x64x64 and
 // 128x64x128 even), where they sweep B fewer times: not for 16 rows (12 + 4, as often as 8 + 8).
-bool tallTilesSweepLess(int64_t rows) { return (rows + kTallRegisterRows - 1) / kTallRegisterRows < rows / kRegisterRows; }
+bool tallTilesSweepLess(int64_t rows) {
+  return llvm::divideCeilSigned(rows, kTallRegisterRows) < rows / kRegisterRows;
+}
 
 // An f32 GEMM on generated register tiles (whole 8x32 tiles, B small enough to sweep) computes
 // its epilogue in the tiles (fuseRegisterTiles), as a MatMul does its bias if it has one. In
 // cache tiles the product ran into a zeroed temporary that a second pass read back with C: at
-// 64^3 the temporary's allocation and fill and that pass were ~10% of a launch. With 12-row tiles, the rows past the last whole one (4 or 8)
-// are split off first and take a tile of their own height.
+// 64^3 the temporary's allocation and fill and that pass were ~10% of a launch. With 12-row
+// tiles, the rows past the last whole one (4 or 8) are split off first and take a tile of their
+// own height.
 LogicalResult fuseIntoRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp product) {
   auto strategy = product->getAttrOfType<DictionaryAttr>("aclop.strategy");
   if (!strategy || strategy.get("ukernel") || !aclop::fitsFusedRegisterTiles(product)) return failure();

@@ -74,21 +74,23 @@ void lowerHalfTile(vector::TransposeOp transpose) {
   // Unpacks of granules 1, 2 and 4: rows `first` and `first + distance` in each group of
   // 2 * distance rows give the group's rows 2j and 2j + 1 (the lower and upper halves).
   for (auto [granule, distance] : {std::pair<int64_t, int64_t>{1, 1}, {2, 2}, {4, 4}}) {
+    SmallVector<int64_t> low = unpackMask(granule, false), high = unpackMask(granule, true);
     for (int64_t group = 0; group < kHalfTile; group += 2 * distance)
       for (int64_t j = 0; j < distance; ++j) {
         Value x = rows[group + j], y = rows[group + j + distance];
-        next[group + 2 * j] = shuffle(x, y, unpackMask(granule, false));
-        next[group + 2 * j + 1] = shuffle(x, y, unpackMask(granule, true));
+        next[group + 2 * j] = shuffle(x, y, low);
+        next[group + 2 * j + 1] = shuffle(x, y, high);
       }
     std::swap(rows, next);
   }
   // 128-bit lanes: even lanes of a pair (0x88) and odd ones (0xdd), rows 8 then 16 apart.
+  const SmallVector<int64_t> evenLanes = laneMask(0x88), oddLanes = laneMask(0xdd);
   for (int64_t distance : {int64_t{8}, int64_t{16}}) {
     for (int64_t group = 0; group < kHalfTile; group += 2 * distance)
       for (int64_t j = 0; j < distance; ++j) {
         Value x = rows[group + j], y = rows[group + j + distance];
-        next[group + j] = shuffle(x, y, laneMask(0x88));
-        next[group + j + distance] = shuffle(x, y, laneMask(0xdd));
+        next[group + j] = shuffle(x, y, evenLanes);
+        next[group + j + distance] = shuffle(x, y, oddLanes);
       }
     std::swap(rows, next);
   }
@@ -116,16 +118,17 @@ struct AclopLowerTransposesPass : aclop::impl::AclopLowerTransposesBase<AclopLow
   void runOnOperation() override {
     SmallVector<Operation *> narrow, square;
     SmallVector<vector::TransposeOp> halfTiles;
+    const bool wide = vectorBits >= 512;
     getOperation().walk([&](vector::TransposeOp transpose) {
       VectorType type = transpose.getSourceVectorType();
       if (type.getRank() != 2) return;
       unsigned bits = type.getElementType().getIntOrFloatBitWidth();
-      const bool wide = vectorBits >= 512;
       if (bits == 16 && wide && type.getShape() == ArrayRef<int64_t>{kHalfTile, kHalfTile})
         halfTiles.push_back(transpose);
       else if (bits < 32)
         narrow.push_back(transpose);
-      else if (bits == 32 && wide && type.getShape() == ArrayRef<int64_t>{16, 16}) square.push_back(transpose);
+      else if (bits == 32 && wide && type.getShape() == ArrayRef<int64_t>{16, 16})
+        square.push_back(transpose);
     });
     for (vector::TransposeOp transpose : halfTiles) lowerHalfTile(transpose);
     if (failed(lowerTransposes(narrow, vector::VectorTransposeLowering::Shuffle1D, &getContext())) ||

@@ -71,7 +71,8 @@ struct AclopPrefetchTransposedBlocksPass
         return;
       int64_t step = nextBlockRows(read, rank - 2);
       if (step == 0) return;
-      int64_t rows = vector.getDimSize(1), rowBytes = vector.getDimSize(0) * memref.getElementTypeBitWidth() / 8;
+      // The read covers `rows` rows of the memref, `columns` elements of each.
+      int64_t rows = vector.getDimSize(1), columns = vector.getDimSize(0);
       OpBuilder b(read);
       Location loc = read.getLoc();
       SmallVector<Value> indices(read.getIndices());
@@ -80,7 +81,7 @@ struct AclopPrefetchTransposedBlocksPass
       for (int64_t row = 0; row < rows; ++row) {
         indices[rank - 2] =
             arith::AddIOp::create(b, loc, firstRow, arith::ConstantIndexOp::create(b, loc, step + row));
-        for (int64_t offset = 0; offset * memref.getElementTypeBitWidth() / 8 < rowBytes; offset += lineElements) {
+        for (int64_t offset = 0; offset < columns; offset += lineElements) {
           indices[rank - 1] = firstColumn;
           if (offset)
             indices[rank - 1] =

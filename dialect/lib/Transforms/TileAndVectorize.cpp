@@ -613,12 +613,11 @@ linalg::LinalgOp productOverRows(IRRewriter &rewriter, linalg::GenericOp epilogu
 
 // A plain product (no epilogue; a batch of them too) as two over its rows [0, whole) and
 // [whole, m), each zeroing and writing its slice of the product's destination in turn, for
-// tiles of their own heights. The destination is the output already (empty tensors eliminated
-// first, as for GEMM's epilogue parts), and the second part's slice is taken from the first
-// part's result, so that both bufferize in place.
+// tiles of their own heights. The destination is the output already (the caller eliminated
+// empty tensors first), and the second part's slice is taken from the first part's result, so
+// that both bufferize in place.
 SmallVector<linalg::LinalgOp> splitPlainProductRows(IRRewriter &rewriter, linalg::LinalgOp product, int64_t whole) {
   auto fill = product.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
-  (void)bufferization::eliminateEmptyTensors(rewriter, product->getParentOfType<func::FuncOp>());
   SmallVector<int64_t> ranges = product.getStaticLoopRanges();  // (batch?, m, k, n)
   const unsigned rowDim = ranges.size() - 3;
   const int64_t rows = ranges[rowDim], depth = ranges[rowDim + 1], columns = ranges[rowDim + 2];
@@ -692,6 +691,12 @@ LogicalResult fuseIntoRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp produ
     fuseRegisterTiles(rewriter, product, epilogue, whole == 0 ? kRegisterRows : rows);
     return success();
   }
+  // The parts write slices of the destination, then insert them into it. Were that a
+  // tensor.empty still, empty-tensor elimination would turn the first part's slice into a slice
+  // of the empty (it visits that insert first) and only then the empty into the output:
+  // bufferization gave the first part a buffer of its own and copied it. Eliminated now, the
+  // destination is already the output.
+  (void)bufferization::eliminateEmptyTensors(rewriter, product->getParentOfType<func::FuncOp>());
   if (!epilogue) {
     SmallVector<linalg::LinalgOp> parts = splitPlainProductRows(rewriter, product, whole);
     if (parts.empty()) return failure();
@@ -700,12 +705,6 @@ LogicalResult fuseIntoRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp produ
     return success();
   }
   Operation *fill = product.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
-  // The parts write slices of the epilogue's destination, then insert them into it. Were that a
-  // tensor.empty still, empty-tensor elimination would turn the first part's slice into a slice
-  // of the empty (it visits that insert first) and only then the empty into the output:
-  // bufferization gave the first part a buffer of its own and copied it. Eliminated now, the
-  // destination is already the output.
-  (void)bufferization::eliminateEmptyTensors(rewriter, epilogue->getParentOfType<func::FuncOp>());
   rewriter.setInsertionPoint(epilogue);
   auto [wholeTiles, rest] = linalg::splitOp(rewriter, cast<TilingInterface>(epilogue.getOperation()), batched ? 1 : 0,
                                              rewriter.getIndexAttr(whole));

@@ -703,6 +703,20 @@ struct RowAhead {
   }
 };
 
+// f32 B larger than L2 under several tiles: the first 2^shift tiles over a micro-panel share the
+// fetching, each the rows of its 2^-shift of the micro-panel ahead, a row every 2^shift steps.
+// One tile fetching two lines a step left it waiting on the fill buffers (about one line per
+// step is what they pass from L3 here). Not for B in L2: the shift's arithmetic a step cost 2.5%
+// where the FMAs are the limit (36x512x512). Measured in streamedProduct's notes.
+struct SharedRowAhead : RowAhead {
+  int64_t shift;
+  void prefetchNext(int64_t step) const {
+    const char *row = ahead + (step >> shift) * aheadRowBytes;
+    _mm_prefetch(row, _MM_HINT_T1);
+    _mm_prefetch(row + 64, _MM_HINT_T1);
+  }
+};
+
 // bf16 pairs fetch the next piece with RowAhead as well, each fetching tile two adjacent lines
 // (64 columns) of a row a step, down one half of the piece's rows.
 constexpr int64_t kStreamedColumns = 512;
@@ -722,8 +736,8 @@ struct StreamedA {
 
 // f32: B in place. Whole micro-panels load unmasked: on Zen 5 a masked load that misses L1
 // stalls where a plain one does not (the streamed M = 16 loop alone: 63 against 136 GF/s).
-template <bool Whole>
-struct StreamedOperands : RowAhead, StreamedA<float> {
+template <bool Whole, class Ahead = RowAhead>
+struct StreamedOperands : Ahead, StreamedA<float> {
   using Products = F32Products;
   const float *b;
   int64_t bDepthStride;
@@ -755,15 +769,22 @@ struct StreamedPairs : RowAhead, StreamedA<uint32_t> {
 };
 
 // With more than one tile over a micro-panel, the first also keeps its pairs ([step][32], in
-// L1) for the others (KeptPairs), which then neither read B nor interleave it again: bf16 M =
-// 16, N = K = 4096 (two tiles of 8 rows) +12%, with B in cache +4%.
+// L1) for the others (Kept), which then neither read B nor interleave it again: bf16 M =
+// 16, N = K = 4096 (two tiles of 8 rows) +12%, with B in cache +4%. f32 keeps B's rows the same
+// way (KeepingB): read in place by every tile, B's rows (a page apart or more) shared L1 sets
+// with each other and were read back from L2.
 template <bool Whole>
 struct KeepingPairs : StreamedPairs<Whole> {
   uint32_t *kept;
 };
-struct KeptPairs : RowAhead, StreamedA<uint32_t> {
-  using Products = PairProducts;
-  const uint32_t *kept;
+template <bool Whole, class Ahead>
+struct KeepingB : StreamedOperands<Whole, Ahead> {
+  float *kept;
+};
+template <class Word, class Ahead = RowAhead>  // f32, or bf16 pairs
+struct Kept : Ahead, StreamedA<Word> {
+  using Products = std::conditional_t<std::is_same_v<Word, float>, F32Products, PairProducts>;
+  const Word *kept;
   __m512 bAt(int64_t step, int half, __mmask16) const { return _mm512_load_ps(kept + step * kColumns + 16 * half); }
 };
 
@@ -868,6 +889,14 @@ __attribute__((always_inline)) inline void bStep(const KeepingPairs<Whole> &oper
   operands.interleave(k, b);
   for (int h = 0; h < Halves; ++h) _mm512_store_ps(operands.kept + k * kColumns + 16 * h, b[h]);
 }
+template <int Halves, bool Whole, class Ahead>
+__attribute__((always_inline)) inline void bStep(const KeepingB<Whole, Ahead> &operands, int64_t k, __m512 (&b)[Halves],
+                                                 __mmask16 low, __mmask16 high) {
+  for (int h = 0; h < Halves; ++h) {
+    b[h] = operands.bAt(k, h, h == 0 ? low : high);
+    _mm512_store_ps(operands.kept + k * kColumns + 16 * h, b[h]);
+  }
+}
 
 // The operands a register tile reads: the caller's, or for a tile that stores its pairs as it
 // goes (KeepingPairs) a copy. GCC took those stores to change the caller's operands and reloaded
@@ -879,6 +908,10 @@ const Operands &tileOperands(const Operands &operands) {
 }
 template <bool Whole>
 KeepingPairs<Whole> tileOperands(const KeepingPairs<Whole> &operands) {
+  return operands;
+}
+template <bool Whole, class Ahead>
+KeepingB<Whole, Ahead> tileOperands(const KeepingB<Whole, Ahead> &operands) {
   return operands;
 }
 
@@ -1052,6 +1085,16 @@ constexpr int64_t kStreamedFarDepth = 32;  // B larger than L2
 // at N = 4096 (the streamer's 32 pages), and 64 rows for one or two tiles lost 30-40% (M = 8-24).
 constexpr int64_t kStreamedFarTallDepth = 64;
 constexpr int64_t kStreamedFarTallRows = 32;
+// Since session 47 f32 tiles share a micro-panel as bf16 pairs do: the first keeps B's rows
+// ([step][32], in L1) for the others (KeepingB, Kept), and with B beyond L2 the first two or four
+// fetch the micro-panel ahead together (SharedRowAhead); more than 32 rows with B beyond L2, and
+// any rows with B in L2, take a product at most 256 deep (32 KiB kept) as one piece, with no raw
+// sums between pieces. lib-ab against session 46, 1 thread (Xeon): 64x3136x256 (a 1x1
+// convolution) +14-16%, 48x3136x256 +12-16%, 64x12544x64 +11%, 32x4096x4096 +17%, 16x2048x2048
+// +7%, 32x2048x2048 +8%, 64x1024x256 +16%, 64x1024x512 +12%, 40x1024x1024 +10%, 56x1024x1024 +6%;
+// 64x4096x4096, 48x512x512 and 24x3136x256 even; 16x3136x256 -2.5%. Whole pieces under fewer than
+// 33 rows lost (8x3136x256 -18%: one tile's 256 rows in flight, past the streamer's 32 pages).
+constexpr int64_t kStreamedWholeDepth = 256;
 constexpr int64_t kStreamedSumsFloats = 65536;  // 256 KiB, in L2
 constexpr int64_t kAheadBlocks = 2;
 
@@ -1141,14 +1184,15 @@ void streamedProduct(const T *a, int64_t aRowStride, int64_t aDepthStride, const
       kPairs ? kStreamedColumns : ((columns + panels - 1) / panels + kColumns - 1) / kColumns * kColumns;
   const bool bFar = depth * columns * int64_t{sizeof(T)} > aclcpu::ukernelL2Bytes();
   const int64_t farDepth = rows > kStreamedFarTallRows ? kStreamedFarTallDepth : kStreamedFarDepth;
-  const int64_t pieceDepth = bFar ? farDepth : kPairs ? kStreamedPairDepth : kStreamedDepth;
+  const bool wholeDepth = !kPairs && depth <= kStreamedWholeDepth && (!bFar || rows > kStreamedFarTallRows);
+  const int64_t pieceDepth = wholeDepth ? depth : bFar ? farDepth : kPairs ? kStreamedPairDepth : kStreamedDepth;
   const int64_t sumsBlocks = ((columns < panelWidth ? columns : panelWidth) + kColumns - 1) / kColumns;
   auto *sums = reinterpret_cast<float *>(aclcpu::ukernelScratch(0, sumsBlocks * rows * kColumns * 4));
   auto *packedA = reinterpret_cast<Word *>(aclcpu::ukernelScratch(1, rowTiles * tileRows * (depth / kStep) * 4));
   packStreamedA(a, aRowStride, aDepthStride, rows, tileRows, depth, packedA);
   __m512i lowColumns = _mm512_setzero_si512(), highColumns = _mm512_setzero_si512();
   if constexpr (kPairs) lowColumns = pairOrder(0), highColumns = pairOrder(1);
-  alignas(64) uint32_t keptPairs[kPairs ? kStreamedPairDepth / 2 * kColumns : 1];
+  alignas(64) Word kept[(kPairs ? kStreamedPairDepth / 2 : kStreamedWholeDepth) * kColumns];
   auto rowsOfB = [&](int64_t k0, int64_t j0) { return reinterpret_cast<const char *>(b + k0 * bDepthStride + j0); };
   for (int64_t j0 = 0; j0 < columns; j0 += panelWidth) {
     const int64_t width = columns - j0 < panelWidth ? columns - j0 : panelWidth;
@@ -1198,35 +1242,55 @@ void streamedProduct(const T *a, int64_t aRowStride, int64_t aDepthStride, const
                   registerTileRows(height,
                                    KeepingPairs<kWhole>{{{from, rowBytes}, {aOfTile, tileRows}, bits, bDepthStride,
                                                          lanes, lowColumns, highColumns},
-                                                        keptPairs},
+                                                        kept},
                                    steps, tileOut, low, high);
               };
               if (row0 > 0)
-                registerTileRows(height, KeptPairs{{from, rowBytes}, {aOfTile, tileRows}, keptPairs}, steps, tileOut,
+                registerTileRows(height, Kept<Word>{{from, rowBytes}, {aOfTile, tileRows}, kept}, steps, tileOut,
                                  low, high);
               else if (left >= kColumns)
                 run(std::true_type{});
               else
                 run(std::false_type{});
             } else {
-              // The first tile fetches kAheadBlocks micro-panels on: along this piece's rows, or
-              // past its last micro-panel into the next piece's; the others repeat lines of their
-              // own.
+              // kAheadBlocks micro-panels on, along this piece's rows or past its last micro-panel
+              // into the next piece's: one tile fetches them, or with B beyond L2 and several
+              // tiles the first 2^shift share them (SharedRowAhead). The others repeat lines of
+              // their own.
               const int64_t past = block + kAheadBlocks - blocks;  // micro-panels past this piece's
               const int64_t aheadColumn =
                   past < 0 ? j0 + (block + kAheadBlocks) * kColumns : nextColumn + past * kColumns;
-              const bool fetches = row0 == 0 && (past < 0 || nextColumn >= 0) && aheadColumn < columns;
-              const char *from = fetches ? rowsOfB(past < 0 ? k0 : nextRow, aheadColumn) : own;
-              auto run = [&](auto whole) {
-                registerTileRows(height,
-                                 StreamedOperands<decltype(whole)::value>{
-                                     {from, rowBytes}, {aOfTile, tileRows}, bOfBlock, bDepthStride},
-                                 steps, tileOut, low, high);
+              const int64_t tile = row0 / tileRows, shift = bFar && rowTiles >= 4 ? 2 : bFar && rowTiles >= 2 ? 1 : 0;
+              const bool fetches = tile < (1 << shift) && (past < 0 || nextColumn >= 0) && aheadColumn < columns;
+              const int64_t shareRows = (steps + (1 << shift) - 1) >> shift;
+              const char *from = fetches ? rowsOfB((past < 0 ? k0 : nextRow) + tile * shareRows, aheadColumn) : own;
+              // The first tile keeps B's rows for the others (KeepingB, Kept).
+              auto run = [&](auto ahead) {
+                using Ahead = decltype(ahead);
+                auto tileOf = [&](auto whole) {
+                  constexpr bool kWhole = decltype(whole)::value;
+                  if (rowTiles == 1)
+                    registerTileRows(height,
+                                     StreamedOperands<kWhole>{{from, rowBytes}, {aOfTile, tileRows}, bOfBlock,
+                                                              bDepthStride},
+                                     steps, tileOut, low, high);
+                  else
+                    registerTileRows(
+                        height, KeepingB<kWhole, Ahead>{{ahead, {aOfTile, tileRows}, bOfBlock, bDepthStride}, kept},
+                        steps, tileOut, low, high);
+                };
+                if (row0 > 0)
+                  registerTileRows(height, Kept<Word, Ahead>{ahead, {aOfTile, tileRows}, kept}, steps, tileOut, low,
+                                   high);
+                else if (left >= kColumns)
+                  tileOf(std::true_type{});
+                else
+                  tileOf(std::false_type{});
               };
-              if (left >= kColumns)
-                run(std::true_type{});
+              if (shift > 0)
+                run(SharedRowAhead{{from, rowBytes}, shift});
               else
-                run(std::false_type{});
+                run(RowAhead{from, rowBytes});
             }
           }
         }

@@ -260,6 +260,31 @@ TEST(UkernelGemm, StreamsABLargerThanL2) {
             << ukernel.name << " rows " << rows;
 }
 
+// f32 tiles over B larger than L2 keep B's rows for the tiles after the first (KeepingB, Kept)
+// and share fetching the micro-panel ahead, a half (2-3 tiles) or a quarter (4 and more) of its
+// rows each; a product at most 256 deep is one piece. A row of a share fetched from the wrong
+// place costs only time, but a kept row stored or read at the wrong step shows in C: 20, 40
+// and 64 rows (two, four and six tiles; 64 stream only where one band packs B in a pass), deep
+// and shallow, the last micro-panel ragged.
+TEST(UkernelGemm, StreamedTilesKeepBAndShareItsFetching) {
+  const auto ukernels = hostGemmUkernels();
+  const auto f32 = std::find_if(ukernels.begin(), ukernels.end(),
+                                [](const UkernelUnderTest &u) { return u.name == "aclcpu_ukernel_gemm_f32f32f32"; });
+  if (f32 == ukernels.end()) GTEST_SKIP() << "no AVX-512 f32 GEMM ukernel on this CPU";
+  const bool cpuDefault = ukernelPacksDuringTiles();
+  setUkernelPacksDuringTiles(false);
+  struct Shape {
+    int64_t columns, depth;
+  } shapes[] = {{1000, testedL2Bytes() / (4 * 1000) + 66}, {testedL2Bytes() / (4 * 200) + 37, 200}};
+  unsigned seed = 31;
+  for (const Shape &shape : shapes)
+    for (int64_t rows : {20, 40, 64})
+      for (Mode mode : {Mode::Accumulate, Mode::ScaledApart})
+        EXPECT_TRUE(checkProduct(*f32, rows, shape.columns, shape.depth, Layout{false, false, 1, 0}, mode, seed++))
+            << rows << "x" << shape.columns << "x" << shape.depth;
+  setUkernelPacksDuringTiles(cpuDefault);
+}
+
 // Whether C (rows x columns, row-major) holds A B, A (rows x depth) and B (depth x columns)
 // row-major with each input through `input`, within f32 summation's rounding: each of `depth`
 // sums at most 2^-24 of the running magnitude, twice over. The first element outside is reported.

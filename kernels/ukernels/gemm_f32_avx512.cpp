@@ -1071,8 +1071,14 @@ constexpr int64_t kStreamedRows = 4 * kRows;
 // 49x4096x4096 +12%, 56x1024x1024 +18%, 64x512x512 +11%, 64x256x256 +5%, 64x3136x256 (a 1x1
 // convolution's) +7%, 62x1000x1000 +7%, 64x4096x4096 +6%, 64x2048x2048 +2%; but narrower B, whose
 // packing is cheap and shared by every tile, lost (64 columns -3.5%, 96 -2%, 128 -6%), and so did
-// 70-96 rows or were even (96x4096x4096 -8%, 96x1000x1000 -4.5%, 72x4096x4096 even).
-constexpr int64_t kStreamedWideRows = 64;
+// 70-96 rows or were even (96x4096x4096 -8%, 96x1000x1000 -4.5%, 72x4096x4096 even). Since the
+// tiles keep B for each other and share its fetching (session 47) up to 128 rows stream: lib-ab
+// against 64, 1 thread (Xeon): 128x4096x4096 +13%, 96x4096x4096 +5%, 72x4096x4096 +11%,
+// 128x3136x256 +12%, 128x1024x1024 +7%, 96x1000x1000 +6%, 80x1000x1000 +9%, 128x512x512 +5%,
+// 96x256x1024 +12%, 100x300x1000 +4%; 120x1000x333 even, 128x300x500 -2.4%. Up to 256 rows won
+// where B was far beyond L2 (160x4096x4096 +27%, 256x2048x2048 +7%) but lost nearer (256x1024x1024
+// -4.5%, 240x300x1000 -7.6%).
+constexpr int64_t kStreamedWideRows = 128;
 constexpr int64_t kStreamedWideColumns = 256;
 constexpr int64_t kStreamedPairRows = 2 * kRows;
 constexpr int64_t kStreamedDepth = 128;

@@ -263,9 +263,9 @@ TEST(UkernelGemm, StreamsABLargerThanL2) {
 // f32 tiles over B larger than L2 keep B's rows for the tiles after the first (KeepingB, Kept)
 // and share fetching the micro-panel ahead, a half (2-3 tiles) or a quarter (4 and more) of its
 // rows each; a product at most 256 deep is one piece. A row of a share fetched from the wrong
-// place costs only time, but a kept row stored or read at the wrong step shows in C: 20, 40
-// and 64 rows (two, four and six tiles; 64 stream only where one band packs B in a pass), deep
-// and shallow, the last micro-panel ragged.
+// place costs only time, but a kept row stored or read at the wrong step shows in C: 20, 40,
+// 64 and 100 rows (two, four, six and nine tiles, the last of 4 rows; more than 48 stream only
+// where one band packs B in a pass), deep and shallow, the last micro-panel ragged.
 TEST(UkernelGemm, StreamedTilesKeepBAndShareItsFetching) {
   const auto ukernels = hostGemmUkernels();
   const auto f32 = std::find_if(ukernels.begin(), ukernels.end(),
@@ -278,7 +278,7 @@ TEST(UkernelGemm, StreamedTilesKeepBAndShareItsFetching) {
   } shapes[] = {{1000, testedL2Bytes() / (4 * 1000) + 66}, {testedL2Bytes() / (4 * 200) + 37, 200}};
   unsigned seed = 31;
   for (const Shape &shape : shapes)
-    for (int64_t rows : {20, 40, 64})
+    for (int64_t rows : {20, 40, 64, 100})
       for (Mode mode : {Mode::Accumulate, Mode::ScaledApart})
         EXPECT_TRUE(checkProduct(*f32, rows, shape.columns, shape.depth, Layout{false, false, 1, 0}, mode, seed++))
             << rows << "x" << shape.columns << "x" << shape.depth;

@@ -118,6 +118,11 @@ TEST_F(Conformance, Conv2D) {
       // Rows over several of the product's tiles (M = 28 * 26 pixels per image, depth 216).
       {ACL_FLOAT, nhwc, hwcn, 2, 24, 28, 26, 40, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, true, false},
       {ACL_FLOAT, nchw, nchw, 1, 24, 30, 29, 33, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, true, false},
+      // NCHW whose pixels and out channels vectors divide: the epilogue transposes the sums in
+      // V x V tiles (the 40x40 case above too), f16 and bf16 narrowed there, the stem's 7x7/2.
+      {ACL_FLOAT16, nchw, nchw, 1, 8, 16, 16, 32, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, false, false},
+      {ACL_BF16, nchw, hwcn, 2, 4, 16, 8, 16, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, true, false},
+      {ACL_FLOAT, nchw, nchw, 1, 3, 64, 64, 16, 7, 7, {2, 2}, {1, 1}, 1, {3, 3, 3, 3}, false, false},
       // An empty batch; no out channels.
       {ACL_FLOAT, nhwc, hwcn, 0, 3, 5, 5, 4, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, true, false},
       {ACL_FLOAT, nchw, nchw, 1, 3, 5, 5, 0, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, false, false},

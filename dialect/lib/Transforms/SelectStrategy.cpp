@@ -65,6 +65,38 @@ std::optional<unsigned> transposedReadDim(linalg::LinalgOp op) {
   return std::nullopt;
 }
 
+// The loop dim along which an element-wise generic writes its output contiguously, when that is
+// not the innermost loop dim (its one output written transposed, each input read in iteration
+// order or broadcast), if any: an NCHW convolution's epilogue, whose [pixel, out channel] sums
+// become [out channel, pixel]. It keeps its iteration order, whose outermost dim the product's
+// blocks share, and tiles both dims by a vector: each V x V tile reads V rows and writes V
+// transposed ones, where each vector along the innermost dim had been a scatter of V elements a
+// row apart (Conv2D 7x7/2 stem NCHW, 1 thread: the scatters took as long as the product).
+std::optional<unsigned> transposedWriteDim(linalg::LinalgOp op) {
+  if (!isa<linalg::GenericOp>(op.getOperation()) || op.getNumLoops() < 2 || op.getNumReductionLoops() != 0 ||
+      op.getNumDpsInits() != 1)
+    return std::nullopt;
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  if (!out.isPermutation() || out.isIdentity()) return std::nullopt;
+  const unsigned last = cast<AffineDimExpr>(out.getResults().back()).getPosition();
+  if (last == op.getNumLoops() - 1) return std::nullopt;
+  for (OpOperand *input : op.getDpsInputOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(input);
+    if (!map.isProjectedPermutation()) return std::nullopt;
+    SmallVector<unsigned> dims;
+    for (AffineExpr result : map.getResults()) dims.push_back(cast<AffineDimExpr>(result).getPosition());
+    if (!llvm::is_sorted(dims)) return std::nullopt;
+  }
+  return last;
+}
+
+// Whether vectors divide both the innermost dim and `dim` (static ranges).
+bool transposedTilesDivide(linalg::LinalgOp op, unsigned dim, int64_t vectorSize) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto divides = [&](int64_t range) { return !ShapedType::isDynamic(range) && range % vectorSize == 0; };
+  return divides(ranges[dim]) && divides(ranges.back());
+}
+
 // Whether a read by index (tensor.extract) of `op` varies along its innermost dim other than as
 // a contiguous run: only its last index varies, as that dim's index plus something that does not.
 // A read that does not vary along it is a broadcast.
@@ -403,6 +435,11 @@ struct AclopSelectStrategyPass : aclop::impl::AclopSelectStrategyBase<AclopSelec
             strategy.push_back(b.getNamedAttr("block_sizes", b.getDenseI64ArrayAttr(blocks)));
           }
         }
+        strategy.push_back(b.getNamedAttr("tile_sizes", b.getDenseI64ArrayAttr(tiles)));
+      } else if (std::optional<unsigned> dim = transposedWriteDim(op);
+                 dim && transposedTilesDivide(op, *dim, vectorSize)) {
+        SmallVector<int64_t> tiles(op.getNumLoops(), 1);
+        tiles[*dim] = tiles.back() = vectorSize;
         strategy.push_back(b.getNamedAttr("tile_sizes", b.getDenseI64ArrayAttr(tiles)));
       } else if (int64_t length = shortRowLength(op, vectorSize)) {
         strategy.push_back(b.getNamedAttr("row_length", b.getI64IntegerAttr(length)));

@@ -38,6 +38,23 @@ func.func @transposed_reads(%a: tensor<128x192xf32>, %b: tensor<40x72xf32>, %c: 
   return %0, %1, %2 : tensor<192x128xf32>, tensor<72x40xf32>, tensor<3x200x64xf32>
 }
 
+// A write contiguous along another dim than the innermost (an NCHW convolution's epilogue: its
+// [pixel, out channel] sums into [out channel, pixel]) tiles that dim and the innermost by a
+// vector, where vectors divide both (16 out channels; not 12), keeping the iteration order.
+// CHECK-LABEL: func @transposed_writes
+// CHECK: ins(%{{.*}} : tensor<1x1024x16xf32>) outs(%{{.*}} : tensor<1x16x1024xf32>) attrs =  {aclop.strategy = {tile_sizes = array<i64: 1, 16, 16>, vector_size = 16 : i64}}
+// CHECK: ins(%{{.*}} : tensor<1x1024x12xf32>) outs(%{{.*}} : tensor<1x12x1024xf32>) attrs =  {aclop.strategy = {vector_size = 16 : i64}}
+// AVX2-LABEL: func @transposed_writes
+// AVX2: outs(%{{.*}} : tensor<1x16x1024xf32>) attrs =  {aclop.strategy = {tile_sizes = array<i64: 1, 8, 8>, vector_size = 8 : i64}}
+func.func @transposed_writes(%x: tensor<1x3x32x32xf32>, %w: tensor<16x3x3x3xf32>, %v: tensor<12x3x3x3xf32>)
+    -> (tensor<1x16x32x32xf32>, tensor<1x12x32x32xf32>) {
+  %0 = aclop.conv2d %x, %w {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}
+      : (tensor<1x3x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<1x16x32x32xf32>
+  %1 = aclop.conv2d %x, %v {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>}
+      : (tensor<1x3x32x32xf32>, tensor<12x3x3x3xf32>) -> tensor<1x12x32x32xf32>
+  return %0, %1 : tensor<1x16x32x32xf32>, tensor<1x12x32x32xf32>
+}
+
 // A product's output element is worth its depth in vector FMAs to the launch recipe, the most
 // of the function's products (@products: 128 / 16, on 256-bit vectors 128 / 8); an i8 product's
 // vector sums four products a lane (@integer_product: 128 / 64, or 128 / 32).

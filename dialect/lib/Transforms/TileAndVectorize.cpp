@@ -636,7 +636,14 @@ SmallVector<linalg::LinalgOp> splitPlainProductRows(IRRewriter &rewriter, linalg
     SmallVector<OpFoldResult> offsets(outOffsets), sizes(outSizes);
     offsets.insert(offsets.begin() + rowDim + 1, index(0));
     sizes.insert(sizes.begin() + rowDim + 1, index(depth));
-    Value slice = tensor::ExtractSliceOp::create(rewriter, loc, result, outOffsets, outSizes, strides);
+    // A slice of an empty destination (a convolution's product, whose output view
+    // aclop-eliminate-expanded-empty-tensors puts in place later) is an empty of its own, which
+    // that pass then places in the output; a slice of the empty was copied into it instead, a
+    // nest no block could share (the whole kernel on one block).
+    Value slice =
+        result.getDefiningOp<tensor::EmptyOp>()
+            ? tensor::EmptyOp::create(rewriter, loc, outSizes, getElementTypeOrSelf(result.getType())).getResult()
+            : tensor::ExtractSliceOp::create(rewriter, loc, result, outOffsets, outSizes, strides).getResult();
     Value zeroed = linalg::FillOp::create(rewriter, loc, fill.value(), slice).getResult(0);
     FailureOr<TilingResult> part =
         cast<TilingInterface>(product.getOperation()).getTiledImplementation(rewriter, offsets, sizes);
@@ -748,9 +755,23 @@ struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopT
         fusedEpilogues.insert(epilogue.getOperation());
     }
     for (linalg::LinalgOp op : rowReductions) reduceShortRows(rewriter, op);
+    // A candidate may be gone by now, erased by canonicalization within a product's cache tiling
+    // (an identity copy: an NHWC convolution's f32 epilogue without a bias, op-opt on IR not
+    // canonicalized first) or within another candidate's: only ops still in the function are
+    // tiled (a dangling one crashed op-opt).
+    auto stillPresent = [&](Operation *candidate) {
+      bool found = false;
+      getOperation().walk([&](linalg::LinalgOp live) {
+        if (live.getOperation() != candidate) return WalkResult::advance();
+        found = true;
+        return WalkResult::interrupt();
+      });
+      return found;
+    };
     for (linalg::LinalgOp op : candidates) {
-      if (fusedEpilogues.contains(op.getOperation())) continue;
+      if (fusedEpilogues.contains(op.getOperation()) || !stillPresent(op.getOperation())) continue;
       auto strategy = op->getAttrOfType<DictionaryAttr>("aclop.strategy");
+      if (!strategy || !strategy.get("tile_sizes")) continue;  // another op where one was erased
       auto tiles = cast<DenseI64ArrayAttr>(strategy.get("tile_sizes"));
       // Tiles stay parallel, or blocks do, each running its tiles in sequence.
       if (auto blocks = dyn_cast_or_null<DenseI64ArrayAttr>(strategy.get("block_sizes"))) {

@@ -1,0 +1,45 @@
+// An NHWC convolution's product in register tiles of 12 rows: the rows past the last whole tile
+// (64 pixels: 60 + 4) are a part of their own. The first part's destination, the product's
+// tensor.empty still (the output is reached through the epilogue's collapse), is a new empty of
+// the part's shape, which aclop-eliminate-expanded-empty-tensors places in the output; a slice
+// of the whole empty was copied into the output after bufferization, a nest no block could share.
+// RUN: %op-opt %s -split-input-file -convert-aclop-to-linalg -canonicalize -aclop-select-strategy=vector-bits=512 -aclop-tile-and-vectorize | FileCheck %s
+// RUN: %op-opt %s -split-input-file -convert-aclop-to-linalg -canonicalize -aclop-select-strategy=vector-bits=512 -aclop-tile-and-vectorize -canonicalize -cse -aclop-eliminate-expanded-empty-tensors | FileCheck %s --check-prefix=PLACED
+
+// CHECK-LABEL: func @rows_past_tall_tiles
+// CHECK: %[[WHOLE:.*]] = tensor.empty() : tensor<64x32xf32>
+// CHECK: %[[FIRST:.*]] = tensor.empty() : tensor<60x32xf32>
+// CHECK: %[[PART:.*]] = scf.forall (%{{.*}}, %{{.*}}) = (0, 0) to (60, 32) step (12, 32) shared_outs(%{{.*}} = %[[FIRST]])
+// CHECK: tensor.insert_slice %[[PART]] into %[[WHOLE]][0, 0] [60, 32] [1, 1]
+// PLACED-LABEL: func @rows_past_tall_tiles
+// PLACED: %[[VIEW:.*]] = memref.collapse_shape %arg2 {{\[}}[0, 1, 2], [3]] : memref<1x8x8x32xf32> into memref<64x32xf32>
+// PLACED: %[[OUT:.*]] = bufferization.to_tensor %[[VIEW]] restrict writable
+// PLACED: %[[SLICE:.*]] = tensor.extract_slice %[[OUT]][0, 0] [60, 32] [1, 1]
+// PLACED: scf.forall {{.*}} to (60) step (12) shared_outs(%{{.*}} = %[[SLICE]])
+// PLACED-NOT: tensor.empty() : tensor<60x32xf32>
+func.func @rows_past_tall_tiles(%arg0: memref<1x8x8x16xf32>, %arg1: memref<3x3x16x32xf32>, %arg2: memref<1x8x8x32xf32>) {
+  %x = bufferization.to_tensor %arg0 restrict : memref<1x8x8x16xf32> to tensor<1x8x8x16xf32>
+  %w = bufferization.to_tensor %arg1 restrict : memref<3x3x16x32xf32> to tensor<3x3x16x32xf32>
+  %r = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, data_format = "NHWC", filter_format = "HWCN"}
+      : (tensor<1x8x8x16xf32>, tensor<3x3x16x32xf32>) -> tensor<1x8x8x32xf32>
+  bufferization.materialize_in_destination %r in restrict writable %arg2 : (tensor<1x8x8x32xf32>, memref<1x8x8x32xf32>) -> ()
+  return
+}
+
+// -----
+
+// Not canonicalized first, the same convolution over 100 pixels takes cache tiles, whose
+// canonicalization erases the f32 epilogue (an identity copy) that was also to be tiled: the
+// pass tiles only what is still there (it had read the erased op and crashed).
+// RUN: %op-opt %s -split-input-file -convert-aclop-to-linalg -aclop-select-strategy=vector-bits=512 -aclop-tile-and-vectorize | FileCheck %s --check-prefix=ERASED
+// ERASED-LABEL: func @erased_candidate
+// ERASED: scf.forall
+// ERASED: bufferization.materialize_in_destination
+func.func @erased_candidate(%arg0: memref<1x10x10x16xf32>, %arg1: memref<3x3x16x32xf32>, %arg2: memref<1x10x10x32xf32>) {
+  %x = bufferization.to_tensor %arg0 restrict : memref<1x10x10x16xf32> to tensor<1x10x10x16xf32>
+  %w = bufferization.to_tensor %arg1 restrict : memref<3x3x16x32xf32> to tensor<3x3x16x32xf32>
+  %r = aclop.conv2d %x, %w {strides = array<i64: 1, 1>, pads = array<i64: 1, 1, 1, 1>, data_format = "NHWC", filter_format = "HWCN"}
+      : (tensor<1x10x10x16xf32>, tensor<3x3x16x32xf32>) -> tensor<1x10x10x32xf32>
+  bufferization.materialize_in_destination %r in restrict writable %arg2 : (tensor<1x10x10x32xf32>, memref<1x10x10x32xf32>) -> ()
+  return
+}

@@ -1312,6 +1312,13 @@ TEST_F(Conformance, MatrixProducts) {
   // every transpose, and a batch with B's batch broadcast.
   for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{16, 64, 40}, {40, 128, 288}})
     matMul(ACL_FLOAT, ACL_FLOAT, m, n, k, -0.5, 0.5, /*bias=*/true);
+  // A bias over a product the ukernel computes is its Cin (alpha = beta = 1, row stride 0),
+  // added with the first depth chunk: ragged tiles, a few rows, B streamed, several bands over
+  // two depth chunks; bf16 and f16 through their own ukernels.
+  for (auto [m, n, k] : {std::tuple<int64_t, int64_t, int64_t>{100, 333, 257}, {3, 300, 70}, {64, 1000, 200},
+                         {300, 96, 1100}})
+    matMul(ACL_FLOAT, ACL_FLOAT, m, n, k, -0.5, 0.5, /*bias=*/true);
+  for (aclDataType type : {ACL_BF16, ACL_FLOAT16}) matMul(type, ACL_FLOAT, 100, 333, 257, -0.5, 0.5, /*bias=*/true);
   Case batchedTilesBias{"BatchMatMulV2",
                         {randomTensor(ACL_FLOAT, {3, 16, 24}, 29), randomTensor(ACL_FLOAT, {1, 24, 64}, 30),
                          randomTensor(ACL_FLOAT, {64}, 31)},

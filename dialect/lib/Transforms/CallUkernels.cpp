@@ -8,7 +8,8 @@
 // them so) becomes one call in the ukernel's scaled mode, writing the epilogue's result: the
 // fill, the epilogue and the temporary go. A tile right after a zero fill of its own
 // accumulator (MatMul) becomes a call in scaled mode with alpha 1 and beta 0, which writes C
-// without reading it: the fill goes.
+// without reading it: the fill goes. A MatMul's bias epilogue folds into the call the same way,
+// as alpha = beta = 1 with the bias as Cin, each row reading it (row stride 0).
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,11 +77,12 @@ bool hasUnitStride(Value memref, AffineMap map, unsigned dim) {
 
 // The fill and epilogue of a tile's accumulator when the tile can compute them itself: the
 // accumulator is a temporary that is filled with zero before the tile, read by GEMM's
-// epilogue after it and otherwise only freed, and the epilogue's c and result have unit
-// column strides.
+// epilogue (or a bias add) after it and otherwise only freed, and the epilogue's c (or bias)
+// and result have unit column strides.
 struct FusedEpilogue {
   linalg::FillOp fill;
   linalg::GenericOp epilogue;
+  bool bias;  // acc + bias (aclop::isBiasEpilogue), else GEMM's alpha/beta epilogue
 };
 
 std::optional<FusedEpilogue> fusedEpilogue(linalg::GenericOp tile) {
@@ -100,16 +102,28 @@ std::optional<FusedEpilogue> fusedEpilogue(linalg::GenericOp tile) {
     if (!epilogue || fused.epilogue || epilogue->getBlock() != tile->getBlock() || !tile->isBeforeInBlock(epilogue) ||
         !epilogue.hasPureBufferSemantics() || epilogue.getDpsInputs()[0] != accumulator ||
         llvm::count(epilogue->getOperands(), accumulator) != 1 ||
-        !aclop::isScaledGemmEpilogue(epilogue))
+        !(aclop::isScaledGemmEpilogue(epilogue) || (epilogue.getNumLoops() == 2 && aclop::isBiasEpilogue(epilogue))))
       return std::nullopt;
     fused.epilogue = epilogue;
+    fused.bias = aclop::isBiasEpilogue(epilogue);
   }
   if (!fused.fill || !fused.epilogue) return std::nullopt;
   SmallVector<AffineMap> maps = fused.epilogue.getIndexingMapsArray();
   if (!hasUnitStride(fused.epilogue.getDpsInputs()[1], maps[1], 1) ||
-      !hasUnitStride(fused.epilogue.getDpsInits()[0], maps[4], 1))
+      !hasUnitStride(fused.epilogue.getDpsInits()[0], maps.back(), 1))
     return std::nullopt;
   return fused;
+}
+
+// A bias (1-D, along the columns) as the ukernel's Cin: every row reads it (row stride 0).
+MatrixOperand biasOperand(OpBuilder &b, Location loc, Value bias) {
+  auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, bias);
+  MatrixOperand operand;
+  operand.pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, bias);
+  operand.offset = metadata.getOffset();
+  operand.sizes = {arith::ConstantIndexOp::create(b, loc, 1), metadata.getSizes()[0]};
+  operand.strides = {arith::ConstantIndexOp::create(b, loc, 0), metadata.getStrides()[0]};
+  return operand;
 }
 
 // The zero fill of exactly `tile`'s accumulator right before it, if any.
@@ -168,7 +182,9 @@ Outcome callUkernel(ModuleOp module, linalg::GenericOp tile, StringRef symbol) {
                                                            0, 1, 2)
                                            : matrixOperand(builder, loc, c, maps[2], m, n, loops);
   std::optional<MatrixOperand> cIn =
-      fused ? matrixOperand(builder, loc, fused->epilogue.getDpsInputs()[1], identity, 0, 1, 2) : std::nullopt;
+      !fused       ? std::nullopt
+      : fused->bias ? std::optional(biasOperand(builder, loc, fused->epilogue.getDpsInputs()[1]))
+                    : matrixOperand(builder, loc, fused->epilogue.getDpsInputs()[1], identity, 0, 1, 2);
   if (!lhs || !rhs || !acc || (fused && !cIn))
     return Outcome::Skipped;  // metadata ops left behind are dead: canonicalize drops them
   SmallVector<Value> arguments{lhs->pointer, lhs->offset,     lhs->strides[0], lhs->strides[1],
@@ -177,15 +193,22 @@ Outcome callUkernel(ModuleOp module, linalg::GenericOp tile, StringRef symbol) {
                                acc->sizes[1], lhs->sizes[1]};
   // Scaled mode: alpha, beta (0-d memrefs) and Cin. GEMM's epilogue brings its own; after a
   // zero fill, C = 1 * P + 0 * C (C, as Cin, is not read).
+  // A bias: C = 1 * P + 1 * bias.
   Value alpha, beta;
-  if (fused) {
+  Type element = cast<MemRefType>(c.getType()).getElementType();
+  std::string suffix;
+  llvm::raw_string_ostream(suffix) << element;
+  auto one = [&] {
+    return constantScalar(builder, tile, "__aclop_one_" + suffix, cast<TypedAttr>(builder.getOneAttr(element)));
+  };
+  if (fused && !fused->bias) {
     alpha = fused->epilogue.getDpsInputs()[2];
     beta = fused->epilogue.getDpsInputs()[3];
+  } else if (fused) {
+    alpha = one();
+    beta = one();
   } else if (zeroed) {
-    Type element = cast<MemRefType>(c.getType()).getElementType();
-    std::string suffix;
-    llvm::raw_string_ostream(suffix) << element;
-    alpha = constantScalar(builder, tile, "__aclop_one_" + suffix, cast<TypedAttr>(builder.getOneAttr(element)));
+    alpha = one();
     beta = constantScalar(builder, tile, "__aclop_zero_" + suffix, cast<TypedAttr>(builder.getZeroAttr(element)));
     cIn = acc;
   }

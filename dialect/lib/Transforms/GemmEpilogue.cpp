@@ -81,3 +81,20 @@ bool mlir::aclop::isScaledGemmEpilogue(linalg::GenericOp op) {
   return parts && parts->c == body->getArgument(1) && parts->alpha == body->getArgument(2) &&
          parts->beta == body->getArgument(3);
 }
+
+bool mlir::aclop::isBiasEpilogue(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0) return false;
+  Block *body = op.getBlock();
+  if (llvm::any_of(body->getArgumentTypes(), [](Type type) { return !type.isF32(); })) return false;
+  // acc and the result element for element, the bias along the last dim (n).
+  unsigned loops = op.getNumLoops();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!maps[0].isIdentity() || !maps[2].isIdentity() || maps[1].getNumResults() != 1 ||
+      maps[1].getResult(0) != getAffineDimExpr(loops - 1, op.getContext()))
+    return false;
+  // The body: yield acc + bias, nothing else.
+  auto add = body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
+  if (!add || body->getOperations().size() != 2) return false;
+  Value acc = body->getArgument(0), bias = body->getArgument(1);
+  return (add.getLhs() == acc && add.getRhs() == bias) || (add.getLhs() == bias && add.getRhs() == acc);
+}

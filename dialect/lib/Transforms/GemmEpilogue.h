@@ -30,6 +30,12 @@ std::optional<ScaledEpilogueParts> matchScaledEpilogue(Value result, function_re
 // with no conversions.
 bool isScaledGemmEpilogue(linalg::GenericOp op);
 
+// True if `op` is ins(acc, bias) outs(result) over (rows?, ..., n) computing acc + bias and nothing
+// else, all f32: acc and the result with identity maps, the bias along the last dim (MatMul's
+// bias over N). A ukernel computes it as its scaled mode with alpha = beta = 1 and the bias as
+// Cin, every row reading the same one (row stride 0).
+bool isBiasEpilogue(linalg::GenericOp op);
+
 // True if `value` is an arith.constant integer or float zero (either sign), or a splat of one.
 bool isZeroConstant(Value value);
 

@@ -68,24 +68,7 @@ bool mlir::aclop::isPlainProduct(linalg::LinalgOp product) {
 linalg::GenericOp mlir::aclop::biasEpilogue(linalg::LinalgOp product) {
   if (!isPlainProduct(product)) return {};
   linalg::GenericOp epilogue = soleConsumer(product);
-  if (!epilogue || epilogue.getNumDpsInputs() != 2 || epilogue.getNumDpsInits() != 1 ||
-      epilogue.getNumReductionLoops() != 0)
-    return {};
-  if (!llvm::all_of(epilogue->getOperands(), isF32)) return {};
-  // acc and the result element for element, the bias along the last dim (n).
-  unsigned loops = epilogue.getNumLoops();
-  AffineMap bias = epilogue.getMatchingIndexingMap(epilogue.getDpsInputOperand(1));
-  if (!epilogue.getMatchingIndexingMap(epilogue.getDpsInputOperand(0)).isIdentity() ||
-      !epilogue.getMatchingIndexingMap(epilogue.getDpsInitOperand(0)).isIdentity() || bias.getNumResults() != 1 ||
-      bias.getResult(0) != getAffineDimExpr(loops - 1, epilogue.getContext()))
-    return {};
-  // The body: yield acc + bias, nothing else.
-  Block &body = epilogue.getRegion().front();
-  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add || body.getOperations().size() != 2) return {};
-  Value acc = body.getArgument(0), addend = body.getArgument(1);
-  bool sum = (add.getLhs() == acc && add.getRhs() == addend) || (add.getLhs() == addend && add.getRhs() == acc);
-  return sum ? epilogue : linalg::GenericOp();
+  return epilogue && isBiasEpilogue(epilogue) ? epilogue : linalg::GenericOp();
 }
 
 linalg::GenericOp mlir::aclop::registerTileEpilogue(linalg::LinalgOp product) {

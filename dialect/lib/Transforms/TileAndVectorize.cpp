@@ -496,14 +496,16 @@ FailureOr<scf::SCFTileAndFuseResult> tileEpilogueWithProducers(IRRewriter &rewri
   return fused;
 }
 
-// A product a ukernel computes, with GEMM's epilogue: the epilogue is tiled by the product's
-// row tiles and the product and its accumulator fill are fused into each tile, where
-// aclop-call-ukernels folds all three into one call that writes the result once (at 1024^3 s8
-// the fill and epilogue passes over the whole accumulator took 15% of the time). The
-// epilogue's tile is left whole for that.
+// A product a ukernel computes, with GEMM's epilogue or a MatMul's bias: the epilogue is tiled by
+// the product's row tiles and the product and its accumulator fill are fused into each tile,
+// where aclop-call-ukernels folds all three into one call that writes the result once (at 1024^3
+// s8 the fill and epilogue passes over the whole accumulator took 15% of the time). The
+// epilogue's tile is left whole for that. A bias left to a nest of its own also made the kernel
+// one block: the product's tiles were not the function's only nest (kernelBlockCount).
 LogicalResult fuseIntoEpilogue(IRRewriter &rewriter, linalg::LinalgOp product, ArrayRef<int64_t> tiles) {
   auto strategy = product->getAttrOfType<DictionaryAttr>("aclop.strategy");
   linalg::GenericOp epilogue = scaledEpilogue(product);
+  if (!epilogue) epilogue = aclop::biasEpilogue(product);
   if (!strategy || !strategy.get("ukernel") || !epilogue || product.getNumLoops() != 3) return failure();
   scf::SCFTileAndFuseOptions options;
   setUkernelTiling(rewriter, product, epilogue, tiles, options.tilingOptions);

@@ -298,3 +298,46 @@ func.func @fill_apart(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %c: memref<8x
   }
   return
 }
+
+// -----
+
+// A MatMul's bias over N folded into the call the same way: alpha and beta both the constant 1,
+// the bias as Cin with row stride 0 (every row reads it), the epilogue's result as c.
+// CHECK: memref.global "private" constant @__aclop_one_f32 : memref<f32> = dense<1.000000e+00>
+// CHECK-LABEL: func @bias
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[OUT:.*]] = memref.extract_aligned_pointer_as_index %arg3
+// CHECK-DAG: %[[BIAS:.*]] = memref.extract_aligned_pointer_as_index %arg2
+// CHECK-DAG: %{{.*}}, %[[BIASOFF:.*]], %{{.*}}, %{{.*}} = memref.extract_strided_metadata %arg2
+// CHECK-DAG: %[[ONE:.*]] = memref.get_global @__aclop_one_f32
+// CHECK-DAG: %[[ONEADDR:.*]] = memref.extract_aligned_pointer_as_index %[[ONE]]
+// CHECK: call @aclcpu_ukernel_gemm_f32f32f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[OUT]], {{.*}}, %[[BIAS]], %[[BIASOFF]], %[[ZERO]])
+// CHECK-NOT: linalg.
+// CHECK: memref.dealloc
+#lhs = affine_map<(m, k, n) -> (m, k)>
+#rhs = affine_map<(m, k, n) -> (k, n)>
+#acc = affine_map<(m, k, n) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+#column = affine_map<(m, n) -> (n)>
+func.func @bias(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %bias: memref<32xf32, strided<[1], offset: ?>>,
+                %out: memref<8x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %tmp = memref.alloc() : memref<8x32xf32>
+  linalg.fill ins(%zero : f32) outs(%tmp : memref<8x32xf32>)
+  linalg.generic {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<8x16xf32>, memref<16x32xf32>) outs(%tmp : memref<8x32xf32>)
+      attrs = {aclop.strategy = {ukernel = "aclcpu_ukernel_gemm_f32f32f32"}} {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #column, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%tmp, %bias : memref<8x32xf32>, memref<32xf32, strided<[1], offset: ?>>) outs(%out : memref<8x32xf32>) {
+  ^bb0(%acc: f32, %add: f32, %o: f32):
+    %sum = arith.addf %acc, %add : f32
+    linalg.yield %sum : f32
+  }
+  memref.dealloc %tmp : memref<8x32xf32>
+  return
+}

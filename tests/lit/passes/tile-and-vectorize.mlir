@@ -504,3 +504,27 @@ func.func @depthwise_column_edges(%x: tensor<1x2x4x20xf32>, %w: tensor<2x1x1x3xf
       : (tensor<1x2x4x20xf32>, tensor<2x1x1x3xf32>) -> tensor<1x2x4x20xf32>
   return %r : tensor<1x2x4x20xf32>
 }
+
+// A ukernel MatMul with a bias over N in a kernel function: the bias add is tiled like GEMM's
+// epilogue, one tile per block (blocks divide the 1000 columns), with the fill and the product
+// fused into each tile for aclop-call-ukernels to fold into one call. Left as a nest of its own,
+// the bias kept the kernel on one block.
+// RUN: %op-opt %s -convert-aclop-to-linalg "-aclop-select-strategy=vector-bits=512 ukernels=aclcpu_ukernel_gemm_f32f32f32" -aclop-tile-and-vectorize | FileCheck %s --check-prefix=UKBIAS
+// UKBIAS-LABEL: func @compute_matmul_bias
+// UKBIAS-SAME: aclop.blocks_per_worker = 1 : i64
+// UKBIAS: scf.forall (%[[TILE:.*]]) in (%arg5)
+// UKBIAS:   linalg.fill
+// UKBIAS:   %[[PRODUCT:.*]] = linalg.generic {{.*}}ukernel = "aclcpu_ukernel_gemm_f32f32f32"
+// UKBIAS:   linalg.generic {{.*}} ins(%[[PRODUCT]], %{{.*}} : tensor<64x?xf32>, tensor<?xf32>)
+// UKBIAS:   tensor.parallel_insert_slice
+// UKBIAS-NOT: linalg.generic
+func.func @compute_matmul_bias(%a: memref<64x300xf32>, %b: memref<300x1000xf32>, %bias: memref<1000xf32>,
+                               %out: memref<64x1000xf32>, %block: index, %blocks: index)
+    attributes {aclop.kernel = "matmul"} {
+  %x = bufferization.to_tensor %a restrict : memref<64x300xf32> to tensor<64x300xf32>
+  %y = bufferization.to_tensor %b restrict : memref<300x1000xf32> to tensor<300x1000xf32>
+  %z = bufferization.to_tensor %bias restrict : memref<1000xf32> to tensor<1000xf32>
+  %r = aclop.matmul %x, %y, %z : (tensor<64x300xf32>, tensor<300x1000xf32>, tensor<1000xf32>) -> tensor<64x1000xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<64x1000xf32>, memref<64x1000xf32>) -> ()
+  return
+}

@@ -1277,7 +1277,7 @@ void streamedProduct(const T *a, int64_t aRowStride, int64_t aDepthStride, const
               // The first tile keeps B's rows for the others (KeepingB, Kept).
               auto run = [&](auto ahead) {
                 using Ahead = decltype(ahead);
-                auto tileOf = [&](auto whole) {
+                auto firstTile = [&](auto whole) {
                   constexpr bool kWhole = decltype(whole)::value;
                   if (rowTiles == 1)
                     registerTileRows(height,
@@ -1293,9 +1293,9 @@ void streamedProduct(const T *a, int64_t aRowStride, int64_t aDepthStride, const
                   registerTileRows(height, Kept<Word, Ahead>{ahead, {aOfTile, tileRows}, kept}, steps, tileOut, low,
                                    high);
                 else if (left >= kColumns)
-                  tileOf(std::true_type{});
+                  firstTile(std::true_type{});
                 else
-                  tileOf(std::false_type{});
+                  firstTile(std::false_type{});
               };
               if (shift > 0)
                 run(SharedRowAhead{{from, rowBytes}, shift});

@@ -99,13 +99,13 @@ std::optional<FusedEpilogue> fusedEpilogue(linalg::GenericOp tile) {
       continue;
     }
     auto epilogue = dyn_cast<linalg::GenericOp>(user);
+    const bool bias = epilogue && epilogue.getNumLoops() == 2 && aclop::isBiasEpilogue(epilogue);
     if (!epilogue || fused.epilogue || epilogue->getBlock() != tile->getBlock() || !tile->isBeforeInBlock(epilogue) ||
         !epilogue.hasPureBufferSemantics() || epilogue.getDpsInputs()[0] != accumulator ||
-        llvm::count(epilogue->getOperands(), accumulator) != 1 ||
-        !(aclop::isScaledGemmEpilogue(epilogue) || (epilogue.getNumLoops() == 2 && aclop::isBiasEpilogue(epilogue))))
+        llvm::count(epilogue->getOperands(), accumulator) != 1 || !(bias || aclop::isScaledGemmEpilogue(epilogue)))
       return std::nullopt;
     fused.epilogue = epilogue;
-    fused.bias = aclop::isBiasEpilogue(epilogue);
+    fused.bias = bias;
   }
   if (!fused.fill || !fused.epilogue) return std::nullopt;
   SmallVector<AffineMap> maps = fused.epilogue.getIndexingMapsArray();
@@ -205,8 +205,7 @@ Outcome callUkernel(ModuleOp module, linalg::GenericOp tile, StringRef symbol) {
     alpha = fused->epilogue.getDpsInputs()[2];
     beta = fused->epilogue.getDpsInputs()[3];
   } else if (fused) {
-    alpha = one();
-    beta = one();
+    alpha = beta = one();
   } else if (zeroed) {
     alpha = one();
     beta = constantScalar(builder, tile, "__aclop_zero_" + suffix, cast<TypedAttr>(builder.getZeroAttr(element)));

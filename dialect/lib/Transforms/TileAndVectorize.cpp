@@ -136,8 +136,10 @@ linalg::LinalgOp splitAtMultiple(IRRewriter &rewriter, linalg::LinalgOp op, unsi
 
 // Tiles a cache tile of a product into register tiles (loops rows, columns, then k), peels
 // the row and column loops so that the main loops see only full tiles, and vectorizes those.
-// Rows and columns beyond the last whole register tile are split off first.
-void tileForRegisters(IRRewriter &rewriter, func::FuncOp func, linalg::LinalgOp cacheTile) {
+// Rows and columns beyond the last whole register tile are split off first. Canonicalization
+// and vectorization stay within `cacheLoop`, the product's loop over cache tiles: ops outside it
+// belong to other nests, which the pass has listed to tile in their own way.
+void tileForRegisters(IRRewriter &rewriter, Operation *cacheLoop, linalg::LinalgOp cacheTile) {
   MLIRContext *context = rewriter.getContext();
   unsigned loops = cacheTile.getNumLoops();
   cacheTile = splitAtMultiple(rewriter, cacheTile, loops - 3, kRegisterRows);
@@ -172,9 +174,9 @@ void tileForRegisters(IRRewriter &rewriter, func::FuncOp func, linalg::LinalgOp 
   tensor::CastOp::getCanonicalizationPatterns(patterns, context);
   linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
   context->getLoadedDialect<linalg::LinalgDialect>()->getCanonicalizationPatterns(patterns);  // casts into ops
-  (void)applyPatternsGreedily(func, std::move(patterns));
+  (void)applyPatternsGreedily(cacheLoop, std::move(patterns));
   SmallVector<linalg::GenericOp> fullTiles;
-  func.walk([&](linalg::GenericOp generic) {
+  cacheLoop->walk([&](linalg::GenericOp generic) {
     auto strategy = generic->getAttrOfType<DictionaryAttr>("aclop.strategy");
     if (!strategy || !strategy.get("cache_tiles") || !generic.hasPureTensorSemantics()) return;
     SmallVector<int64_t> ranges = generic.getStaticLoopRanges();
@@ -426,7 +428,7 @@ LogicalResult tileForCache(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<i
   auto cacheTile = cast<linalg::LinalgOp>(panels->tiledOps.front());
   if (hasRegisterTiles(cacheTile)) {
     if (auto generic = dyn_cast<linalg::GenericOp>(cacheTile.getOperation())) packPanels(rewriter, generic);
-    tileForRegisters(rewriter, cacheTile->getParentOfType<func::FuncOp>(), cacheTile);
+    tileForRegisters(rewriter, rows->loops.front(), cacheTile);
   }
   return success();
 }
@@ -757,23 +759,9 @@ struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopT
         fusedEpilogues.insert(epilogue.getOperation());
     }
     for (linalg::LinalgOp op : rowReductions) reduceShortRows(rewriter, op);
-    // A candidate may be gone by now, erased by canonicalization within a product's cache tiling
-    // (an identity copy: an NHWC convolution's f32 epilogue without a bias, op-opt on IR not
-    // canonicalized first) or within another candidate's: only ops still in the function are
-    // tiled (a dangling one crashed op-opt).
-    auto stillPresent = [&](Operation *candidate) {
-      bool found = false;
-      getOperation().walk([&](linalg::LinalgOp live) {
-        if (live.getOperation() != candidate) return WalkResult::advance();
-        found = true;
-        return WalkResult::interrupt();
-      });
-      return found;
-    };
     for (linalg::LinalgOp op : candidates) {
-      if (fusedEpilogues.contains(op.getOperation()) || !stillPresent(op.getOperation())) continue;
+      if (fusedEpilogues.contains(op.getOperation())) continue;
       auto strategy = op->getAttrOfType<DictionaryAttr>("aclop.strategy");
-      if (!strategy || !strategy.get("tile_sizes")) continue;  // another op where one was erased
       auto tiles = cast<DenseI64ArrayAttr>(strategy.get("tile_sizes"));
       // Tiles stay parallel, or blocks do, each running its tiles in sequence.
       if (auto blocks = dyn_cast_or_null<DenseI64ArrayAttr>(strategy.get("block_sizes"))) {

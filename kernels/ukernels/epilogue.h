@@ -27,6 +27,7 @@ struct Destination {
   T alpha = 0, beta = 0;
   const T *cIn = nullptr;  // Scale: null when beta == 0 (Cin is then not read, as in BLAS)
   int64_t cInRowStride = 0;
+  int64_t cInColumnStride = 1;  // or 0: each row's one element of Cin, broadcast (a bias per row)
 
   // What a register tile's sums start from: nothing (the chunk's sums reach C through put).
   typename Vector<T>::Type start(int64_t, int64_t, typename Vector<T>::Mask) const { return Vector<T>::zero(); }
@@ -41,8 +42,9 @@ struct Destination {
     moved.outRowStride = outRowStride;
     moved.alpha = alpha;
     moved.beta = beta;
-    moved.cIn = cIn ? cIn + row * cInRowStride + column : nullptr;
+    moved.cIn = cIn ? cIn + row * cInRowStride + column * cInColumnStride : nullptr;
     moved.cInRowStride = cInRowStride;
+    moved.cInColumnStride = cInColumnStride;
     return moved;
   }
 
@@ -52,8 +54,14 @@ struct Destination {
     T *target = out + row * outRowStride + column;
     if (mode != Mode::Add) x = V::mul(V::splat(alpha), x);
     if (mode != Mode::Scale) x = V::add(V::load(mask, target), x);
-    else if (cIn) x = V::add(x, V::mul(V::splat(beta), V::load(mask, cIn + row * cInRowStride + column)));
+    else if (cIn) x = V::add(x, V::mul(V::splat(beta), in(row, column, mask)));
     V::store(mask, target, x);
+  }
+
+  // Cin's vector at (row, column): loaded, or its row's element broadcast.
+  typename Vector<T>::Type in(int64_t row, int64_t column, typename Vector<T>::Mask mask) const {
+    const T *first = cIn + row * cInRowStride;
+    return cInColumnStride ? Vector<T>::load(mask, first + column) : Vector<T>::splat(*first);
   }
 };
 
@@ -61,11 +69,12 @@ struct Destination {
 template <class T>
 struct Epilogue {
   const T *alpha, *beta, *cIn;
-  int64_t cInRowStride;
+  int64_t cInRowStride, cInColumnStride;
 
   // From a ukernel's own parameters (Cin given as a base and an element offset).
-  static Epilogue of(const T *alpha, const T *beta, const T *cIn, int64_t cInOffset, int64_t cInRowStride) {
-    return {alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride};
+  static Epilogue of(const T *alpha, const T *beta, const T *cIn, int64_t cInOffset, int64_t cInRowStride,
+                     int64_t cInColumnStride) {
+    return {alpha, beta, cIn ? cIn + cInOffset : nullptr, cInRowStride, cInColumnStride};
   }
 
   bool scaled() const { return alpha != nullptr; }
@@ -80,8 +89,9 @@ struct Epilogue {
     d.mode = first ? Destination<T>::Mode::Scale : Destination<T>::Mode::ScaleAndAdd;
     d.beta = *beta;
     if (first && d.beta != 0) {
-      d.cIn = cIn + column;
+      d.cIn = cIn + column * cInColumnStride;
       d.cInRowStride = cInRowStride;
+      d.cInColumnStride = cInColumnStride;
     }
     return d;
   }

@@ -543,7 +543,7 @@ Direct directOf(const Epilogue<T> &epilogue, bool first, const T *c, int64_t cRo
   if (*epilogue.alpha != T(1)) return Direct::None;
   if (!first) return Direct::Add;
   if (*epilogue.beta == T(0)) return Direct::Overwrite;
-  const bool inPlace = epilogue.cIn == c && epilogue.cInRowStride == cRowStride;
+  const bool inPlace = epilogue.cIn == c && epilogue.cInRowStride == cRowStride && epilogue.cInColumnStride == 1;
   return *epilogue.beta == T(1) && inPlace ? Direct::Add : Direct::None;
 }
 
@@ -728,7 +728,7 @@ void gemm(const typename Type::Source *a, int64_t aRowStride, int64_t aDepthStri
     using Source = Type::Source;                                                                                    \
     gemm<Type>(static_cast<const Source *>(a) + aOffset, aRowStride, aDepthStride,                                  \
                static_cast<const Source *>(b) + bOffset, bDepthStride, bColumnStride, c + cOffset, cRowStride, rows, \
-               columns, depth, Epilogue<float>::of(alpha, beta, cIn, cInOffset, cInRowStride), b, bOffset);         \
+               columns, depth, Epilogue<float>::of(ACLCPU_GEMM_EPILOGUE_ARGUMENTS), b, bOffset);                     \
   }
 ACLCPU_FLOAT_AMX_UKERNEL(aclcpu_ukernel_gemm_bf16bf16f32_amx, Bf16, aclcpu_ukernel_gemm_bf16bf16f32_dpbf16)
 ACLCPU_FLOAT_AMX_UKERNEL(aclcpu_ukernel_gemm_f16f16f32_rounded_amx, F16Rounded, aclcpu_ukernel_gemm_f16f16f32_dpbf16)
@@ -768,7 +768,7 @@ extern "C" void aclcpu_ukernel_gemm_f16f16f32_amx(ACLCPU_GEMM_UKERNEL_PARAMETERS
     return;
   }
   gemm<F16Exact>(aHalves, aRowStride, aDepthStride, bHalves, bDepthStride, bColumnStride, c + cOffset, cRowStride, rows,
-                 columns, depth, Epilogue<float>::of(alpha, beta, cIn, cInOffset, cInRowStride), b, bOffset);
+                 columns, depth, Epilogue<float>::of(ACLCPU_GEMM_EPILOGUE_ARGUMENTS), b, bOffset);
 }
 ACLCPU_FLOAT_AMX_UKERNEL(aclcpu_ukernel_gemm_f32f32f32_rounded_amx, F32Rounded, aclcpu_ukernel_gemm_f32f32f32_dpbf16)
 
@@ -778,5 +778,5 @@ extern "C" void aclcpu_ukernel_gemm_s8s8s32_amx(ACLCPU_GEMM_UKERNEL_PARAMETERS(i
     return;
   }
   gemm<S8>(a + aOffset, aRowStride, aDepthStride, b + bOffset, bDepthStride, bColumnStride, c + cOffset, cRowStride,
-           rows, columns, depth, Epilogue<int32_t>::of(alpha, beta, cIn, cInOffset, cInRowStride), b, bOffset);
+           rows, columns, depth, Epilogue<int32_t>::of(ACLCPU_GEMM_EPILOGUE_ARGUMENTS), b, bOffset);
 }

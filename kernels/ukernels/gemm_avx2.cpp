@@ -691,7 +691,7 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   extern "C" void name(ACLCPU_GEMM_UKERNEL_PARAMETERS(void, float)) {                                             \
     gemm<T>(static_cast<const T *>(a) + aOffset, aRowStride, aDepthStride, static_cast<const T *>(b) + bOffset,     \
             bDepthStride, bColumnStride, c + cOffset, cRowStride, rows, columns, depth,                             \
-            Epilogue<float>::of(alpha, beta, cIn, cInOffset, cInRowStride), b, bOffset);                            \
+            Epilogue<float>::of(ACLCPU_GEMM_EPILOGUE_ARGUMENTS), b, bOffset);                                       \
   }
 ACLCPU_GEMM_UKERNEL_AVX2(aclcpu_ukernel_gemm_f32f32f32_avx2, float)
 ACLCPU_GEMM_UKERNEL_AVX2(aclcpu_ukernel_gemm_f16f16f32_avx2, Half)
@@ -701,6 +701,6 @@ ACLCPU_GEMM_UKERNEL_AVX2(aclcpu_ukernel_gemm_f32f32f32_rounded_avx2, Rounded<flo
 
 extern "C" void aclcpu_ukernel_gemm_s8s8s32_avx2(ACLCPU_GEMM_UKERNEL_PARAMETERS(int8_t, int32_t)) {
   gemm<int8_t>(a + aOffset, aRowStride, aDepthStride, b + bOffset, bDepthStride, bColumnStride, c + cOffset,
-               cRowStride, rows, columns, depth, Epilogue<int32_t>::of(alpha, beta, cIn, cInOffset, cInRowStride), b,
+               cRowStride, rows, columns, depth, Epilogue<int32_t>::of(ACLCPU_GEMM_EPILOGUE_ARGUMENTS), b,
                bOffset);
 }

@@ -1679,7 +1679,7 @@ void gemm(const T *a, int64_t aRowStride, int64_t aDepthStride, const T *b, int6
   extern "C" void name(ACLCPU_GEMM_UKERNEL_PARAMETERS(void, float)) {                                             \
     gemm<T, Pairs>(static_cast<const T *>(a) + aOffset, aRowStride, aDepthStride, static_cast<const T *>(b) + bOffset, \
                    bDepthStride, bColumnStride, c + cOffset, cRowStride, rows, columns, depth,                      \
-                   Epilogue<float>::of(alpha, beta, cIn, cInOffset, cInRowStride), b, bOffset);                     \
+                   Epilogue<float>::of(ACLCPU_GEMM_EPILOGUE_ARGUMENTS), b, bOffset);                                \
   }
 ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_f32f32f32, float, false)
 ACLCPU_GEMM_UKERNEL(aclcpu_ukernel_gemm_f16f16f32, Half, false)

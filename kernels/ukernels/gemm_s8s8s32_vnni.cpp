@@ -156,7 +156,7 @@ extern "C" void aclcpu_ukernel_gemm_s8s8s32_vnni(ACLCPU_GEMM_UKERNEL_PARAMETERS(
   a += aOffset;
   b += bOffset;
   c += cOffset;
-  const auto epilogue = Epilogue<int32_t>::of(alpha, beta, cIn, cInOffset, cInRowStride);
+  const auto epilogue = Epilogue<int32_t>::of(ACLCPU_GEMM_EPILOGUE_ARGUMENTS);
   if (depth <= 0) {  // an empty product: the epilogue alone
     if (epilogue.scaled()) epilogue.finish(nullptr, 0, c, cRowStride, rows, columns);
     return;

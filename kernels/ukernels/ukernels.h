@@ -19,7 +19,8 @@ extern "C" {
 // C[rows x cols] (row stride cRowStride, unit column stride) in one of two modes:
 //   alpha == null: C += P (the caller initialized C);
 //   otherwise:     C = alpha * P + beta * Cin, alpha and beta pointing at one accumulator
-//                  element each; Cin (row stride cInRowStride, unit column stride) is not read
+//                  element each; Cin (row stride cInRowStride, column stride cInColumnStride:
+//                  1, or 0 for a column whose element each row broadcasts) is not read
 //                  when beta == 0 (BLAS's rule: NaN in it does not leak), may be C itself but
 //                  must not overlap it otherwise; C need not be initialized. As in BLAS, alpha
 //                  scales the sums of each depth panel, which then add up in C. This is GEMM's
@@ -32,11 +33,13 @@ extern "C" {
   const In *a, int64_t aOffset, int64_t aRowStride, int64_t aDepthStride, const In *b, int64_t bOffset,           \
       int64_t bDepthStride, int64_t bColumnStride, Sum *c, int64_t cOffset, int64_t cRowStride, int64_t rows,     \
       int64_t columns, int64_t depth, const Sum *alpha, const Sum *beta, const Sum *cIn, int64_t cInOffset,       \
-      int64_t cInRowStride
+      int64_t cInRowStride, int64_t cInColumnStride
 // The same, passed on unchanged (to the ukernel a product falls back to).
 #define ACLCPU_GEMM_UKERNEL_ARGUMENTS                                                                              \
   a, aOffset, aRowStride, aDepthStride, b, bOffset, bDepthStride, bColumnStride, c, cOffset, cRowStride, rows,   \
-      columns, depth, alpha, beta, cIn, cInOffset, cInRowStride
+      columns, depth, alpha, beta, cIn, cInOffset, cInRowStride, cInColumnStride
+// Their epilogue's part (epilogue.h's Epilogue::of).
+#define ACLCPU_GEMM_EPILOGUE_ARGUMENTS alpha, beta, cIn, cInOffset, cInRowStride, cInColumnStride
 typedef void GemmS8Ukernel(ACLCPU_GEMM_UKERNEL_PARAMETERS(int8_t, int32_t));
 // vpdpbusd on AVX512-VNNI (gemm_s8s8s32_vnni.cpp).
 GemmS8Ukernel aclcpu_ukernel_gemm_s8s8s32_vnni;

@@ -115,6 +115,14 @@ TEST_F(Conformance, Conv2D) {
       {ACL_FLOAT16, nchw, hwcn, 2, 5, 4, 3, 7, 1, 1, {1, 1}, {1, 1}, 1, {0, 0, 0, 0}, true, false},
       {ACL_FLOAT, nchw, nhwc, 1, 9, 6, 6, 4, 1, 1, {1, 1}, {1, 1}, 1, {0, 0, 0, 0}, false, false},
       {ACL_FLOAT, nchw, nchw, 1, 4, 7, 7, 3, 1, 1, {2, 2}, {1, 1}, 1, {0, 0, 0, 0}, false, false},
+      // One image in the output's layout: the epilogue reads the product's [x, y] result as it is,
+      // and an f32 bias folds into the product (along its rows for NCHW, a ukernel's Cin with
+      // column stride 0; along its columns for NHWC); f16 narrows in an epilogue of its own.
+      {ACL_FLOAT, nchw, nchw, 1, 32, 20, 21, 40, 1, 1, {1, 1}, {1, 1}, 1, {0, 0, 0, 0}, true, false},
+      {ACL_FLOAT, nchw, hwcn, 1, 24, 9, 30, 70, 1, 1, {1, 1}, {1, 1}, 1, {0, 0, 0, 0}, true, false},
+      {ACL_FLOAT16, nchw, nchw, 1, 8, 6, 7, 12, 1, 1, {1, 1}, {1, 1}, 1, {0, 0, 0, 0}, true, false},
+      {ACL_FLOAT, nhwc, hwcn, 1, 16, 13, 13, 64, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, true, false},
+      {ACL_FLOAT, nhwc, hwcn, 1, 24, 28, 26, 40, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, true, false},
       // Rows over several of the product's tiles (M = 28 * 26 pixels per image, depth 216).
       {ACL_FLOAT, nhwc, hwcn, 2, 24, 28, 26, 40, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, true, false},
       {ACL_FLOAT, nchw, nchw, 1, 24, 30, 29, 33, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, true, false},

@@ -42,7 +42,7 @@ std::vector<float> multiply(GemmF32Ukernel *ukernel, const std::vector<float> &a
   std::vector<float> c(size_t(rows * columns), -1.0f);
   const float one = 1, zero = 0;
   ukernel(a.data(), 0, depth, 1, b, 0, columns, 1, c.data(), 0, columns, rows, columns, depth, &one, &zero, c.data(),
-          0, columns);
+          0, columns, 1);
   return c;
 }
 
@@ -142,7 +142,7 @@ std::vector<float> runSixteenBit(GemmF32Ukernel *ukernel, const std::vector<uint
   std::vector<float> c(size_t(rows * columns));
   const float one = 1, zero = 0;
   ukernel(a.data(), 0, depth, 1, b.data(), 0, columns, 1, c.data(), 0, columns, rows, columns, depth, &one, &zero,
-          c.data(), 0, columns);
+          c.data(), 0, columns, 1);
   return c;
 }
 
@@ -217,7 +217,7 @@ TEST(ConstPanels, FewRowsReadAConstantBf16BFromItsPairPanels) {
       std::vector<float> c(size_t(rows * columns));
       const float one = 1, zero = 0;
       aclcpu_ukernel_gemm_bf16bf16f32_dpbf16(a.data(), 0, depth, 1, b.data(), 0, columns, 1, c.data(), 0, columns,
-                                             rows, columns, depth, &one, &zero, c.data(), 0, columns);
+                                             rows, columns, depth, &one, &zero, c.data(), 0, columns, 1);
       return c;
     };
     auto expectExact = [&](const std::vector<float> &c) {

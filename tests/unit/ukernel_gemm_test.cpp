@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <utility>
 #include <memory>
 #include <random>
 #include <string>
@@ -116,8 +117,27 @@ struct Layout {
 
 // Scaled by alpha = 1.25 with beta = -0.75 (Cin apart or C itself) or 0; or by alpha = 1 with
 // beta = 0 (C = P) or beta = 1 in place (C += P), which a ukernel may take as plain sums (AMX's
-// tiles load and store C).
-enum class Mode { Accumulate, ScaledApart, ScaledInPlace, ScaledBetaZero, UnitBetaZero, UnitInPlace };
+// tiles load and store C). Or Cin a bias: one element a row broadcast along it (column stride 0,
+// a convolution's bias over its out channels) scaled as above or not, or one row that every row
+// reads (row stride 0, MatMul's bias).
+enum class Mode {
+  Accumulate,
+  ScaledApart,
+  ScaledInPlace,
+  ScaledBetaZero,
+  UnitBetaZero,
+  UnitInPlace,
+  ScaledRowBias,
+  UnitRowBias,
+  UnitColumnBias
+};
+
+// Cin's strides (row, column) in `mode`, given C's row stride.
+std::pair<int64_t, int64_t> cInStrides(Mode mode, int64_t cRowStride) {
+  if (mode == Mode::ScaledRowBias || mode == Mode::UnitRowBias) return {1, 0};
+  if (mode == Mode::UnitColumnBias) return {0, 1};
+  return {cRowStride, 1};
+}
 
 // Runs one product and compares every element of C with the reference; returns false on the
 // first mismatch (reported).
@@ -144,18 +164,20 @@ bool checkProduct(const UkernelUnderTest &ukernel, int64_t rows, int64_t columns
   std::uniform_int_distribution<int> steps(-64, 64);
   for (float &value : c) value = steps(generator) / 16.0f;
   for (float &value : cIn) value = steps(generator) / 16.0f;
-  const bool unit = mode == Mode::UnitBetaZero || mode == Mode::UnitInPlace;
+  const bool unit = mode == Mode::UnitBetaZero || mode == Mode::UnitInPlace || mode == Mode::UnitRowBias ||
+                    mode == Mode::UnitColumnBias;
   const bool betaZero = mode == Mode::ScaledBetaZero || mode == Mode::UnitBetaZero;
   const bool inPlace = mode == Mode::ScaledInPlace || mode == Mode::UnitInPlace;
-  const float alpha = unit ? 1.0f : 1.25f, beta = betaZero ? 0.0f : mode == Mode::UnitInPlace ? 1.0f : -0.75f;
+  const float alpha = unit ? 1.0f : 1.25f, beta = betaZero ? 0.0f : unit ? 1.0f : -0.75f;
   if (betaZero) std::fill(cIn.begin(), cIn.end(), std::numeric_limits<float>::quiet_NaN());
   const std::vector<float> before = c;
   const bool scaled = mode != Mode::Accumulate;
   const float *cInData = inPlace ? c.data() + cOffset : cIn.data() + cInOffset;
-  const int64_t cInStart = 0, cInRowStride = cRowStride;
+  const int64_t cInStart = 0;
+  const auto [cInRowStride, cInColumnStride] = cInStrides(mode, cRowStride);
   ukernel.function(a.data(), aOffset, aRowStride, aDepthStride, b.data(), bOffset, bDepthStride, bColumnStride, c.data(),
                    cOffset, cRowStride, rows, columns, depth, scaled ? &alpha : nullptr, scaled ? &beta : nullptr,
-                   scaled ? cInData : nullptr, cInStart, cInRowStride);
+                   scaled ? cInData : nullptr, cInStart, cInRowStride, cInColumnStride);
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < columns; ++j) {
       double product = 0, magnitude = 0;
@@ -167,7 +189,7 @@ bool checkProduct(const UkernelUnderTest &ukernel, int64_t rows, int64_t columns
       }
       const size_t at = size_t(cOffset + i * cRowStride + j);
       const double old = before[at];
-      const double inValue = inPlace ? old : cInData[i * cInRowStride + j];
+      const double inValue = inPlace ? old : cInData[i * cInRowStride + j * cInColumnStride];
       const double expected = !scaled ? old + product : alpha * product + (beta != 0 ? beta * inValue : 0.0);
       // f32 sums of `depth` terms: each rounding at most 2^-24 of the running magnitude.
       const double scaledIn = scaled && beta != 0 ? std::fabs(beta * inValue) : 0.0;
@@ -202,8 +224,9 @@ TEST(UkernelGemm, MatchesPlainLoopsOverLayoutsModesAndShapes) {
                 {48, 1030, 70}, {32, 32, 1100}, {16, 100, 300}, {62, 270, 37}};
   const Layout layouts[] = {{false, false, 1, 0}, {true, false, 1, 3}, {false, true, 1, 1},
                             {true, true, 1, 0},   {false, false, 2, 5}};
-  const Mode modes[] = {Mode::Accumulate,     Mode::ScaledApart,  Mode::ScaledInPlace,
-                        Mode::ScaledBetaZero, Mode::UnitBetaZero, Mode::UnitInPlace};
+  const Mode modes[] = {Mode::Accumulate,     Mode::ScaledApart,   Mode::ScaledInPlace,
+                        Mode::ScaledBetaZero, Mode::UnitBetaZero,  Mode::UnitInPlace,
+                        Mode::ScaledRowBias,  Mode::UnitRowBias,   Mode::UnitColumnBias};
   int checked = 0;
   unsigned seed = 1;
   for (const auto &ukernel : ukernels)
@@ -342,7 +365,7 @@ TEST(UkernelGemm, AmxReadsAnAlignedAInPlace) {
     std::vector<float> c(size_t(rows * columns), -1.0f);
     const float one = 1, zero = 0;
     aclcpu_ukernel_gemm_bf16bf16f32_amx(a.get(), 0, rowStride, 1, bWords.data(), 0, columns, 1, c.data(), 0, columns,
-                                        rows, columns, depth, &one, &zero, c.data(), 0, columns);
+                                        rows, columns, depth, &one, &zero, c.data(), 0, columns, 1);
     ASSERT_TRUE(nearProduct(c, aValues, b, rows, columns, depth, unchanged));
   }
 }
@@ -421,7 +444,7 @@ TEST(UkernelGemm, LowPrecisionRoundsEachInputToBf16) {
       for (float value : values) words.push_back(std::isnan(value) ? uint16_t{0x7e00} : wordOf(value, element));
       const void *a = f16 ? static_cast<const void *>(words.data()) : values.data();
       const void *b = f16 ? static_cast<const void *>(oneWords.data()) : ones.data();
-      ukernel(a, 0, 1, 1, b, 0, columns, 1, c.data(), 0, columns, rows, columns, 1, nullptr, nullptr, nullptr, 0, 0);
+      ukernel(a, 0, 1, 1, b, 0, columns, 1, c.data(), 0, columns, rows, columns, 1, nullptr, nullptr, nullptr, 0, 0, 1);
       for (int64_t i = 0; i < rows; ++i)
         for (int64_t j = 0; j < columns; ++j) {
           const float expected = -7.0f + roundedToBf16(values[size_t(i)]);
@@ -448,7 +471,7 @@ TEST(UkernelGemm, LowPrecisionRoundsEachInputToBf16) {
     std::vector<float> c(size_t(rows * columns), 0.0f);
     ukernel(f16 ? static_cast<const void *>(aw.data()) : av.data(), 0, depth, 1,
             f16 ? static_cast<const void *>(bw.data()) : bv.data(), 0, columns, 1, c.data(), 0, columns, rows, columns,
-            depth, nullptr, nullptr, nullptr, 0, 0);
+            depth, nullptr, nullptr, nullptr, 0, 0, 1);
     EXPECT_TRUE(nearProduct(c, av, bv, rows, columns, depth, roundedToBf16)) << name;
     ++checked;
   }
@@ -491,17 +514,19 @@ bool checkS8Product(const std::string &name, S8Ukernel *ukernel, int64_t rows, i
   const std::vector<int8_t> b = operand(bSize, covered(bSize, bOffset, depth, bDepthStride, columns, bColumnStride));
   std::vector<int32_t> c(size_t(cOffset + rows * cRowStride + 8)), cIn(c.size());
   for (int32_t &value : c) value = small(generator);
-  const bool unit = mode == Mode::UnitBetaZero || mode == Mode::UnitInPlace;
+  const bool unit = mode == Mode::UnitBetaZero || mode == Mode::UnitInPlace || mode == Mode::UnitRowBias ||
+                    mode == Mode::UnitColumnBias;
   const bool betaZero = mode == Mode::ScaledBetaZero || mode == Mode::UnitBetaZero;
   const bool inPlace = mode == Mode::ScaledInPlace || mode == Mode::UnitInPlace;
   for (int32_t &value : cIn) value = betaZero ? INT32_MIN : small(generator);
   const std::vector<int32_t> before = c;
-  const int32_t alpha = unit ? 1 : 3, beta = betaZero ? 0 : mode == Mode::UnitInPlace ? 1 : -2;
+  const int32_t alpha = unit ? 1 : 3, beta = betaZero ? 0 : unit ? 1 : -2;
+  const auto [cInRowStride, cInColumnStride] = cInStrides(mode, cRowStride);
   const bool scaled = mode != Mode::Accumulate;
   const int32_t *cInData = inPlace ? c.data() + cOffset : cIn.data() + 1;
   ukernel(a.data(), aOffset, aRowStride, aDepthStride, b.data(), bOffset, bDepthStride, bColumnStride, c.data(), cOffset,
           cRowStride, rows, columns, depth, scaled ? &alpha : nullptr, scaled ? &beta : nullptr,
-          scaled ? cInData : nullptr, 0, cRowStride);
+          scaled ? cInData : nullptr, 0, cInRowStride, cInColumnStride);
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < columns; ++j) {
       int64_t product = 0;
@@ -509,7 +534,7 @@ bool checkS8Product(const std::string &name, S8Ukernel *ukernel, int64_t rows, i
         product += int64_t{a[size_t(aOffset + i * aRowStride + k * aDepthStride)]} *
                    b[size_t(bOffset + j * bColumnStride + k * bDepthStride)];
       const size_t at = size_t(cOffset + i * cRowStride + j);
-      const int64_t inValue = inPlace ? before[at] : cInData[i * cRowStride + j];
+      const int64_t inValue = inPlace ? before[at] : cInData[i * cInRowStride + j * cInColumnStride];
       const int64_t wide = !scaled ? before[at] + product : alpha * product + (beta != 0 ? beta * inValue : 0);
       const auto expected = static_cast<int32_t>(static_cast<uint32_t>(wide));
       if (c[at] != expected) {
@@ -591,7 +616,7 @@ TEST(UkernelGemm, AmxRoundsOrSplitsEachInputToBf16) {
         const void *aData = f16 ? static_cast<const void *>(aStoredWords.data()) : aStored.data();
         const void *bData = f16 ? static_cast<const void *>(bStoredWords.data()) : bStored.data();
         ukernel(aData, 0, aRowStride, aDepthStride, bData, 0, bDepthStride, bColumnStride, c.data(), 0, columns, rows,
-                columns, depth, &one, &zero, c.data(), 0, columns);
+                columns, depth, &one, &zero, c.data(), 0, columns, 1);
         ASSERT_TRUE(nearProduct(c, a, b, rows, columns, depth, input));
         ++checked;
       }
@@ -620,7 +645,7 @@ TEST(UkernelGemm, AmxRoundedPaddingMultipliesNoInfinity) {
     (f16 ? aclcpu_ukernel_gemm_f16f16f32_rounded_amx : aclcpu_ukernel_gemm_f32f32f32_rounded_amx)(
         f16 ? static_cast<const void *>(aWords.data()) : a.data(), 0, depth, 1,
         f16 ? static_cast<const void *>(bWords.data()) : b.data(), 0, columns, 1, c.data(), 0, columns, rows, columns,
-        depth, &one, &zero, c.data(), 0, columns);
+        depth, &one, &zero, c.data(), 0, columns, 1);
     for (int64_t i = 0; i < rows; ++i)
       for (int64_t j = 0; j < columns; ++j)
         ASSERT_EQ(c[size_t(i * columns + j)],
@@ -656,7 +681,7 @@ TEST(UkernelGemm, AmxSplitF16KeepsInfinitiesAndNaN) {
       std::vector<float> c(size_t(rows * columns));
       const float one = 1, zero = 0;
       aclcpu_ukernel_gemm_f16f16f32_amx(aStored.data(), 0, aRowStride, aDepthStride, b.data(), 0, columns, 1, c.data(),
-                                        0, columns, rows, columns, depth, &one, &zero, c.data(), 0, columns);
+                                        0, columns, rows, columns, depth, &one, &zero, c.data(), 0, columns, 1);
       for (int64_t j = 0; j < columns; ++j) {
         if (!infinities) {
           EXPECT_EQ(c[size_t(3 * columns + j)], j == 9 ? 19.5f : 20.0f) << j;
@@ -718,7 +743,8 @@ TEST(UkernelGemm, S8MatchesPlainLoopsOverLayoutsModesAndShapes) {
     for (const Shape &shape : shapes)
       for (const Layout &layout : layouts)
         for (Mode mode : {Mode::Accumulate, Mode::ScaledApart, Mode::ScaledInPlace, Mode::ScaledBetaZero,
-                          Mode::UnitBetaZero, Mode::UnitInPlace}) {
+                          Mode::UnitBetaZero, Mode::UnitInPlace, Mode::ScaledRowBias, Mode::UnitRowBias,
+                          Mode::UnitColumnBias}) {
           ASSERT_TRUE(checkS8Product(name, ukernel, shape.rows, shape.columns, shape.depth, layout, mode, seed++));
           ++checked;
         }

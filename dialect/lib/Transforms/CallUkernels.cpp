@@ -8,8 +8,10 @@
 // them so) becomes one call in the ukernel's scaled mode, writing the epilogue's result: the
 // fill, the epilogue and the temporary go. A tile right after a zero fill of its own
 // accumulator (MatMul) becomes a call in scaled mode with alpha 1 and beta 0, which writes C
-// without reading it: the fill goes. A MatMul's bias epilogue folds into the call the same way,
-// as alpha = beta = 1 with the bias as Cin, each row reading it (row stride 0).
+// without reading it: the fill goes. A bias epilogue folds into the call the same way, as
+// alpha = beta = 1 with the bias as Cin: along the columns (MatMul's) each row reads it (row
+// stride 0); along the rows (an NCHW convolution's) each row broadcasts its element (column
+// stride 0).
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,9 +82,10 @@ bool hasUnitStride(Value memref, AffineMap map, unsigned dim) {
 // epilogue (or a bias add) after it and otherwise only freed, and the epilogue's c (or bias)
 // and result have unit column strides.
 struct FusedEpilogue {
+  enum class Kind { Scaled, ColumnBias, RowBias };
   linalg::FillOp fill;
   linalg::GenericOp epilogue;
-  bool bias;  // acc + bias (aclop::isBiasEpilogue), else GEMM's alpha/beta epilogue
+  Kind kind;  // GEMM's alpha/beta epilogue, or acc + bias (aclop::isBiasEpilogue, isRowBiasEpilogue)
 };
 
 std::optional<FusedEpilogue> fusedEpilogue(linalg::GenericOp tile) {
@@ -99,30 +102,43 @@ std::optional<FusedEpilogue> fusedEpilogue(linalg::GenericOp tile) {
       continue;
     }
     auto epilogue = dyn_cast<linalg::GenericOp>(user);
-    const bool bias = epilogue && epilogue.getNumLoops() == 2 && aclop::isBiasEpilogue(epilogue);
-    if (!epilogue || fused.epilogue || epilogue->getBlock() != tile->getBlock() || !tile->isBeforeInBlock(epilogue) ||
-        !epilogue.hasPureBufferSemantics() || epilogue.getDpsInputs()[0] != accumulator ||
-        llvm::count(epilogue->getOperands(), accumulator) != 1 || !(bias || aclop::isScaledGemmEpilogue(epilogue)))
+    if (!epilogue || fused.epilogue || epilogue.getNumLoops() != 2 || epilogue->getBlock() != tile->getBlock() ||
+        !tile->isBeforeInBlock(epilogue) || !epilogue.hasPureBufferSemantics() ||
+        epilogue.getDpsInputs()[0] != accumulator || llvm::count(epilogue->getOperands(), accumulator) != 1)
+      return std::nullopt;
+    if (aclop::isBiasEpilogue(epilogue))
+      fused.kind = FusedEpilogue::Kind::ColumnBias;
+    else if (aclop::isRowBiasEpilogue(epilogue))
+      fused.kind = FusedEpilogue::Kind::RowBias;
+    else if (aclop::isScaledGemmEpilogue(epilogue))
+      fused.kind = FusedEpilogue::Kind::Scaled;
+    else
       return std::nullopt;
     fused.epilogue = epilogue;
-    fused.bias = bias;
   }
   if (!fused.fill || !fused.epilogue) return std::nullopt;
+  // C's columns, and Cin's where it has them, are contiguous (a row bias has a stride of 0 there).
   SmallVector<AffineMap> maps = fused.epilogue.getIndexingMapsArray();
-  if (!hasUnitStride(fused.epilogue.getDpsInputs()[1], maps[1], 1) ||
+  if ((fused.kind != FusedEpilogue::Kind::RowBias && !hasUnitStride(fused.epilogue.getDpsInputs()[1], maps[1], 1)) ||
       !hasUnitStride(fused.epilogue.getDpsInits()[0], maps.back(), 1))
     return std::nullopt;
   return fused;
 }
 
-// A bias (1-D, along the columns) as the ukernel's Cin: every row reads it (row stride 0).
-MatrixOperand biasOperand(OpBuilder &b, Location loc, Value bias) {
+// A bias (1-D) as the ukernel's Cin: along the columns every row reads it (row stride 0); along
+// the rows each row reads one element of it (column stride 0).
+MatrixOperand biasOperand(OpBuilder &b, Location loc, Value bias, bool alongRows) {
   auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, bias);
   MatrixOperand operand;
   operand.pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, bias);
   operand.offset = metadata.getOffset();
-  operand.sizes = {arith::ConstantIndexOp::create(b, loc, 1), metadata.getSizes()[0]};
-  operand.strides = {arith::ConstantIndexOp::create(b, loc, 0), metadata.getStrides()[0]};
+  Value one = arith::ConstantIndexOp::create(b, loc, 1), zero = arith::ConstantIndexOp::create(b, loc, 0);
+  operand.sizes = {one, metadata.getSizes()[0]};
+  operand.strides = {zero, metadata.getStrides()[0]};
+  if (alongRows) {
+    std::swap(operand.sizes[0], operand.sizes[1]);
+    std::swap(operand.strides[0], operand.strides[1]);
+  }
   return operand;
 }
 
@@ -181,10 +197,12 @@ Outcome callUkernel(ModuleOp module, linalg::GenericOp tile, StringRef symbol) {
   std::optional<MatrixOperand> acc = fused ? matrixOperand(builder, loc, fused->epilogue.getDpsInits()[0], identity,
                                                            0, 1, 2)
                                            : matrixOperand(builder, loc, c, maps[2], m, n, loops);
-  std::optional<MatrixOperand> cIn =
-      !fused       ? std::nullopt
-      : fused->bias ? std::optional(biasOperand(builder, loc, fused->epilogue.getDpsInputs()[1]))
-                    : matrixOperand(builder, loc, fused->epilogue.getDpsInputs()[1], identity, 0, 1, 2);
+  using Kind = FusedEpilogue::Kind;
+  std::optional<MatrixOperand> cIn;
+  if (fused && fused->kind == Kind::Scaled)
+    cIn = matrixOperand(builder, loc, fused->epilogue.getDpsInputs()[1], identity, 0, 1, 2);
+  else if (fused)
+    cIn = biasOperand(builder, loc, fused->epilogue.getDpsInputs()[1], fused->kind == Kind::RowBias);
   if (!lhs || !rhs || !acc || (fused && !cIn))
     return Outcome::Skipped;  // metadata ops left behind are dead: canonicalize drops them
   SmallVector<Value> arguments{lhs->pointer, lhs->offset,     lhs->strides[0], lhs->strides[1],
@@ -201,7 +219,7 @@ Outcome callUkernel(ModuleOp module, linalg::GenericOp tile, StringRef symbol) {
   auto one = [&] {
     return constantScalar(builder, tile, "__aclop_one_" + suffix, cast<TypedAttr>(builder.getOneAttr(element)));
   };
-  if (fused && !fused->bias) {
+  if (fused && fused->kind == Kind::Scaled) {
     alpha = fused->epilogue.getDpsInputs()[2];
     beta = fused->epilogue.getDpsInputs()[3];
   } else if (fused) {
@@ -213,9 +231,9 @@ Outcome callUkernel(ModuleOp module, linalg::GenericOp tile, StringRef symbol) {
   }
   if (alpha)
     arguments.append({scalarAddress(builder, loc, alpha), scalarAddress(builder, loc, beta), cIn->pointer, cIn->offset,
-                      cIn->strides[0]});
+                      cIn->strides[0], cIn->strides[1]});
   else  // accumulate mode
-    arguments.append(5, arith::ConstantIndexOp::create(builder, loc, 0));
+    arguments.append(6, arith::ConstantIndexOp::create(builder, loc, 0));
   SmallVector<Type> types(arguments.size(), builder.getIndexType());
   auto type = builder.getFunctionType(types, {});
   auto callee = module.lookupSymbol<func::FuncOp>(symbol);

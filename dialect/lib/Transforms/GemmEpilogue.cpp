@@ -82,19 +82,28 @@ bool mlir::aclop::isScaledGemmEpilogue(linalg::GenericOp op) {
          parts->beta == body->getArgument(3);
 }
 
-bool mlir::aclop::isBiasEpilogue(linalg::GenericOp op) {
-  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0) return false;
+namespace {
+
+// The loop dim of `op`'s bias if it is ins(acc, bias) outs(result) computing acc + bias and
+// nothing else, all f32, acc and the result element for element and the bias 1-D.
+std::optional<unsigned> biasDim(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0) return std::nullopt;
   Block *body = op.getBlock();
-  if (llvm::any_of(body->getArgumentTypes(), [](Type type) { return !type.isF32(); })) return false;
-  // acc and the result element for element, the bias along the last dim (n).
-  unsigned loops = op.getNumLoops();
+  if (llvm::any_of(body->getArgumentTypes(), [](Type type) { return !type.isF32(); })) return std::nullopt;
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  if (!maps[0].isIdentity() || !maps[2].isIdentity() || maps[1].getNumResults() != 1 ||
-      maps[1].getResult(0) != getAffineDimExpr(loops - 1, op.getContext()))
-    return false;
+  if (!maps[0].isIdentity() || !maps[2].isIdentity() || maps[1].getNumResults() != 1) return std::nullopt;
+  auto dim = dyn_cast<AffineDimExpr>(maps[1].getResult(0));
   // The body: yield acc + bias, nothing else.
   auto add = body->getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add || body->getOperations().size() != 2) return false;
+  if (!dim || !add || body->getOperations().size() != 2) return std::nullopt;
   Value acc = body->getArgument(0), bias = body->getArgument(1);
-  return (add.getLhs() == acc && add.getRhs() == bias) || (add.getLhs() == bias && add.getRhs() == acc);
+  if (!(add.getLhs() == acc && add.getRhs() == bias) && !(add.getLhs() == bias && add.getRhs() == acc))
+    return std::nullopt;
+  return dim.getPosition();
 }
+
+} // namespace
+
+bool mlir::aclop::isBiasEpilogue(linalg::GenericOp op) { return biasDim(op) == op.getNumLoops() - 1; }
+
+bool mlir::aclop::isRowBiasEpilogue(linalg::GenericOp op) { return op.getNumLoops() == 2 && biasDim(op) == 0u; }

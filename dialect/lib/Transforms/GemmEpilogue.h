@@ -36,6 +36,11 @@ bool isScaledGemmEpilogue(linalg::GenericOp op);
 // Cin, every row reading the same one (row stride 0).
 bool isBiasEpilogue(linalg::GenericOp op);
 
+// The same over (m, n) with the bias along m: one element a row (an NCHW convolution's bias over
+// its out channels, which are the product's rows). A ukernel computes it with the bias as Cin
+// of column stride 0; generated register tiles do not.
+bool isRowBiasEpilogue(linalg::GenericOp op);
+
 // True if `value` is an arith.constant integer or float zero (either sign), or a splat of one.
 bool isZeroConstant(Value value);
 

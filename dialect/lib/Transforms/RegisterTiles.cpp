@@ -76,6 +76,13 @@ linalg::GenericOp mlir::aclop::registerTileEpilogue(linalg::LinalgOp product) {
   return biasEpilogue(product);
 }
 
+linalg::GenericOp mlir::aclop::ukernelEpilogue(linalg::LinalgOp product) {
+  if (linalg::GenericOp epilogue = registerTileEpilogue(product)) return epilogue;
+  if (product.getNumLoops() != 3 || !isPlainProduct(product)) return {};
+  linalg::GenericOp epilogue = soleConsumer(product);
+  return epilogue && isRowBiasEpilogue(epilogue) ? epilogue : linalg::GenericOp();
+}
+
 bool mlir::aclop::fitsFusedRegisterTiles(linalg::LinalgOp product) {
   // GEMM's epilogue over (m, n); a plain product, with a bias or not, may have a batch loop too.
   unsigned loops = product.getNumLoops();

@@ -40,6 +40,10 @@ linalg::GenericOp biasEpilogue(linalg::LinalgOp product);
 // bias add (biasEpilogue); null for a plain product without one.
 linalg::GenericOp registerTileEpilogue(linalg::LinalgOp product);
 
+// The epilogue a ukernel computes with the product (aclop-call-ukernels): registerTileEpilogue's,
+// or a 2-D plain product's bias along its rows (isRowBiasEpilogue).
+linalg::GenericOp ukernelEpilogue(linalg::LinalgOp product);
+
 // True if an f32 product can run whole inside generated register tiles, from the accumulator's
 // zeroing through its epilogue if it has one (registerTileEpilogue) to the result: 2-D (a plain
 // product may have a static batch too), static, whole 8 x 32 tiles, and B small enough for

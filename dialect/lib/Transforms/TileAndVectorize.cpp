@@ -498,7 +498,7 @@ FailureOr<scf::SCFTileAndFuseResult> tileEpilogueWithProducers(IRRewriter &rewri
   return fused;
 }
 
-// A product a ukernel computes, with GEMM's epilogue or a MatMul's bias: the epilogue is tiled by
+// A product a ukernel computes, with GEMM's epilogue or a bias (aclop::ukernelEpilogue): the epilogue is tiled by
 // the product's row tiles and the product and its accumulator fill are fused into each tile,
 // where aclop-call-ukernels folds all three into one call that writes the result once (at 1024^3
 // s8 the fill and epilogue passes over the whole accumulator took 15% of the time). The
@@ -506,8 +506,7 @@ FailureOr<scf::SCFTileAndFuseResult> tileEpilogueWithProducers(IRRewriter &rewri
 // one block: the product's tiles were not the function's only nest (kernelBlockCount).
 LogicalResult fuseIntoEpilogue(IRRewriter &rewriter, linalg::LinalgOp product, ArrayRef<int64_t> tiles) {
   auto strategy = product->getAttrOfType<DictionaryAttr>("aclop.strategy");
-  linalg::GenericOp epilogue = scaledEpilogue(product);
-  if (!epilogue) epilogue = aclop::biasEpilogue(product);
+  linalg::GenericOp epilogue = aclop::ukernelEpilogue(product);
   if (!strategy || !strategy.get("ukernel") || !epilogue || product.getNumLoops() != 3) return failure();
   scf::SCFTileAndFuseOptions options;
   setUkernelTiling(rewriter, product, epilogue, tiles, options.tilingOptions);
@@ -615,6 +614,29 @@ linalg::LinalgOp productOverRows(IRRewriter &rewriter, linalg::GenericOp epilogu
   return partProduct;
 }
 
+// True if `value` is a tensor.empty or a reshaped view of one: a convolution's destination, which
+// aclop-eliminate-expanded-empty-tensors places in the output after this pass.
+bool isEmptyOrViewOfEmpty(Value value) {
+  if (auto collapse = value.getDefiningOp<tensor::CollapseShapeOp>()) value = collapse.getSrc();
+  else if (auto expand = value.getDefiningOp<tensor::ExpandShapeOp>()) value = expand.getSrc();
+  return value.getDefiningOp<tensor::EmptyOp>() != nullptr;
+}
+
+// A slice of an empty destination (or of a view of one) is better an empty of its own, which
+// aclop-eliminate-expanded-empty-tensors then places in the output; the slice of the empty was
+// computed in a buffer of its own and copied into it instead, a nest no block could share (the
+// whole kernel on one block). Gives `init`, a slice of the parts' destination, an empty if so.
+void ownEmptyForSlice(IRRewriter &rewriter, OpOperand &init) {
+  auto slice = init.get().getDefiningOp<tensor::ExtractSliceOp>();
+  if (!slice || !isEmptyOrViewOfEmpty(slice.getSource())) return;
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(init.getOwner());
+  Value own = tensor::EmptyOp::create(rewriter, slice.getLoc(), slice.getMixedSizes(),
+                                      getElementTypeOrSelf(slice.getType()));
+  rewriter.modifyOpInPlace(init.getOwner(), [&] { init.set(own); });
+  if (slice->use_empty()) rewriter.eraseOp(slice);
+}
+
 // A plain product (no epilogue; a batch of them too) as two over its rows [0, whole) and
 // [whole, m), each zeroing and writing its slice of the product's destination in turn, for
 // tiles of their own heights. The destination is the output already (the caller eliminated
@@ -640,15 +662,10 @@ SmallVector<linalg::LinalgOp> splitPlainProductRows(IRRewriter &rewriter, linalg
     SmallVector<OpFoldResult> offsets(outOffsets), sizes(outSizes);
     offsets.insert(offsets.begin() + rowDim + 1, index(0));
     sizes.insert(sizes.begin() + rowDim + 1, index(depth));
-    // A slice of an empty destination (a convolution's product, whose output view
-    // aclop-eliminate-expanded-empty-tensors puts in place later) is an empty of its own, which
-    // that pass then places in the output; a slice of the empty was copied into it instead, a
-    // nest no block could share (the whole kernel on one block).
-    Value slice =
-        result.getDefiningOp<tensor::EmptyOp>()
-            ? tensor::EmptyOp::create(rewriter, loc, outSizes, getElementTypeOrSelf(result.getType())).getResult()
-            : tensor::ExtractSliceOp::create(rewriter, loc, result, outOffsets, outSizes, strides).getResult();
-    Value zeroed = linalg::FillOp::create(rewriter, loc, fill.value(), slice).getResult(0);
+    Value slice = tensor::ExtractSliceOp::create(rewriter, loc, result, outOffsets, outSizes, strides);
+    auto zeroing = linalg::FillOp::create(rewriter, loc, fill.value(), slice);
+    ownEmptyForSlice(rewriter, zeroing.getDpsInitsMutable()[0]);  // (a convolution's product)
+    Value zeroed = zeroing.getResult(0);
     FailureOr<TilingResult> part =
         cast<TilingInterface>(product.getOperation()).getTiledImplementation(rewriter, offsets, sizes);
     if (failed(part)) return {};
@@ -723,6 +740,7 @@ LogicalResult fuseIntoRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp produ
     fuseRegisterTiles(rewriter, product, epilogue, kRegisterRows);
     return success();
   }
+  ownEmptyForSlice(rewriter, cast<linalg::LinalgOp>(wholeTiles.getOperation()).getDpsInitsMutable()[0]);
   for (auto [part, partRows] : {std::pair{wholeTiles, rows}, std::pair{rest, ranges[0] - whole}}) {
     auto partEpilogue = dyn_cast_or_null<linalg::GenericOp>(part.getOperation());
     if (!partEpilogue) continue;
@@ -751,12 +769,17 @@ struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopT
     llvm::SmallPtrSet<Operation *, 4> fusedEpilogues;
     for (linalg::LinalgOp op : contractions) {
       auto tiles = cast<DenseI64ArrayAttr>(op->getAttrOfType<DictionaryAttr>("aclop.strategy").get("cache_tiles"));
-      // (GEMM's scaled epilogue, which either takes in, or a bias add, which register tiles do.)
-      linalg::GenericOp epilogue = aclop::registerTileEpilogue(op);
-      if (failed(fuseIntoEpilogue(rewriter, op, tiles.asArrayRef())) && failed(fuseIntoRegisterTiles(rewriter, op)))
+      // (GEMM's scaled epilogue, which either takes in, or a bias add, which register tiles do
+      // along columns and a ukernel along columns or rows.)
+      linalg::GenericOp ukernelEpilogue = aclop::ukernelEpilogue(op), tileEpilogue = aclop::registerTileEpilogue(op);
+      linalg::GenericOp fused;
+      if (succeeded(fuseIntoEpilogue(rewriter, op, tiles.asArrayRef())))
+        fused = ukernelEpilogue;
+      else if (succeeded(fuseIntoRegisterTiles(rewriter, op)))
+        fused = tileEpilogue;
+      else
         (void)tileForCache(rewriter, op, tiles.asArrayRef());  // untiled, it is still correct
-      else if (epilogue)
-        fusedEpilogues.insert(epilogue.getOperation());
+      if (fused) fusedEpilogues.insert(fused.getOperation());
     }
     for (linalg::LinalgOp op : rowReductions) reduceShortRows(rewriter, op);
     for (linalg::LinalgOp op : candidates) {

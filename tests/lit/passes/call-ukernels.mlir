@@ -6,7 +6,7 @@
 // which writes the epilogue's result.
 // RUN: %op-opt %s -aclop-call-ukernels -split-input-file | FileCheck %s
 
-// CHECK: func.func private @aclcpu_ukernel_gemm_s8s8s32_vnni(index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index)
+// CHECK: func.func private @aclcpu_ukernel_gemm_s8s8s32_vnni(index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index, index)
 // CHECK-LABEL: func @tile
 // CHECK-DAG: %[[NONE:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[A:.*]] = memref.extract_aligned_pointer_as_index %arg0
@@ -15,7 +15,7 @@
 // CHECK-DAG: %{{.*}}, %[[AOFF:.*]], %[[ASIZE:.*]]:2, %[[ASTRIDE:.*]]:2 = memref.extract_strided_metadata %arg0
 // CHECK-DAG: %{{.*}}, %[[BOFF:.*]], %{{.*}}:2, %[[BSTRIDE:.*]]:2 = memref.extract_strided_metadata %arg1
 // CHECK-DAG: %{{.*}}, %[[COFF:.*]], %[[CSIZE:.*]]:2, %[[CSTRIDE:.*]]:2 = memref.extract_strided_metadata %arg2
-// CHECK: call @aclcpu_ukernel_gemm_s8s8s32_vnni(%[[A]], %[[AOFF]], %[[ASTRIDE]]#0, %[[ASTRIDE]]#1, %[[B]], %[[BOFF]], %[[BSTRIDE]]#1, %[[BSTRIDE]]#0, %[[C]], %[[COFF]], %[[CSTRIDE]]#0, %[[CSIZE]]#0, %[[CSIZE]]#1, %[[ASIZE]]#1, %[[NONE]], %[[NONE]], %[[NONE]], %[[NONE]], %[[NONE]])
+// CHECK: call @aclcpu_ukernel_gemm_s8s8s32_vnni(%[[A]], %[[AOFF]], %[[ASTRIDE]]#0, %[[ASTRIDE]]#1, %[[B]], %[[BOFF]], %[[BSTRIDE]]#1, %[[BSTRIDE]]#0, %[[C]], %[[COFF]], %[[CSTRIDE]]#0, %[[CSIZE]]#0, %[[CSIZE]]#1, %[[ASIZE]]#1, %[[NONE]], %[[NONE]], %[[NONE]], %[[NONE]], %[[NONE]], %[[NONE]])
 // CHECK-NOT: linalg.generic
 #lhs = affine_map<(m, k, n) -> (m, k)>
 #rhsT = affine_map<(m, k, n) -> (n, k)>
@@ -103,7 +103,7 @@ func.func @not_a_tile(%a: memref<2x8x16xi8>, %b: memref<2x16x32xi8>, %c: memref<
 // -----
 
 // GEMM's epilogue folded into the call: c is the epilogue's result, then alpha's and beta's
-// addresses (aligned base + offset x 4 bytes) and Cin as pointer, offset and row stride. The
+// addresses (aligned base + offset x 4 bytes) and Cin as pointer, offset, row and column strides. The
 // fill, the product and the epilogue go; the temporary is left to canonicalize.
 // CHECK-LABEL: func @scaled
 // CHECK-DAG: %[[FOUR:.*]] = arith.constant 4 : index
@@ -119,7 +119,7 @@ func.func @not_a_tile(%a: memref<2x8x16xi8>, %b: memref<2x16x32xi8>, %c: memref<
 // CHECK-DAG: %{{.*}}, %[[BETAOFF:.*]] = memref.extract_strided_metadata %arg4
 // CHECK-DAG: %[[BETABYTES:.*]] = arith.muli %[[BETAOFF]], %[[FOUR]]
 // CHECK-DAG: %[[BETA:.*]] = arith.addi %[[BETABASE]], %[[BETABYTES]]
-// CHECK: call @aclcpu_ukernel_gemm_f32f32f32({{.*}}, %[[OUT]], %[[OUTOFF]], %[[OUTSTRIDE]]#0, %[[OUTSIZE]]#0, %[[OUTSIZE]]#1, %{{.*}}, %[[ALPHA]], %[[BETA]], %[[CIN]], %[[CINOFF]], %[[CINSTRIDE]]#0)
+// CHECK: call @aclcpu_ukernel_gemm_f32f32f32({{.*}}, %[[OUT]], %[[OUTOFF]], %[[OUTSTRIDE]]#0, %[[OUTSIZE]]#0, %[[OUTSIZE]]#1, %{{.*}}, %[[ALPHA]], %[[BETA]], %[[CIN]], %[[CINOFF]], %[[CINSTRIDE]]#0, %[[CINSTRIDE]]#1)
 // CHECK-NOT: linalg.
 // CHECK: memref.dealloc
 #lhs = affine_map<(m, k, n) -> (m, k)>
@@ -212,7 +212,7 @@ func.func @scaled_on_stack(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %c: memr
 // CHECK: %[[ZERO:.*]] = memref.get_global @__aclop_zero_f32
 // CHECK: memref.extract_aligned_pointer_as_index %[[ONE]]
 // CHECK: memref.extract_aligned_pointer_as_index %[[ZERO]]
-// CHECK: call @aclcpu_ukernel_gemm_f32f32f32({{.*}}, %[[ACC]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ACC]], %{{.*}}, %{{.*}})
+// CHECK: call @aclcpu_ukernel_gemm_f32f32f32({{.*}}, %[[ACC]], %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ACC]], %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK: linalg.generic
 // CHECK-NOT: linalg.fill
 // CHECK: memref.get_global @__aclop_one_f32
@@ -277,11 +277,11 @@ func.func @not_scaled(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %c: memref<8x
 // -----
 
 // A fill with anything between it and the tile stays, and the call accumulates into what it
-// left (C += A B: the epilogue's five arguments zero).
+// left (C += A B: the epilogue's six arguments zero).
 // CHECK-LABEL: func @fill_apart
 // CHECK: linalg.fill
 // CHECK: memref.copy
-// CHECK: call @aclcpu_ukernel_gemm_f32f32f32({{.*}}, %[[Z:.*]], %[[Z]], %[[Z]], %[[Z]], %[[Z]])
+// CHECK: call @aclcpu_ukernel_gemm_f32f32f32({{.*}}, %[[Z:.*]], %[[Z]], %[[Z]], %[[Z]], %[[Z]], %[[Z]])
 // CHECK-NOT: memref.get_global
 func.func @fill_apart(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %c: memref<8x32xf32>, %copy: memref<8x32xf32>) {
   %zero = arith.constant 0.0 : f32
@@ -302,16 +302,17 @@ func.func @fill_apart(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %c: memref<8x
 // -----
 
 // A MatMul's bias over N folded into the call the same way: alpha and beta both the constant 1,
-// the bias as Cin with row stride 0 (every row reads it), the epilogue's result as c.
+// the bias as Cin with row stride 0 (every row reads it) and its own stride along the columns,
+// the epilogue's result as c.
 // CHECK: memref.global "private" constant @__aclop_one_f32 : memref<f32> = dense<1.000000e+00>
 // CHECK-LABEL: func @bias
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[OUT:.*]] = memref.extract_aligned_pointer_as_index %arg3
 // CHECK-DAG: %[[BIAS:.*]] = memref.extract_aligned_pointer_as_index %arg2
-// CHECK-DAG: %{{.*}}, %[[BIASOFF:.*]], %{{.*}}, %{{.*}} = memref.extract_strided_metadata %arg2
+// CHECK-DAG: %{{.*}}, %[[BIASOFF:.*]], %{{.*}}, %[[BIASSTRIDE:.*]] = memref.extract_strided_metadata %arg2
 // CHECK-DAG: %[[ONE:.*]] = memref.get_global @__aclop_one_f32
 // CHECK-DAG: %[[ONEADDR:.*]] = memref.extract_aligned_pointer_as_index %[[ONE]]
-// CHECK: call @aclcpu_ukernel_gemm_f32f32f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[OUT]], {{.*}}, %[[BIAS]], %[[BIASOFF]], %[[ZERO]])
+// CHECK: call @aclcpu_ukernel_gemm_f32f32f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[OUT]], {{.*}}, %[[BIAS]], %[[BIASOFF]], %[[ZERO]], %[[BIASSTRIDE]])
 // CHECK-NOT: linalg.
 // CHECK: memref.dealloc
 #lhs = affine_map<(m, k, n) -> (m, k)>
@@ -334,6 +335,48 @@ func.func @bias(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %bias: memref<32xf3
   }
   linalg.generic {indexing_maps = [#id, #column, #id], iterator_types = ["parallel", "parallel"]}
       ins(%tmp, %bias : memref<8x32xf32>, memref<32xf32, strided<[1], offset: ?>>) outs(%out : memref<8x32xf32>) {
+  ^bb0(%acc: f32, %add: f32, %o: f32):
+    %sum = arith.addf %acc, %add : f32
+    linalg.yield %sum : f32
+  }
+  memref.dealloc %tmp : memref<8x32xf32>
+  return
+}
+
+// -----
+
+// A bias along the rows (an NCHW convolution's, over its out channels): Cin is the bias with its
+// own stride between rows and column stride 0 (each row broadcasts its element).
+// CHECK-LABEL: func @row_bias
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[OUT:.*]] = memref.extract_aligned_pointer_as_index %arg3
+// CHECK-DAG: %[[BIAS:.*]] = memref.extract_aligned_pointer_as_index %arg2
+// CHECK-DAG: %{{.*}}, %[[BIASOFF:.*]], %{{.*}}, %[[BIASSTRIDE:.*]] = memref.extract_strided_metadata %arg2
+// CHECK-DAG: %[[ONE:.*]] = memref.get_global @__aclop_one_f32
+// CHECK-DAG: %[[ONEADDR:.*]] = memref.extract_aligned_pointer_as_index %[[ONE]]
+// CHECK: call @aclcpu_ukernel_gemm_f32f32f32(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[OUT]], {{.*}}, %[[BIAS]], %[[BIASOFF]], %[[BIASSTRIDE]], %[[ZERO]])
+// CHECK-NOT: linalg.
+// CHECK: memref.dealloc
+#lhs = affine_map<(m, k, n) -> (m, k)>
+#rhs = affine_map<(m, k, n) -> (k, n)>
+#acc = affine_map<(m, k, n) -> (m, n)>
+#id = affine_map<(m, n) -> (m, n)>
+#row = affine_map<(m, n) -> (m)>
+func.func @row_bias(%a: memref<8x16xf32>, %b: memref<16x32xf32>, %bias: memref<8xf32, strided<[?], offset: ?>>,
+                    %out: memref<8x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %tmp = memref.alloc() : memref<8x32xf32>
+  linalg.fill ins(%zero : f32) outs(%tmp : memref<8x32xf32>)
+  linalg.generic {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%a, %b : memref<8x16xf32>, memref<16x32xf32>) outs(%tmp : memref<8x32xf32>)
+      attrs = {aclop.strategy = {ukernel = "aclcpu_ukernel_gemm_f32f32f32"}} {
+  ^bb0(%l: f32, %r: f32, %o: f32):
+    %p = arith.mulf %l, %r : f32
+    %s = arith.addf %o, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%tmp, %bias : memref<8x32xf32>, memref<8xf32, strided<[?], offset: ?>>) outs(%out : memref<8x32xf32>) {
   ^bb0(%acc: f32, %add: f32, %o: f32):
     %sum = arith.addf %acc, %add : f32
     linalg.yield %sum : f32

@@ -298,7 +298,8 @@ func.func @gelu_sigmoid(%a: tensor<9xf32>) -> tensor<9xf32> {
 // window in the filter's (c, h, w) order] with the padding masked to zero, collapsed to a
 // matrix; the OIHW filter, collapsed to [out channels, depth], is the transposed operand of the
 // product generic (one image: GEMM's unbatched product; f16 accumulates in f32); the epilogue
-// adds the bias, narrows, and writes the NHWC output through a view with the pixels collapsed.
+// reads the product's result as it is (one image, in the output's layout), adds the bias,
+// narrows, and writes the NHWC output through a view with the pixels collapsed.
 // CHECK-DAG: #[[BT:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
 // CHECK-LABEL: func @conv2d_nhwc
 // CHECK: %[[W:.*]] = tensor.collapse_shape %arg1 {{\[}}[0], [1, 2, 3]] : tensor<16x3x3x3xf16> into tensor<16x27xf16>
@@ -310,11 +311,11 @@ func.func @gelu_sigmoid(%a: tensor<9xf32>) -> tensor<9xf32> {
 // CHECK: %[[P:.*]] = tensor.collapse_shape %[[PATCHES]] {{\[}}[0, 1], [2, 3, 4]] : tensor<1x16x3x3x3xf16> into tensor<16x27xf16>
 // CHECK: %[[PRODUCT:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #[[BT]], #{{.*}}], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[P]], %[[W]] : tensor<16x27xf16>, tensor<16x27xf16>) outs(%{{.*}} : tensor<16x16xf32>)
 // CHECK:   arith.extf
-// CHECK: %[[ACC:.*]] = tensor.expand_shape %[[PRODUCT]] {{\[}}[0, 1], [2]] output_shape [1, 16, 16]
-// CHECK: %[[OUT:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2], [3]] : tensor<1x4x4x16xf16> into tensor<1x16x16xf16>
-// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[ACC]], %arg2 : tensor<1x16x16xf32>, tensor<16xf16>) outs(%[[OUT]] : tensor<1x16x16xf16>)
+// CHECK-NOT: tensor.expand_shape %[[PRODUCT]]
+// CHECK: %[[OUT:.*]] = tensor.collapse_shape %{{.*}} {{\[}}[0, 1, 2], [3]] : tensor<1x4x4x16xf16> into tensor<16x16xf16>
+// CHECK: %[[R:.*]] = linalg.generic {{.*}} ins(%[[PRODUCT]], %arg2 : tensor<16x16xf32>, tensor<16xf16>) outs(%[[OUT]] : tensor<16x16xf16>)
 // CHECK:   arith.truncf
-// CHECK: tensor.expand_shape %[[R]] {{\[}}[0], [1, 2], [3]] output_shape [1, 4, 4, 16]
+// CHECK: tensor.expand_shape %[[R]] {{\[}}[0, 1, 2], [3]] output_shape [1, 4, 4, 16]
 func.func @conv2d_nhwc(%x: tensor<1x8x8x3xf16>, %w: tensor<16x3x3x3xf16>, %b: tensor<16xf16>) -> tensor<1x4x4x16xf16> {
   %r = aclop.conv2d %x, %w, %b {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, data_format = "NHWC"}
       : (tensor<1x8x8x3xf16>, tensor<16x3x3x3xf16>, tensor<16xf16>) -> tensor<1x4x4x16xf16>

@@ -518,6 +518,7 @@ func.func @depthwise_column_edges(%x: tensor<1x2x4x20xf32>, %w: tensor<2x1x1x3xf
 // UKBIAS:   linalg.generic {{.*}} ins(%[[PRODUCT]], %{{.*}} : tensor<64x?xf32>, tensor<?xf32>)
 // UKBIAS:   tensor.parallel_insert_slice
 // UKBIAS-NOT: linalg.generic
+// UKBIAS: return
 func.func @compute_matmul_bias(%a: memref<64x300xf32>, %b: memref<300x1000xf32>, %bias: memref<1000xf32>,
                                %out: memref<64x1000xf32>, %block: index, %blocks: index)
     attributes {aclop.kernel = "matmul"} {
@@ -526,5 +527,30 @@ func.func @compute_matmul_bias(%a: memref<64x300xf32>, %b: memref<300x1000xf32>,
   %z = bufferization.to_tensor %bias restrict : memref<1000xf32> to tensor<1000xf32>
   %r = aclop.matmul %x, %y, %z : (tensor<64x300xf32>, tensor<300x1000xf32>, tensor<1000xf32>) -> tensor<64x1000xf32>
   bufferization.materialize_in_destination %r in restrict writable %out : (tensor<64x1000xf32>, memref<64x1000xf32>) -> ()
+  return
+}
+
+// The same with an NCHW 1x1 convolution's bias, one per out channel: the product's rows. The
+// epilogue reads the [out channels, pixels] product directly and is tiled with it, one tile per
+// block (blocks divide the 196 pixels), for aclop-call-ukernels to fold (Cin of column stride 0).
+// RUN: %op-opt %s -convert-aclop-to-linalg -canonicalize "-aclop-select-strategy=vector-bits=512 ukernels=aclcpu_ukernel_gemm_f32f32f32" -aclop-tile-and-vectorize | FileCheck %s --check-prefix=ROWBIAS
+// ROWBIAS-LABEL: func @compute_conv_row_bias
+// ROWBIAS-SAME: aclop.blocks_per_worker = 1 : i64
+// ROWBIAS: scf.forall (%[[TILE:.*]]) in (%arg5)
+// ROWBIAS:   linalg.fill
+// ROWBIAS:   %[[PRODUCT:.*]] = linalg.generic {{.*}}ukernel = "aclcpu_ukernel_gemm_f32f32f32"
+// ROWBIAS:   linalg.generic {{.*}} ins(%[[PRODUCT]], %{{.*}} : tensor<64x?xf32>, tensor<64xf32>)
+// ROWBIAS:   tensor.parallel_insert_slice
+// ROWBIAS-NOT: linalg.generic
+// ROWBIAS: return
+func.func @compute_conv_row_bias(%a: memref<1x256x14x14xf32>, %w: memref<64x256x1x1xf32>, %bias: memref<64xf32>,
+                                 %out: memref<1x64x14x14xf32>, %block: index, %blocks: index)
+    attributes {aclop.kernel = "conv"} {
+  %x = bufferization.to_tensor %a restrict : memref<1x256x14x14xf32> to tensor<1x256x14x14xf32>
+  %y = bufferization.to_tensor %w restrict : memref<64x256x1x1xf32> to tensor<64x256x1x1xf32>
+  %z = bufferization.to_tensor %bias restrict : memref<64xf32> to tensor<64xf32>
+  %r = aclop.conv2d %x, %y, %z {strides = array<i64: 1, 1>, pads = array<i64: 0, 0, 0, 0>}
+      : (tensor<1x256x14x14xf32>, tensor<64x256x1x1xf32>, tensor<64xf32>) -> tensor<1x64x14x14xf32>
+  bufferization.materialize_in_destination %r in restrict writable %out : (tensor<1x64x14x14xf32>, memref<1x64x14x14xf32>) -> ()
   return
 }

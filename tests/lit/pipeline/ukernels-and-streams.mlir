@@ -3,7 +3,7 @@
 // non-temporal stores and an sfence.
 // RUN: %op-opt %s "-aclop-to-llvm=vector-bits=512 ukernels=aclcpu_ukernel_gemm_s8s8s32_vnni,aclcpu_ukernel_gemm_f16f16f32 stream-stores=1" -split-input-file | FileCheck %s
 
-// CHECK: llvm.func @aclcpu_ukernel_gemm_s8s8s32_vnni(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
+// CHECK: llvm.func @aclcpu_ukernel_gemm_s8s8s32_vnni(i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64, i64)
 // CHECK-LABEL: llvm.func @bytes(
 // CHECK: llvm.call @aclcpu_ukernel_gemm_s8s8s32_vnni(
 func.func @bytes(%a: tensor<300x70xi8>, %b: tensor<70x40xi8>) -> tensor<300x40xi32> {

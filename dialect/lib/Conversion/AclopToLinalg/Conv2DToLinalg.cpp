@@ -127,44 +127,51 @@ Value filterMatrix(OpBuilder &b, Location loc, Value filter, const ConvLayout &w
                                        SmallVector<ReassociationIndices>{{0, 1}, {2}});
 }
 
-// The result from the product's [n, x, y] accumulator: the bias added, narrowed, and written
-// in the output's layout. `channelsLast`: y is the out channel and x the pixel, else the reverse.
-// The generic writes a collapsed view of the output (pixels as one dim, as the accumulator has
-// them), which aclop-eliminate-expanded-empty-tensors makes the kernel's output buffer.
+// The result from the product's [n, x, y] accumulator ([x, y] for one image): the bias added,
+// narrowed, and written in the output's layout. `channelsLast`: y is the out channel and x the
+// pixel, else the reverse. The generic writes a collapsed view of the output (pixels as one dim,
+// as the accumulator has them), which aclop-eliminate-expanded-empty-tensors makes the kernel's
+// output buffer. One image in the output's layout keeps the accumulator's two dims, so that the
+// epilogue reads the product's result itself: a bias then folds into a ukernel's call.
 Value productEpilogue(OpBuilder &b, Location loc, Value acc, Value bias, RankedTensorType resultType, const Geometry &g,
                       bool channelsLast, Type biasElement) {
   MLIRContext *context = b.getContext();
-  if (auto type = tensorType(acc); type.getRank() == 2) {  // one image: [1, x, y]
+  const bool nhwc = g.data.c == 3, transposed = nhwc != channelsLast;
+  if (auto type = tensorType(acc); type.getRank() == 2 && transposed) {  // one image: [1, x, y]
     SmallVector<int64_t> shape{1, type.getDimSize(0), type.getDimSize(1)};
     SmallVector<OpFoldResult> sizes{b.getIndexAttr(1), tensor::getMixedSize(b, loc, acc, 0),
                                     tensor::getMixedSize(b, loc, acc, 1)};
     acc = tensor::ExpandShapeOp::create(b, loc, type.clone(shape), acc, SmallVector<ReassociationIndices>{{0, 1}, {2}},
                                         sizes);
   }
+  const int64_t rank = tensorType(acc).getRank();
   Type accumulator = tensorType(acc).getElementType(), element = resultType.getElementType();
-  int64_t channelDim = channelsLast ? 2 : 1;
+  int64_t channelDim = (channelsLast ? 2 : 1) - (3 - rank);
   SmallVector<Value> sizes(4);
-  sizes[g.data.n] = dim(b, loc, acc, 0);
+  sizes[g.data.n] = rank == 3 ? dim(b, loc, acc, 0) : arith::ConstantIndexOp::create(b, loc, 1);
   sizes[g.data.c] = dim(b, loc, acc, channelDim);
   sizes[g.data.h] = g.outHeight;
   sizes[g.data.w] = g.outWidth;
   Value out = emptyTensor(b, loc, resultType, [&](int64_t i) { return sizes[i]; });
-  bool nhwc = g.data.c == 3;
-  SmallVector<ReassociationIndices> groups = nhwc ? SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}}
-                                                  : SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}};
+  using Groups = SmallVector<ReassociationIndices>;
+  Groups groups;
+  if (rank == 2)
+    groups = nhwc ? Groups{{0, 1, 2}, {3}} : Groups{{0, 1}, {2, 3}};
+  else
+    groups = nhwc ? Groups{{0}, {1, 2}, {3}} : Groups{{0}, {1}, {2, 3}};
   Value init = collapse(b, loc, out, groups);
   auto collapsedType = tensorType(init);
   auto d = [&](int64_t i) { return getAffineDimExpr(i, context); };
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(3, context);
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, context);
   SmallVector<Value> inputs{acc};
   SmallVector<AffineMap> maps{identity};
   if (bias) {
     inputs.push_back(bias);
-    maps.push_back(AffineMap::get(3, 0, {d(channelDim)}, context));
+    maps.push_back(AffineMap::get(rank, 0, {d(channelDim)}, context));
   }
-  maps.push_back(nhwc == channelsLast ? identity : AffineMap::get(3, 0, {d(0), d(2), d(1)}, context));
+  maps.push_back(transposed ? AffineMap::get(3, 0, {d(0), d(2), d(1)}, context) : identity);
   auto epilogue = linalg::GenericOp::create(
-      b, loc, collapsedType, inputs, init, maps, iterators(3, 0), [&](OpBuilder &nb, Location l, ValueRange args) {
+      b, loc, collapsedType, inputs, init, maps, iterators(rank, 0), [&](OpBuilder &nb, Location l, ValueRange args) {
         Value sum = args[0];
         if (bias) sum = addOf(nb, l, sum, castScalar(nb, l, args[1], biasElement, accumulator, true));
         linalg::YieldOp::create(nb, l, castScalar(nb, l, sum, accumulator, element, true));

@@ -131,6 +131,15 @@ TEST_F(Conformance, Conv2D) {
       {ACL_FLOAT16, nchw, nchw, 1, 8, 16, 16, 32, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, false, false},
       {ACL_BF16, nchw, hwcn, 2, 4, 16, 8, 16, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, true, false},
       {ACL_FLOAT, nchw, nchw, 1, 3, 64, 64, 16, 7, 7, {2, 2}, {1, 1}, 1, {3, 3, 3, 3}, false, false},
+      // Products among other nests on two blocks, each of which must read only the patches it
+      // made: B stored (n, k) over 64 out channels (row panels, not 32-column strips over all
+      // rows); pixels that 12-row tiles do not divide (8-row tiles, not a nest of the last 4 rows
+      // over columns); a product of one 8-row tile over four column tiles (one block); a ukernel
+      // product's rows by 64.
+      {ACL_FLOAT, nchw, nchw, 1, 3, 40, 40, 64, 7, 7, {2, 2}, {1, 1}, 1, {3, 3, 3, 3}, false, false},
+      {ACL_FLOAT, nhwc, hwcn, 1, 16, 20, 20, 64, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, false, false},
+      {ACL_FLOAT, nhwc, hwcn, 1, 128, 4, 2, 128, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, false, false},
+      {ACL_FLOAT, nhwc, hwcn, 1, 16, 10, 10, 64, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, false, false},
       // An empty batch; no out channels.
       {ACL_FLOAT, nhwc, hwcn, 0, 3, 5, 5, 4, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, true, false},
       {ACL_FLOAT, nchw, nchw, 1, 3, 5, 5, 0, 3, 3, {1, 1}, {1, 1}, 1, {1, 1, 1, 1}, false, false},

@@ -4,6 +4,12 @@
 // non-unit dimension of every top-level scf.parallel walks the same data rows; giving each
 // block an even share of that dimension in every nest keeps all of a block's reads within the
 // rows it wrote itself. Anything else that writes memory makes the function single-block.
+// Each block runs the function with buffers of its own (its allocations): a nest that reads
+// what another wrote (or writes what another read) must give each block exactly the rows it
+// gave it there. Such linked nests must run over one range, which then has one grain; where
+// they do not (a product over 32-column strips after the patch matrix it reads, 64 against
+// 12544 pixels), the function is single-block: those blocks read rows of their own
+// allocations that only other blocks wrote.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +21,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #include <numeric>
 
@@ -112,6 +119,73 @@ SmallVector<int64_t> partitionGrains(ArrayRef<std::pair<scf::ParallelOp, unsigne
   return grains;
 }
 
+// The buffer a memref is a view of: a function argument or an allocation.
+Value rootBuffer(Value memref) {
+  while (auto view = memref.getDefiningOp<ViewLikeOpInterface>()) memref = view.getViewSource();
+  return memref;
+}
+
+// The buffers a nest reads and writes. Buffers whose address escapes (into a ukernel call's
+// pointer arguments) or that ops of unknown effects use count as both.
+struct BufferUse {
+  llvm::SmallDenseSet<Value> reads, writes;
+};
+
+BufferUse bufferUse(Operation *nest) {
+  BufferUse use;
+  nest->walk([&](Operation *op) {
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    for (Value operand : op->getOperands()) {
+      if (!isa<BaseMemRefType>(operand.getType())) continue;
+      Value root = rootBuffer(operand);
+      if (isa<ViewLikeOpInterface>(op)) continue;  // the view's own users say how it is used
+      if (!effects || isa<memref::ExtractAlignedPointerAsIndexOp>(op)) {
+        use.reads.insert(root);
+        use.writes.insert(root);
+        continue;
+      }
+      SmallVector<MemoryEffects::EffectInstance> instances;
+      effects.getEffectsOnValue(operand, instances);
+      for (const MemoryEffects::EffectInstance &instance : instances) {
+        if (isa<MemoryEffects::Read>(instance.getEffect())) use.reads.insert(root);
+        if (isa<MemoryEffects::Write>(instance.getEffect())) use.writes.insert(root);
+      }
+    }
+  });
+  return use;
+}
+
+// True if one nest reads a buffer the other writes (both writing one buffer is not a link: the
+// split parts of a product write disjoint rows of it).
+bool linked(const BufferUse &a, const BufferUse &b) {
+  auto writesWhatReads = [](const BufferUse &writer, const BufferUse &reader) {
+    return llvm::any_of(writer.writes, [&](Value buffer) { return reader.reads.contains(buffer); });
+  };
+  return writesWhatReads(a, b) || writesWhatReads(b, a);
+}
+
+// True if both nests' partitioned dims may run over the same range: bounds that are the same
+// value, or both constants and equal, or both dynamic (the output's images and the input's are
+// different values, equal at run time; what is dynamic cannot be checked here).
+bool sameRange(std::pair<scf::ParallelOp, unsigned> a, std::pair<scf::ParallelOp, unsigned> b) {
+  auto same = [](Value x, Value y) {
+    std::optional<int64_t> cx = getConstantIntValue(x), cy = getConstantIntValue(y);
+    return x == y || (cx && cy && *cx == *cy) || (!cx && !cy);
+  };
+  return same(a.first.getLowerBound()[a.second], b.first.getLowerBound()[b.second]) &&
+         same(a.first.getUpperBound()[a.second], b.first.getUpperBound()[b.second]);
+}
+
+// True if every two linked nests run over the same range.
+bool linkedNestsAgree(ArrayRef<std::pair<scf::ParallelOp, unsigned>> loops) {
+  SmallVector<BufferUse> uses;
+  for (auto nest : loops) uses.push_back(bufferUse(nest.first));
+  for (size_t i = 0; i < loops.size(); ++i)
+    for (size_t j = i + 1; j < loops.size(); ++j)
+      if (linked(uses[i], uses[j]) && !sameRange(loops[i], loops[j])) return false;
+  return true;
+}
+
 // Divides the function's work over blocks; returns whether it could.
 bool partitionOverBlocks(func::FuncOp func, Value blockIdx, Value blockNum) {
   Block &body = func.getBody().front();
@@ -126,7 +200,7 @@ bool partitionOverBlocks(func::FuncOp func, Value blockIdx, Value blockNum) {
     }
     if (writesMemory(&op)) divisible = false;
   }
-  if (divisible && !loops.empty()) {
+  if (divisible && !loops.empty() && linkedNestsAgree(loops)) {
     SmallVector<int64_t> grains = partitionGrains(loops);
     for (auto [nest, grain] : llvm::zip_equal(loops, grains))
       partition(nest.first, nest.second, blockIdx, blockNum, grain);

@@ -107,6 +107,10 @@ void tileAndVectorize(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_
 // Fused GEMM tiles may be taller (fuseIntoRegisterTiles): 24 accumulators.
 constexpr int64_t kTallRegisterRows = 12;
 
+// The rows of a panel that register tiles over B stored (n, k) take in turn, where blocks divide
+// rows (fuseRegisterTiles).
+constexpr int64_t kRowPanelRows = 64;
+
 // Products that take register tiles: f32 accumulation from f32, f16 or bf16 operands (the
 // narrow ones read from panels widened once per cache tile, packPanel), and i32 accumulation
 // from i8 operands (sign-extended as they are loaded).
@@ -433,6 +437,19 @@ LogicalResult tileForCache(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<i
   return success();
 }
 
+// True if a product, its fill and its epilogue (if any) are all the linalg ops of their function.
+// Among other nests, blocks must divide the product's rows as they divide the others' (their
+// first dim: aclop-map-to-kernel-abi), since each block reads only the rows it wrote.
+bool isOnlyNest(linalg::LinalgOp product, linalg::GenericOp epilogue) {
+  Operation *fill = product.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
+  WalkResult others = product->getParentOfType<func::FuncOp>().walk([&](linalg::LinalgOp op) {
+    Operation *o = op.getOperation();
+    return o == product.getOperation() || o == epilogue.getOperation() || o == fill ? WalkResult::advance()
+                                                                                   : WalkResult::interrupt();
+  });
+  return !others.wasInterrupted();
+}
+
 // The block count of the kernel function around a product and its epilogue, if they, with the
 // product's fill, are all the function computes: a loop over one tile per block is then its
 // only nest, which aclop-map-to-kernel-abi gives one iteration per block (with other nests
@@ -441,13 +458,7 @@ Value kernelBlockCount(linalg::LinalgOp product, linalg::GenericOp epilogue) {
   auto func = product->getParentOfType<func::FuncOp>();
   unsigned n = func.getNumArguments();
   if (!func->hasAttr("aclop.kernel") || n < 2 || !func.getArgumentTypes().back().isIndex()) return {};
-  Operation *fill = product.getDpsInitOperand(0)->get().getDefiningOp<linalg::FillOp>();
-  WalkResult others = func.walk([&](linalg::LinalgOp op) {
-    Operation *o = op.getOperation();
-    return o == product.getOperation() || o == epilogue.getOperation() || o == fill ? WalkResult::advance()
-                                                                                   : WalkResult::interrupt();
-  });
-  return others.wasInterrupted() ? Value() : func.getArgument(n - 1);
+  return isOnlyNest(product, epilogue) ? func.getArgument(n - 1) : Value();
 }
 
 // Tiles GEMM's epilogue by `options` and fuses the product and its accumulator fill into each
@@ -533,20 +544,38 @@ void fuseRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp product, linalg::G
     return options;
   };
   FailureOr<scf::SCFTileAndFuseResult> fused;
+  // The product and epilogue generics among a tiling's ops.
+  auto tiledPair = [](const scf::SCFTileAndFuseResult &tiled) {
+    std::pair<linalg::GenericOp, linalg::GenericOp> pair;
+    for (Operation *op : tiled.tiledAndFusedOps)
+      if (auto generic = dyn_cast<linalg::GenericOp>(op))
+        (generic.getNumReductionLoops() ? pair.first : pair.second) = generic;
+    return pair;
+  };
   if (storesBTransposed(product)) {
     // B stored (n, k): an scf.forall over 32-column strips (what blocks divide); each strip
     // transposes its slice of B once into a (k, 32) panel (packPanel) that its register tiles,
     // an scf.for over rows, read a row of at each k. Read in place, each k step gathered 32
-    // floats K apart: 64^3 NT 96 -> 50 GF/s.
-    scf::SCFTileAndFuseOptions strips = tiling({0, kRegisterColumns}, scf::SCFTilingOptions::LoopType::ForallOp);
-    FailureOr<scf::SCFTileAndFuseResult> columns = tileEpilogueWithProducers(rewriter, product, epilogue, strips);
-    if (failed(columns)) return;
-    linalg::GenericOp stripProduct, stripEpilogue;
-    for (Operation *op : columns->tiledAndFusedOps) {
-      auto generic = dyn_cast<linalg::GenericOp>(op);
-      if (!generic) continue;
-      (generic.getNumReductionLoops() ? stripProduct : stripEpilogue) = generic;
+    // floats K apart: 64^3 NT 96 -> 50 GF/s. Among other nests (an NCHW convolution's patches
+    // and transposing epilogue) blocks must divide rows: an scf.forall over panels of
+    // kRowPanelRows rows, each running the strips in turn (each strip's panel of B transposed
+    // again a row panel).
+    linalg::LinalgOp stripsProduct = product;
+    linalg::GenericOp stripsEpilogue = epilogue;
+    auto stripsLoop = scf::SCFTilingOptions::LoopType::ForallOp;
+    if (!isOnlyNest(product, epilogue)) {
+      scf::SCFTileAndFuseOptions panels = tiling({kRowPanelRows, 0}, scf::SCFTilingOptions::LoopType::ForallOp);
+      FailureOr<scf::SCFTileAndFuseResult> rowPanels = tileEpilogueWithProducers(rewriter, product, epilogue, panels);
+      if (failed(rowPanels)) return;
+      std::tie(stripsProduct, stripsEpilogue) = tiledPair(*rowPanels);
+      if (!stripsProduct || (epilogue && !stripsEpilogue)) return;
+      stripsLoop = scf::SCFTilingOptions::LoopType::ForOp;
     }
+    scf::SCFTileAndFuseOptions strips = tiling({0, kRegisterColumns}, stripsLoop);
+    FailureOr<scf::SCFTileAndFuseResult> columns =
+        tileEpilogueWithProducers(rewriter, stripsProduct, stripsEpilogue, strips);
+    if (failed(columns)) return;
+    auto [stripProduct, stripEpilogue] = tiledPair(*columns);
     if (!stripProduct || (epilogue && !stripEpilogue)) return;
     packPanel(rewriter, stripProduct, 1, /*transpose=*/true);
     scf::SCFTileAndFuseOptions tiles = tiling({rows, 0}, scf::SCFTilingOptions::LoopType::ForOp);
@@ -712,6 +741,10 @@ LogicalResult fuseIntoRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp produ
   // 217 ms, each part transposing its own panels).
   bool sweepsB = !storesBTransposed(product);
   int64_t rows = sweepsB && tallTilesSweepLess(ranges[0]) ? kTallRegisterRows : kRegisterRows;
+  // Among other nests (a convolution's patches), the rows past the last whole tall tile would be a
+  // nest over columns, which blocks cannot divide as they divide the others' rows (each block reads
+  // only the patches it made): 8-row tiles then, which divide the rows (isWholeRegisterTiles).
+  if (rows == kTallRegisterRows && ranges[0] % rows != 0 && !isOnlyNest(product, epilogue)) rows = kRegisterRows;
   // The rows past the last whole tall tile are split off: as a part of the epilogue, or of a
   // plain product without one.
   int64_t whole = ranges[0] / rows * rows;

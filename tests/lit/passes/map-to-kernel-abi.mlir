@@ -144,3 +144,71 @@ func.func @t(%out: memref<?xf32>, %block: index, %blocks: index) attributes {acl
   }
   return
 }
+
+// -----
+
+// Each block has its own allocations: a nest that reads what another wrote must give each block
+// the rows it gave it there. The patches' 64 rows against a product over 3 strips of 32 columns
+// that reads all of them: single block (block 1 would read rows of its allocation block 0 wrote).
+// CHECK: module attributes {aclop.partitioned = {strips = false}}
+// CHECK-LABEL: func.func private @__aclop_compute_strips
+// CHECK: scf.if
+// CHECK:   scf.parallel (%{{.*}}) = (%{{.*}}) to (%c64) step (%c1)
+// CHECK:   scf.parallel (%{{.*}}) = (%{{.*}}) to (%c96) step (%c32)
+func.func @k(%in: memref<64x8xf32>, %out: memref<64x96xf32>, %block: index, %blocks: index) attributes {aclop.kernel = "strips"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %c96 = arith.constant 96 : index
+  %zero = arith.constant 0.0 : f32
+  %patches = memref.alloc() : memref<64x8xf32>
+  scf.parallel (%r) = (%c0) to (%c64) step (%c1) {
+    %v = vector.transfer_read %in[%r, %c0], %zero {in_bounds = [true]} : memref<64x8xf32>, vector<8xf32>
+    vector.transfer_write %v, %patches[%r, %c0] {in_bounds = [true]} : vector<8xf32>, memref<64x8xf32>
+    scf.reduce
+  }
+  scf.parallel (%j) = (%c0) to (%c96) step (%c32) {
+    scf.for %r = %c0 to %c64 step %c1 {
+      %x = memref.load %patches[%r, %c0] : memref<64x8xf32>
+      memref.store %x, %out[%r, %j] : memref<64x96xf32>
+    }
+    scf.reduce
+  }
+  memref.dealloc %patches : memref<64x8xf32>
+  return
+}
+
+// -----
+
+// The same rows in both (the product over row tiles of 8): divided, with one grain (8).
+// CHECK: module attributes {aclop.partitioned = {rows = true}}
+// CHECK-LABEL: func.func private @__aclop_compute_rows
+// CHECK-NOT: scf.if
+// CHECK: arith.constant 8 : index
+// CHECK: scf.parallel
+// CHECK: arith.constant 8 : index
+// CHECK: scf.parallel
+func.func @k(%in: memref<64x8xf32>, %out: memref<64x64xf32>, %block: index, %blocks: index) attributes {aclop.kernel = "rows"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %zero = arith.constant 0.0 : f32
+  %patches = memref.alloc() : memref<64x8xf32>
+  scf.parallel (%r) = (%c0) to (%c64) step (%c1) {
+    %v = vector.transfer_read %in[%r, %c0], %zero {in_bounds = [true]} : memref<64x8xf32>, vector<8xf32>
+    vector.transfer_write %v, %patches[%r, %c0] {in_bounds = [true]} : vector<8xf32>, memref<64x8xf32>
+    scf.reduce
+  }
+  scf.parallel (%r) = (%c0) to (%c64) step (%c8) {
+    scf.for %j = %c0 to %c64 step %c1 {
+      %x = memref.load %patches[%r, %c0] : memref<64x8xf32>
+      memref.store %x, %out[%r, %j] : memref<64x64xf32>
+    }
+    scf.reduce
+  }
+  memref.dealloc %patches : memref<64x8xf32>
+  return
+}

@@ -358,12 +358,20 @@ SmallVector<int64_t> ukernelTiles(linalg::LinalgOp op) {
   int64_t rows = ranges[loops - 3];
   bool tall = elementType(op.getDpsInits()[0]).isF32() && rows >= 4 * 512;
   bool batched = loops == 4 && !ShapedType::isDynamic(ranges[0]) && ranges[0] >= 2;
-  tiles[loops - 3] = ShapedType::isDynamic(rows)  ? 128
-                     : batched && rows <= 512 ? rows
-                     : tall                   ? 512
-                     : rows >= 2 * 256        ? 256
-                     : rows >= 2 * 128        ? 128
-                                              : 64;
+  int64_t most = ShapedType::isDynamic(rows)  ? 128
+                 : batched && rows <= 512 ? rows
+                 : tall                   ? 512
+                 : rows >= 2 * 256        ? 256
+                 : rows >= 2 * 128        ? 128
+                                          : 64;
+  // Blocks divide one matrix's row tiles (when the product is not the kernel's only nest): tiles
+  // that split it in two equal shares, whole register tiles of 12 rows where some do (14x14x256
+  // NHWC 3x3, 196 rows: 49 a tile, where 64 gave one block 64 rows and the other 132).
+  if (!batched && most < rows) {
+    int64_t even = evenlySharedRowTile(rows, most, 12);
+    most = even != most || rows / 2 % most == 0 ? even : evenlySharedRowTile(rows, most, 1);
+  }
+  tiles[loops - 3] = most;
   return tiles;
 }
 

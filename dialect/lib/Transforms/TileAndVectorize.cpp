@@ -557,14 +557,16 @@ void fuseRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp product, linalg::G
     // transposes its slice of B once into a (k, 32) panel (packPanel) that its register tiles,
     // an scf.for over rows, read a row of at each k. Read in place, each k step gathered 32
     // floats K apart: 64^3 NT 96 -> 50 GF/s. Among other nests (an NCHW convolution's patches
-    // and transposing epilogue) blocks must divide rows: an scf.forall over panels of
-    // kRowPanelRows rows, each running the strips in turn (each strip's panel of B transposed
-    // again a row panel).
+    // and transposing epilogue) blocks must divide rows: an scf.forall over panels of up to
+    // kRowPanelRows rows (evenly shared by two blocks where possible), each running the strips in
+    // turn (each strip's panel of B transposed again a row panel).
     linalg::LinalgOp stripsProduct = product;
     linalg::GenericOp stripsEpilogue = epilogue;
     auto stripsLoop = scf::SCFTilingOptions::LoopType::ForallOp;
     if (!isOnlyNest(product, epilogue)) {
-      scf::SCFTileAndFuseOptions panels = tiling({kRowPanelRows, 0}, scf::SCFTilingOptions::LoopType::ForallOp);
+      int64_t panelRows =
+          aclop::evenlySharedRowTile(product.getStaticLoopRanges()[product.getNumLoops() - 3], kRowPanelRows, rows);
+      scf::SCFTileAndFuseOptions panels = tiling({panelRows, 0}, scf::SCFTilingOptions::LoopType::ForallOp);
       FailureOr<scf::SCFTileAndFuseResult> rowPanels = tileEpilogueWithProducers(rewriter, product, epilogue, panels);
       if (failed(rowPanels)) return;
       std::tie(stripsProduct, stripsEpilogue) = tiledPair(*rowPanels);

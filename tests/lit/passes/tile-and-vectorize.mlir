@@ -148,17 +148,18 @@ func.func @matmul_ragged_edges(%a: tensor<10x16xf32>, %b: tensor<16x40xf32>) -> 
   return %r : tensor<10x40xf32>
 }
 
-// A ukernel product with GEMM's epilogue: the epilogue is tiled by the product's row tiles and
+// A ukernel product with GEMM's epilogue: the epilogue is tiled by the product's row tiles (four
+// of 250 rows, which two blocks share evenly, rather than 256, 256, 256 and 232) and
 // the fill and the product are fused into each tile, on an accumulator of its own
 // (alloc_tensor: never merged with the result, which may be C). The epilogue stays whole for
 // aclop-call-ukernels to fold into the call.
 // RUN: %op-opt %s -convert-aclop-to-linalg "-aclop-select-strategy=vector-bits=512 ukernels=aclcpu_ukernel_gemm_s8s8s32_vnni" -aclop-tile-and-vectorize | FileCheck %s --check-prefix=UKERNEL
 // UKERNEL-LABEL: func @gemm_fused_epilogue
-// UKERNEL: scf.forall (%[[ROW:.*]]) = (0) to (1000) step (256)
-// UKERNEL:   %[[ACC:.*]] = bufferization.alloc_tensor(%{{.*}}) : tensor<?x70xi32>
-// UKERNEL:   %[[ZERO:.*]] = linalg.fill {{.*}} outs(%[[ACC]] : tensor<?x70xi32>)
-// UKERNEL:   %[[PRODUCT:.*]] = linalg.generic {{.*}} outs(%[[ZERO]] : tensor<?x70xi32>) {{.*}}ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni"
-// UKERNEL:   linalg.generic {{.*}} ins(%[[PRODUCT]], {{.*}} : tensor<?x70xi32>, tensor<?x70xi32>, tensor<i32>, tensor<i32>)
+// UKERNEL: scf.forall (%[[ROW:.*]]) = (0) to (1000) step (250)
+// UKERNEL:   %[[ACC:.*]] = bufferization.alloc_tensor() : tensor<250x70xi32>
+// UKERNEL:   %[[ZERO:.*]] = linalg.fill {{.*}} outs(%[[ACC]] : tensor<250x70xi32>)
+// UKERNEL:   %[[PRODUCT:.*]] = linalg.generic {{.*}} outs(%[[ZERO]] : tensor<250x70xi32>) {{.*}}ukernel = "aclcpu_ukernel_gemm_s8s8s32_vnni"
+// UKERNEL:   linalg.generic {{.*}} ins(%[[PRODUCT]], {{.*}} : tensor<250x70xi32>, tensor<250x70xi32>, tensor<i32>, tensor<i32>)
 // UKERNEL:   tensor.parallel_insert_slice
 // UKERNEL-NOT: vector.transfer_read
 func.func @gemm_fused_epilogue(%a: tensor<1000x300xi8>, %b: tensor<300x70xi8>, %c: tensor<1000x70xi32>,

@@ -136,9 +136,9 @@ BufferUse bufferUse(Operation *nest) {
   nest->walk([&](Operation *op) {
     auto effects = dyn_cast<MemoryEffectOpInterface>(op);
     for (Value operand : op->getOperands()) {
-      if (!isa<BaseMemRefType>(operand.getType())) continue;
+      // A view's own users say how it is used.
+      if (!isa<BaseMemRefType>(operand.getType()) || isa<ViewLikeOpInterface>(op)) continue;
       Value root = rootBuffer(operand);
-      if (isa<ViewLikeOpInterface>(op)) continue;  // the view's own users say how it is used
       if (!effects || isa<memref::ExtractAlignedPointerAsIndexOp>(op)) {
         use.reads.insert(root);
         use.writes.insert(root);

@@ -83,11 +83,11 @@ linalg::GenericOp mlir::aclop::ukernelEpilogue(linalg::LinalgOp product) {
   return epilogue && isRowBiasEpilogue(epilogue) ? epilogue : linalg::GenericOp();
 }
 
-int64_t mlir::aclop::evenlySharedRowTile(int64_t rows, int64_t most, int64_t multiple) {
-  if (ShapedType::isDynamic(rows) || rows % 2 != 0) return most;
+std::optional<int64_t> mlir::aclop::evenlySharedRowTile(int64_t rows, int64_t most, int64_t multiple) {
+  if (ShapedType::isDynamic(rows) || rows % 2 != 0) return std::nullopt;
   for (int64_t tile = most / multiple * multiple; tile >= most / 2 && tile > 0; tile -= multiple)
     if (rows / 2 % tile == 0) return tile;
-  return most;
+  return std::nullopt;
 }
 
 bool mlir::aclop::fitsFusedRegisterTiles(linalg::LinalgOp product) {

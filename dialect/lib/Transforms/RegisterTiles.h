@@ -9,6 +9,8 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
+#include <optional>
+
 namespace mlir::aclop {
 
 // The register tile of an f32 product: 8 rows x 32 columns (two 512-bit vectors) accumulate
@@ -47,8 +49,8 @@ linalg::GenericOp ukernelEpilogue(linalg::LinalgOp product);
 // Rows for the tiles that blocks divide (in steps of whole tiles), at most `most`: the most rows,
 // a multiple of `multiple` and at least half of `most`, that half of `rows` is a whole number of,
 // so that two blocks get equal shares (the runtime rounds each block's share down to whole
-// tiles: 196 rows in tiles of 64 gave one block 64 rows and the other 132); `most` if none is.
-int64_t evenlySharedRowTile(int64_t rows, int64_t most, int64_t multiple);
+// tiles: 196 rows in tiles of 64 gave one block 64 rows and the other 132); none if none is.
+std::optional<int64_t> evenlySharedRowTile(int64_t rows, int64_t most, int64_t multiple);
 
 // True if an f32 product can run whole inside generated register tiles, from the accumulator's
 // zeroing through its epilogue if it has one (registerTileEpilogue) to the result: 2-D (a plain

@@ -367,10 +367,8 @@ SmallVector<int64_t> ukernelTiles(linalg::LinalgOp op) {
   // Blocks divide one matrix's row tiles (when the product is not the kernel's only nest): tiles
   // that split it in two equal shares, whole register tiles of 12 rows where some do (14x14x256
   // NHWC 3x3, 196 rows: 49 a tile, where 64 gave one block 64 rows and the other 132).
-  if (!batched && most < rows) {
-    int64_t even = evenlySharedRowTile(rows, most, 12);
-    most = even != most || rows / 2 % most == 0 ? even : evenlySharedRowTile(rows, most, 1);
-  }
+  if (!batched && most < rows)
+    most = evenlySharedRowTile(rows, most, 12).value_or(evenlySharedRowTile(rows, most, 1).value_or(most));
   tiles[loops - 3] = most;
   return tiles;
 }

@@ -564,8 +564,9 @@ void fuseRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp product, linalg::G
     linalg::GenericOp stripsEpilogue = epilogue;
     auto stripsLoop = scf::SCFTilingOptions::LoopType::ForallOp;
     if (!isOnlyNest(product, epilogue)) {
-      int64_t panelRows =
-          aclop::evenlySharedRowTile(product.getStaticLoopRanges()[product.getNumLoops() - 3], kRowPanelRows, rows);
+      int64_t panelRows = aclop::evenlySharedRowTile(product.getStaticLoopRanges()[product.getNumLoops() - 3],
+                                                     kRowPanelRows, rows)
+                              .value_or(kRowPanelRows);
       scf::SCFTileAndFuseOptions panels = tiling({panelRows, 0}, scf::SCFTilingOptions::LoopType::ForallOp);
       FailureOr<scf::SCFTileAndFuseResult> rowPanels = tileEpilogueWithProducers(rewriter, product, epilogue, panels);
       if (failed(rowPanels)) return;

@@ -225,66 +225,6 @@ struct BlockRecord {
   uint32_t worker = 0, workers = 0;
 };
 
-int32_t recordBlock(const void *args, const aclcpuBlockCtx *ctx) {
-  auto *records = static_cast<BlockRecord *>(const_cast<void *>(args));
-  records[ctx->blockIdx] = {std::this_thread::get_id(), ctx->workerIdx, ctx->workerNum};
-  std::this_thread::sleep_for(5ms);  // long enough for the other thread to claim the other block
-  return 0;
-}
-
-// One of a two-block launch's blocks ran on this thread in the launch's slot for a thread
-// outside the pool, the other on a pool worker in its own slot.
-void expectOneBlockRanHere(const BlockRecord (&records)[2]) {
-  const int onCaller = records[0].thread == std::this_thread::get_id() ? 0 : 1;
-  EXPECT_EQ(records[onCaller].thread, std::this_thread::get_id());
-  EXPECT_EQ(records[onCaller].worker, records[onCaller].workers - 1);  // the outside slot
-  EXPECT_NE(records[1 - onCaller].thread, std::this_thread::get_id());
-  EXPECT_LT(records[1 - onCaller].worker, 2u);  // a pool worker's own slot
-}
-
-// A task that launches two blocks of recordBlock on `stream` once the test thread waits.
-std::unique_ptr<StreamTask> launchLater(WorkerPool &pool, Stream &stream, BlockRecord (&records)[2], int32_t &status) {
-  return task([&pool, &stream, &records, &status] {
-    std::this_thread::sleep_for(20ms);  // the test thread is waiting by then
-    uint32_t faultBlock = 0;
-    status = runBlocks(pool, recordBlock, records, 2, 0, faultBlock, &stream);
-  });
-}
-
-// A thread synchronizing on a stream while a launch on it hands out its blocks runs some of
-// them itself (Stream::offerToWaiter), in the launch's slot for a thread outside the pool,
-// instead of a parked worker being woken for them.
-TEST(Stream, ASynchronizingThreadRunsBlocksOfTheLaunch) {
-  if (usableCores() < 2) GTEST_SKIP() << "the waiting thread spins only with a spare core";
-  WorkerPool pool(2, 20us, false);
-  auto stream = std::make_shared<Stream>(pool, 0, std::chrono::seconds(10));  // spins throughout
-  BlockRecord records[2];
-  int32_t status = -1;
-  stream->enqueue(launchLater(pool, *stream, records, status));
-  EXPECT_EQ(stream->synchronize(), ACL_SUCCESS);
-  EXPECT_EQ(status, 0);
-  expectOneBlockRanHere(records);
-}
-
-// So does a thread synchronizing on an event recorded after the launch (through the stream of
-// the record), where it used to spin beside the workers and leave the block to a parked one.
-TEST(Event, ASynchronizingThreadRunsBlocksOfALaunchBeforeIt) {
-  if (usableCores() < 2) GTEST_SKIP() << "the waiting thread spins only with a spare core";
-  WorkerPool pool(2, 20us, false);
-  auto stream = std::make_shared<Stream>(pool, 0, std::chrono::seconds(10));
-  auto event = std::make_shared<Event>(20us, EventOrigin::Plain, 0u, 0u);
-  BlockRecord records[2];
-  int32_t status = -1;
-  stream->enqueue(launchLater(pool, *stream, records, status));
-  uint64_t generation = event->beginRecord(stream);
-  stream->enqueue(event->recordTask(generation));
-  event->synchronize(generation);
-  EXPECT_TRUE(event->isComplete(generation));
-  EXPECT_EQ(status, 0);
-  expectOneBlockRanHere(records);
-  EXPECT_EQ(stream->synchronize(), ACL_SUCCESS);
-}
-
 // A launch the test thread is to join: each block records where it ran, and a block on a pool
 // worker holds until one has run on the test thread (or 10 s from the launch's making have
 // passed), so the test thread finds blocks left however late the machine lets it arrive.
@@ -310,6 +250,65 @@ int32_t recordBlockOnceJoined(const void *args, const aclcpuBlockCtx *ctx) {
   return 0;
 }
 
+// Some of a launch's blocks ran on this thread in the launch's slot for a thread outside the
+// pool, the others (if any: this thread may claim them all before the launch's worker starts)
+// on pool workers in their own slots.
+void expectSomeBlocksRanHere(const JoinedLaunch &launch) {
+  int here = 0;
+  for (const BlockRecord &record : launch.records) {
+    if (record.thread == std::this_thread::get_id()) {
+      ++here;
+      EXPECT_EQ(record.worker, record.workers - 1);  // the outside slot
+    } else {
+      EXPECT_LT(record.worker, 2u);  // a pool worker's own slot
+    }
+  }
+  EXPECT_GE(here, 1) << "the waiting thread ran none of the launch's blocks";
+}
+
+// A task that makes `launch`'s blocks on `stream` once the test thread waits.
+std::unique_ptr<StreamTask> launchLater(WorkerPool &pool, Stream &stream, JoinedLaunch &launch, int32_t &status) {
+  return task([&pool, &stream, &launch, &status] {
+    std::this_thread::sleep_for(20ms);  // the test thread is waiting by then
+    uint32_t faultBlock = 0;
+    status = runBlocks(pool, recordBlockOnceJoined, &launch, JoinedLaunch::kBlocks, 0, faultBlock, &stream);
+  });
+}
+
+// A thread synchronizing on a stream while a launch on it hands out its blocks runs some of
+// them itself (Stream::offerToWaiter), in the launch's slot for a thread outside the pool,
+// instead of a parked worker being woken for them.
+TEST(Stream, ASynchronizingThreadRunsBlocksOfTheLaunch) {
+  if (usableCores() < 2) GTEST_SKIP() << "the waiting thread spins only with a spare core";
+  WorkerPool pool(2, 20us, false);
+  auto stream = std::make_shared<Stream>(pool, 0, std::chrono::seconds(10));  // spins throughout
+  JoinedLaunch launch;
+  int32_t status = -1;
+  stream->enqueue(launchLater(pool, *stream, launch, status));
+  EXPECT_EQ(stream->synchronize(), ACL_SUCCESS);
+  EXPECT_EQ(status, 0);
+  expectSomeBlocksRanHere(launch);
+}
+
+// So does a thread synchronizing on an event recorded after the launch (through the stream of
+// the record), where it used to spin beside the workers and leave the block to a parked one.
+TEST(Event, ASynchronizingThreadRunsBlocksOfALaunchBeforeIt) {
+  if (usableCores() < 2) GTEST_SKIP() << "the waiting thread spins only with a spare core";
+  WorkerPool pool(2, 20us, false);
+  auto stream = std::make_shared<Stream>(pool, 0, std::chrono::seconds(10));
+  auto event = std::make_shared<Event>(20us, EventOrigin::Plain, 0u, 0u);
+  JoinedLaunch launch;
+  int32_t status = -1;
+  stream->enqueue(launchLater(pool, *stream, launch, status));
+  uint64_t generation = event->beginRecord(stream);
+  stream->enqueue(event->recordTask(generation));
+  event->synchronize(generation);
+  EXPECT_TRUE(event->isComplete(generation));
+  EXPECT_EQ(status, 0);
+  expectSomeBlocksRanHere(launch);
+  EXPECT_EQ(stream->synchronize(), ACL_SUCCESS);
+}
+
 // A thread that starts waiting while a launch runs (an event's waiter records and waits after
 // enqueuing) still takes blocks of it: with no waiter at its start, the launch's offer stays
 // open beside the helper it posts to the pool (here held busy, so the launch's worker would
@@ -332,13 +331,7 @@ TEST(Event, AWaiterArrivingDuringALaunchRunsSomeOfItsBlocks) {
   event->synchronize(generation);
   release.store(true);
   EXPECT_EQ(status, 0);
-  int here = 0;
-  for (const BlockRecord &record : launch.records)
-    if (record.thread == std::this_thread::get_id()) {
-      ++here;
-      EXPECT_EQ(record.worker, record.workers - 1);  // the outside slot
-    }
-  EXPECT_GE(here, 1) << "the waiter ran none of the blocks left when it arrived";
+  expectSomeBlocksRanHere(launch);
   EXPECT_EQ(stream->synchronize(), ACL_SUCCESS);
 }
 

@@ -1063,7 +1063,11 @@ bool inPlace(const BFloat *, int64_t, int64_t, const BFloat *, int64_t, int64_t,
 // with oneDNN, M = 16, N = K = 4096: 47-53 -> 105-110 GF/s (48 rows the same, 64 as 128);
 // op-bench, B in L3, M = 8 73 -> 102, 16 64 -> 128, 32 89 -> 133, 16x2048x2048 106 -> 134; bf16
 // pairs M = 8 74 -> 93, 12 84 -> 99. B in L2 keeps 128 (48x256x1024 197 against 180 at 32;
-// more pieces, more passes over the sums). Zen 5 had measured 32-row f32 pieces the same as 128.
+// more pieces, more passes over the sums). Only where ukernelStreamsShallowPieces (not on AMD):
+// on Zen 5 the shallow pieces lost (session 49, op-bench, each depth in turn, GF/s, 1 thread,
+// N = K = 4096: f32 M = 8 87-96 -> 92-103, 16 125-127 -> 147-154, 48 (64 deep) 136-144 -> 157-181;
+// bf16 M = 8 127-139 -> 157-185, 16 157-166 -> 225-239, 24 168-203 -> 233-243; 16x2048x2048 bf16
+// 178-188 -> 272-326, f32 127-140 -> 137-154).
 //
 // The depth is summed in the packed path's chunks (Blocking), each in one unbroken FMA chain
 // per element: between its streamed pieces a tile keeps its sums raw (PartialSums). So the
@@ -1087,7 +1091,7 @@ constexpr int64_t kStreamedWideColumns = 256;
 constexpr int64_t kStreamedPairRows = 2 * kRows;
 constexpr int64_t kStreamedDepth = 128;
 constexpr int64_t kStreamedPairDepth = 128;
-constexpr int64_t kStreamedFarDepth = 32;  // B larger than L2
+constexpr int64_t kStreamedFarDepth = 32;  // B larger than L2, ukernelStreamsShallowPieces
 // ... but 64 for more than 32 rows: their four to six tiles over each piece spend each step's
 // fetches on more FMAs, and a tile of 32 steps spent a sixth of its time putting and taking its
 // raw sums. lib-ab, 1 thread (Xeon), against 32: 64x3136x256 +5.5%, 64x4096x4096 +7%,
@@ -1195,7 +1199,8 @@ void streamedProduct(const T *a, int64_t aRowStride, int64_t aDepthStride, const
   const bool bFar = depth * columns * int64_t{sizeof(T)} > aclcpu::ukernelL2Bytes();
   const int64_t farDepth = rows > kStreamedFarTallRows ? kStreamedFarTallDepth : kStreamedFarDepth;
   const bool wholeDepth = !kPairs && depth <= kStreamedWholeDepth && (!bFar || rows > kStreamedFarTallRows);
-  const int64_t pieceDepth = wholeDepth ? depth : bFar ? farDepth : kPairs ? kStreamedPairDepth : kStreamedDepth;
+  const bool shallow = bFar && aclcpu::ukernelStreamsShallowPieces();
+  const int64_t pieceDepth = wholeDepth ? depth : shallow ? farDepth : kPairs ? kStreamedPairDepth : kStreamedDepth;
   const int64_t sumsBlocks = ((columns < panelWidth ? columns : panelWidth) + kColumns - 1) / kColumns;
   auto *sums = reinterpret_cast<float *>(aclcpu::ukernelScratch(0, sumsBlocks * rows * kColumns * 4));
   auto *packedA = reinterpret_cast<Word *>(aclcpu::ukernelScratch(1, rowTiles * tileRows * (depth / kStep) * 4));

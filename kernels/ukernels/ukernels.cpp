@@ -114,23 +114,37 @@ int64_t ukernelL3Bytes() {
 }
 
 namespace {
+bool cpuIsAmd() {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  return __builtin_cpu_is("amd") != 0;
+#else
+  return false;
+#endif
+}
+
 // Whether the CPU is AMD's until set otherwise.
 std::atomic<bool> &packsDuringTiles() {
-  static std::atomic<bool> packs = [] {
-#if defined(__x86_64__)
-    __builtin_cpu_init();
-    return __builtin_cpu_is("amd") != 0;
-#else
-    return false;
-#endif
-  }();
+  static std::atomic<bool> packs{cpuIsAmd()};
   return packs;
+}
+
+// Whether the CPU is not AMD's until set otherwise.
+std::atomic<bool> &streamsShallowPieces() {
+  static std::atomic<bool> shallow{!cpuIsAmd()};
+  return shallow;
 }
 }  // namespace
 
 bool ukernelPacksDuringTiles() { return packsDuringTiles().load(std::memory_order_relaxed); }
 
 void setUkernelPacksDuringTiles(bool packs) { packsDuringTiles().store(packs, std::memory_order_relaxed); }
+
+bool ukernelStreamsShallowPieces() { return streamsShallowPieces().load(std::memory_order_relaxed); }
+
+void setUkernelStreamsShallowPieces(bool shallow) {
+  streamsShallowPieces().store(shallow, std::memory_order_relaxed);
+}
 
 int64_t ukernelL2Bytes() {
   static const int64_t bytes = [] {

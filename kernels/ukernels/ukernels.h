@@ -116,4 +116,14 @@ int64_t ukernelL3Bytes();
 bool ukernelPacksDuringTiles();
 void setUkernelPacksDuringTiles(bool packs);
 
+// Whether the AVX-512 f32-accumulating ukernel's streamed products (few rows reading B in place,
+// gemm_f32_avx512.cpp's streamedProduct) take shallow pieces where B is larger than L2: 32 rows
+// of B, 64 under more than 32 rows of A, rather than 128. On Intel, whose L2 streamer follows 32
+// pages at a time, 128 rows in flight left B to the software fetches alone (Xeon, f32 M = 16,
+// N = K = 4096: 47-53 -> 105-110 GF/s); on AMD the deeper pieces ran faster (Zen 5, the same
+// process with each depth, bf16 M = 16 0.73-0.79x -> 1.01-1.04x oneDNN with B pre-packed, f32
+// M = 16 1.00-1.06x -> 1.13-1.24x). False on AMD CPUs unless set; tests set it both ways.
+bool ukernelStreamsShallowPieces();
+void setUkernelStreamsShallowPieces(bool shallow);
+
 }  // namespace aclcpu

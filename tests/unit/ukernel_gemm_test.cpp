@@ -266,8 +266,9 @@ TEST(UkernelGemm, OneBandPacksBDuringItsTilesOrBeforeThem) {
 }
 
 // Few rows with B's rows contiguous stream B in place (f32, bf16 pairs); where B is larger than
-// L2 the pieces are shallower (streamedProduct), and a wrong piece walk shows here: one row tile
-// and two, the second ragged, one mode with the sums resumed across pieces and one scaled.
+// L2 the pieces are shallower on CPUs that take shallow ones (ukernelStreamsShallowPieces: both
+// ways here), and a wrong piece walk shows here: one row tile and two, the second ragged, one
+// mode with the sums resumed across pieces and one scaled.
 // The L2 size the tests size a B larger than L2 by: up to 8 MiB (a larger one would make them slow).
 int64_t testedL2Bytes() { return std::min<int64_t>(aclcpu::ukernelL2Bytes(), int64_t{8} << 20); }
 
@@ -275,12 +276,17 @@ TEST(UkernelGemm, StreamsABLargerThanL2) {
   const auto ukernels = hostGemmUkernels();
   if (ukernels.empty()) GTEST_SKIP() << "no exact f32-accumulating GEMM ukernel on this CPU";
   const int64_t columns = 1000, depth = testedL2Bytes() / (2 * columns) + 66;  // 16-bit B: > L2
+  const bool cpuDefault = ukernelStreamsShallowPieces();
   unsigned seed = 7;
-  for (const auto &ukernel : ukernels)
-    for (int64_t rows : {9, 20})
-      for (Mode mode : {Mode::Accumulate, Mode::ScaledApart})
-        ASSERT_TRUE(checkProduct(ukernel, rows, columns, depth, Layout{false, false, 1, 0}, mode, seed++))
-            << ukernel.name << " rows " << rows;
+  for (bool shallow : {true, false}) {
+    setUkernelStreamsShallowPieces(shallow);
+    for (const auto &ukernel : ukernels)
+      for (int64_t rows : {9, 20, 40})
+        for (Mode mode : {Mode::Accumulate, Mode::ScaledApart})
+          EXPECT_TRUE(checkProduct(ukernel, rows, columns, depth, Layout{false, false, 1, 0}, mode, seed++))
+              << ukernel.name << " rows " << rows << " shallow pieces " << shallow;
+  }
+  setUkernelStreamsShallowPieces(cpuDefault);
 }
 
 // f32 tiles over B larger than L2 keep B's rows for the tiles after the first (KeepingB, Kept)

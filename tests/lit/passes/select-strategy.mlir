@@ -21,21 +21,26 @@ func.func @strategies(%a: tensor<4x?xf32>, %b: tensor<4x?xf16>, %d: tensor<9xf64
 
 // A read contiguous along another dim than the innermost (a transpose) tiles that dim by a
 // vector too, where vectors divide it, and runs its tiles in 64 x 64 blocks where those divide
-// both dims; otherwise only the innermost dim is tiled.
+// both dims; otherwise only the innermost dim is tiled. With 512-bit vectors, 16-bit tiles
+// (32 x 32) run a block of one tile each, not two by two.
 // CHECK-LABEL: func @transposed_reads
 // CHECK: linalg.transpose {{.*}} {aclop.strategy = {block_sizes = array<i64: 64, 64>, tile_sizes = array<i64: 16, 16>, vector_size = 16 : i64}}
 // CHECK: linalg.transpose {{.*}} {aclop.strategy = {tile_sizes = array<i64: 1, 16>, vector_size = 16 : i64}}
 // CHECK: linalg.transpose {{.*}} {aclop.strategy = {tile_sizes = array<i64: 1, 1, 16>, vector_size = 16 : i64}}
+// CHECK: linalg.transpose {{.*}} {aclop.strategy = {block_sizes = array<i64: 32, 32>, tile_sizes = array<i64: 32, 32>, vector_size = 32 : i64}}
 // AVX2-LABEL: func @transposed_reads
 // AVX2: linalg.transpose {{.*}} {aclop.strategy = {block_sizes = array<i64: 64, 64>, tile_sizes = array<i64: 8, 8>, vector_size = 8 : i64}}
 // AVX2: linalg.transpose {{.*}} {aclop.strategy = {tile_sizes = array<i64: 8, 8>, vector_size = 8 : i64}}
 // AVX2: linalg.transpose {{.*}} {aclop.strategy = {tile_sizes = array<i64: 1, 8, 8>, vector_size = 8 : i64}}
-func.func @transposed_reads(%a: tensor<128x192xf32>, %b: tensor<40x72xf32>, %c: tensor<3x64x200xf32>)
-    -> (tensor<192x128xf32>, tensor<72x40xf32>, tensor<3x200x64xf32>) {
+// AVX2: linalg.transpose {{.*}} {aclop.strategy = {block_sizes = array<i64: 64, 64>, tile_sizes = array<i64: 16, 16>, vector_size = 16 : i64}}
+func.func @transposed_reads(%a: tensor<128x192xf32>, %b: tensor<40x72xf32>, %c: tensor<3x64x200xf32>,
+                            %d: tensor<128x192xf16>)
+    -> (tensor<192x128xf32>, tensor<72x40xf32>, tensor<3x200x64xf32>, tensor<192x128xf16>) {
   %0 = aclop.transpose %a {perm = array<i64: 1, 0>} : (tensor<128x192xf32>) -> tensor<192x128xf32>
   %1 = aclop.transpose %b {perm = array<i64: 1, 0>} : (tensor<40x72xf32>) -> tensor<72x40xf32>
   %2 = aclop.transpose %c {perm = array<i64: 0, 2, 1>} : (tensor<3x64x200xf32>) -> tensor<3x200x64xf32>
-  return %0, %1, %2 : tensor<192x128xf32>, tensor<72x40xf32>, tensor<3x200x64xf32>
+  %3 = aclop.transpose %d {perm = array<i64: 1, 0>} : (tensor<128x192xf16>) -> tensor<192x128xf16>
+  return %0, %1, %2, %3 : tensor<192x128xf32>, tensor<72x40xf32>, tensor<3x200x64xf32>, tensor<192x128xf16>
 }
 
 // A write contiguous along another dim than the innermost (an NCHW convolution's epilogue: its

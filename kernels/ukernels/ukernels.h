@@ -120,9 +120,10 @@ void setUkernelPacksDuringTiles(bool packs);
 // gemm_f32_avx512.cpp's streamedProduct) take shallow pieces where B is larger than L2: 32 rows
 // of B, 64 under more than 32 rows of A, rather than 128. On Intel, whose L2 streamer follows 32
 // pages at a time, 128 rows in flight left B to the software fetches alone (Xeon, f32 M = 16,
-// N = K = 4096: 47-53 -> 105-110 GF/s); on AMD the deeper pieces ran faster (Zen 5, the same
-// process with each depth, bf16 M = 16 0.73-0.79x -> 1.01-1.04x oneDNN with B pre-packed, f32
-// M = 16 1.00-1.06x -> 1.13-1.24x). False on AMD CPUs unless set; tests set it both ways.
+// N = K = 4096: 47-53 -> 105-110 GF/s); on AMD the deeper pieces ran faster (Zen 5, paired with
+// oneDNN's matmul with B pre-packed, a process for each depth in turn: bf16 M = 16 0.73-0.79x ->
+// 1.01-1.04x, f32 M = 16 1.00-1.06x -> 1.13-1.24x). False on AMD CPUs unless set; tests set it
+// both ways.
 bool ukernelStreamsShallowPieces();
 void setUkernelStreamsShallowPieces(bool shallow);
 

@@ -226,17 +226,20 @@ def AclopBf16SelectsAsIntegers : Pass<"aclop-bf16-selects-as-integers", "func::F
 }
 
 def AclopLowerTransposes : Pass<"aclop-lower-transposes", "func::FuncOp"> {
-  let summary = "2-D vector.transpose as shuffles: 16- and 8-bit ones, and 16x16 32-bit and 32x32 16-bit ones on 512-bit vectors";
+  let summary = "2-D vector.transpose as shuffles: 16- and 8-bit ones; 512-bit vectors' 32-, 16- and 8-bit tiles";
   let description = [{
     A transpose of 16- or 8-bit elements becomes one vector.shuffle of the flattened vector,
     which LLVM's x86 backend lowers to word and byte unpacks, where convert-vector-to-llvm's
     default (an extract and an insert an element) took 1.5 times the instructions: a 16x16 f16
     transpose, 632 against 406. With `vector-bits` of 512 or more, a 16x16 transpose of 32-bit
     elements takes MLIR's 16x16 shuffle sequence (unpacks and 128-bit lane shuffles, 64 of them),
-    where the default left LLVM about 200 two-source permutes, and a 32x32 transpose of 16-bit
-    elements 160 shuffles of its rows (unpacks of 1, 2 and 4 elements within 128-bit lanes, then
-    two rounds of lane selects) rather than the flattened shuffle. Other 32-bit transposes are
-    left to the default.
+    where the default left LLVM about 200 two-source permutes, and a square transpose of 16- or
+    8-bit elements whose rows are whole vectors (32x32, 64x64) shuffles of its rows (unpacks of 1,
+    2, 4... elements within 128-bit lanes, then two rounds of lane selects: 160 or 384) rather
+    than the flattened shuffle, which LLVM took 2.7 s to compile for 64x64 bytes. Other 32-bit
+    transposes are left to the default. A transpose of higher rank that moves only two dims of
+    more than one element (64x1x64) is first made a 2-D one between shape casts: the default
+    lowering of that one took LLVM 48 s.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",

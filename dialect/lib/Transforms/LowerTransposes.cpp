@@ -36,46 +36,39 @@ using namespace mlir;
 
 namespace {
 
+// vpunpck{l,h}{bw,wd,dq,qdq} on rows of `rowElements` in 128-bit lanes of `laneElements`:
+// within each lane, granules of `granule` elements of a then b, taken from the lane's lower half
+// (lo) or upper half (hi).
+SmallVector<int64_t> unpackMask(int64_t rowElements, int64_t laneElements, int64_t granule, bool high) {
+  SmallVector<int64_t> mask;
+  const int64_t perLane = laneElements / granule, half = perLane / 2;
+  for (int64_t lane = 0; lane < rowElements / laneElements; ++lane)
+    for (int64_t g = high ? half : 0; g < (high ? perLane : half); ++g)
+      for (int64_t source : {int64_t{0}, rowElements})
+        for (int64_t e = 0; e < granule; ++e) mask.push_back(source + lane * laneElements + g * granule + e);
+  return mask;
+}
+
+// vshufi32x4 0x88 / 0xdd (four lanes), vperm2i128 0x20 / 0x31 (two): the even (odd) lanes of a,
+// then those of b.
+SmallVector<int64_t> laneMask(int64_t rowElements, int64_t laneElements, int64_t parity) {
+  SmallVector<int64_t> mask;
+  const int64_t lanes = rowElements / laneElements;
+  for (int64_t i = 0; i < lanes; ++i) {
+    int64_t source = i < lanes / 2 ? 0 : rowElements, lane = 2 * (i % (lanes / 2)) + parity;
+    for (int64_t e = 0; e < laneElements; ++e) mask.push_back(source + lane * laneElements + e);
+  }
+  return mask;
+}
+
 // A square transpose whose rows are whole vector registers of 128-bit lanes (a transposed read's
 // V x V tile of 8- or 16-bit elements on 512-bit vectors) as x86's two-source shuffles of its
 // rows: unpacks of 1-, 2-, 4-... element granules within 128-bit lanes (each lane's L x L block
 // transposed), then rounds of lane selects that transpose the blocks (two rounds for four lanes).
 // Row c of the result is then column c of the input.
-class LaneTranspose {
-public:
-  LaneTranspose(int64_t rowElements, int64_t laneElements) : rowElements(rowElements), laneElements(laneElements) {}
-
-  void lower(vector::TransposeOp transpose) const;
-
-private:
-  // vpunpck{l,h}{bw,wd,dq,qdq}: within each 128-bit lane, granules of `granule` elements of a
-  // then b, taken from the lane's lower half (lo) or upper half (hi).
-  SmallVector<int64_t> unpackMask(int64_t granule, bool high) const {
-    SmallVector<int64_t> mask;
-    const int64_t perLane = laneElements / granule, half = perLane / 2;
-    for (int64_t lane = 0; lane < rowElements / laneElements; ++lane)
-      for (int64_t g = high ? half : 0; g < (high ? perLane : half); ++g)
-        for (int64_t source : {int64_t{0}, rowElements})
-          for (int64_t e = 0; e < granule; ++e) mask.push_back(source + lane * laneElements + g * granule + e);
-    return mask;
-  }
-
-  // vshufi32x4 0x88 / 0xdd (four lanes), vperm2i128 0x20 / 0x31 (two): the even (odd) lanes of
-  // a, then those of b.
-  SmallVector<int64_t> laneMask(int64_t parity) const {
-    SmallVector<int64_t> mask;
-    const int64_t lanes = rowElements / laneElements;
-    for (int64_t i = 0; i < lanes; ++i) {
-      int64_t source = i < lanes / 2 ? 0 : rowElements, lane = 2 * (i % (lanes / 2)) + parity;
-      for (int64_t e = 0; e < laneElements; ++e) mask.push_back(source + lane * laneElements + e);
-    }
-    return mask;
-  }
-
-  int64_t rowElements, laneElements;
-};
-
-void LaneTranspose::lower(vector::TransposeOp transpose) const {
+void lowerInLanes(vector::TransposeOp transpose) {
+  VectorType type = transpose.getSourceVectorType();
+  const int64_t rowElements = type.getDimSize(0), laneElements = 128 / type.getElementTypeBitWidth();
   OpBuilder b(transpose);
   Location loc = transpose.getLoc();
   SmallVector<Value> rows, next(rowElements);
@@ -93,9 +86,11 @@ void LaneTranspose::lower(vector::TransposeOp transpose) const {
     std::swap(rows, next);
   };
   for (int64_t granule = 1; granule < laneElements; granule *= 2)
-    shuffleRows(granule, unpackMask(granule, false), unpackMask(granule, true), /*adjacent=*/true);
+    shuffleRows(granule, unpackMask(rowElements, laneElements, granule, false),
+                unpackMask(rowElements, laneElements, granule, true), /*adjacent=*/true);
   for (int64_t distance = laneElements; distance < rowElements; distance *= 2)
-    shuffleRows(distance, laneMask(0), laneMask(1), /*adjacent=*/false);
+    shuffleRows(distance, laneMask(rowElements, laneElements, 0), laneMask(rowElements, laneElements, 1),
+                /*adjacent=*/false);
   Value result = ub::PoisonOp::create(b, loc, transpose.getResultVectorType());
   for (int64_t i = 0; i < rowElements; ++i)
     result = vector::InsertOp::create(b, loc, rows[i], result, ArrayRef<int64_t>{i});
@@ -104,30 +99,33 @@ void LaneTranspose::lower(vector::TransposeOp transpose) const {
 }
 
 // A transpose that moves no more than two dims of more than one element (a 64x1x64 tile of a
-// rank-3 transpose) becomes a 2-D one between shape casts, or a shape cast alone: the
-// element-wise lowering of 64x1x64 bytes took LLVM 48 s to compile.
-void dropUnitDims(vector::TransposeOp transpose) {
+// rank-3 transpose) becomes a 2-D one between shape casts, which it returns, or a shape cast
+// alone (null): the element-wise lowering of 64x1x64 bytes took LLVM 48 s to compile. Any other
+// transpose is returned as it is.
+vector::TransposeOp dropUnitDims(vector::TransposeOp transpose) {
   VectorType source = transpose.getSourceVectorType();
   SmallVector<int64_t> kept;  // source dims of more than one element, in source order
   for (int64_t d = 0; d < source.getRank(); ++d)
     if (source.getDimSize(d) != 1) kept.push_back(d);
-  if (kept.size() > 2 || source.isScalable()) return;
+  if (kept.size() > 2 || source.isScalable()) return transpose;
   ArrayRef<int64_t> perm = transpose.getPermutation();
   auto position = [&](int64_t d) { return llvm::find(perm, d) - perm.begin(); };
   OpBuilder b(transpose);
   Location loc = transpose.getLoc();
   Value result;
+  vector::TransposeOp transposed;
   if (kept.size() < 2 || position(kept[0]) < position(kept[1])) {
     result = vector::ShapeCastOp::create(b, loc, transpose.getResultVectorType(), transpose.getVector());
   } else {
     Type element = source.getElementType();
     int64_t rows = source.getDimSize(kept[0]), columns = source.getDimSize(kept[1]);
     Value flat = vector::ShapeCastOp::create(b, loc, VectorType::get({rows, columns}, element), transpose.getVector());
-    Value transposed = vector::TransposeOp::create(b, loc, flat, ArrayRef<int64_t>{1, 0});
-    result = vector::ShapeCastOp::create(b, loc, transpose.getResultVectorType(), transposed);
+    transposed = vector::TransposeOp::create(b, loc, flat, ArrayRef<int64_t>{1, 0});
+    result = vector::ShapeCastOp::create(b, loc, transpose.getResultVectorType(), transposed.getResult());
   }
   transpose.replaceAllUsesWith(result);
   transpose.erase();
+  return transposed;
 }
 
 // Lowers `transposes` alone (not the ops the patterns create) by `lowering`.
@@ -145,24 +143,23 @@ struct AclopLowerTransposesPass : aclop::impl::AclopLowerTransposesBase<AclopLow
   using AclopLowerTransposesBase::AclopLowerTransposesBase;
 
   void runOnOperation() override {
-    getOperation().walk([](vector::TransposeOp transpose) {
-      if (transpose.getSourceVectorType().getRank() > 2) dropUnitDims(transpose);
-    });
     SmallVector<Operation *> narrow, square;
-    SmallVector<std::pair<vector::TransposeOp, LaneTranspose>> inLanes;
+    SmallVector<vector::TransposeOp> inLanes;
     getOperation().walk([&](vector::TransposeOp transpose) {
+      if (transpose.getSourceVectorType().getRank() > 2) transpose = dropUnitDims(transpose);
+      if (!transpose) return;
       VectorType type = transpose.getSourceVectorType();
       if (type.getRank() != 2) return;
       const int64_t bits = type.getElementType().getIntOrFloatBitWidth(), rowElements = vectorBits / bits;
       const bool wholeRows = type.getShape() == ArrayRef<int64_t>{rowElements, rowElements};
       if ((bits == 8 || bits == 16) && vectorBits >= 512 && wholeRows)
-        inLanes.push_back({transpose, LaneTranspose(rowElements, 128 / bits)});
+        inLanes.push_back(transpose);
       else if (bits < 32)
         narrow.push_back(transpose);
       else if (bits == 32 && vectorBits >= 512 && type.getShape() == ArrayRef<int64_t>{16, 16})
         square.push_back(transpose);
     });
-    for (auto &[transpose, lowering] : inLanes) lowering.lower(transpose);
+    for (vector::TransposeOp transpose : inLanes) lowerInLanes(transpose);
     if (failed(lowerTransposes(narrow, vector::VectorTransposeLowering::Shuffle1D, &getContext())) ||
         failed(lowerTransposes(square, vector::VectorTransposeLowering::Shuffle16x16, &getContext())))
       signalPassFailure();

@@ -115,10 +115,22 @@ const std::vector<MovementCase> &movementCases() {
      {ACL_FLOAT, {16, 512, 2048}, 4}, [](aclopAttr *attr) { setPerm(attr, {0, 2, 1}); }, {}},
     {"TransposeD f16 4096x4096, perm (1, 0)", "TransposeD", {{ACL_FLOAT16, {kRows, kColumns}, 2}},
      {ACL_FLOAT16, {kColumns, kRows}, 2}, [](aclopAttr *attr) { setPerm(attr, {1, 0}); }, {}},
+    // Reductions over rows of 64 (a row of accumulators carried in registers), and over the
+    // middle dims of NHWC images (a global average pooling's sums).
+    {"ReduceSumD f32 262144x64, axis 0", "ReduceSumD", {{ACL_FLOAT, {kRows * kColumns / 64, 64}, 4}},
+     {ACL_FLOAT, {64}, 4}, [](aclopAttr *attr) { reduceOver(attr, 0); }, {}},
+    {"ReduceMeanD f32 16x32x32x1024, axes (1, 2)", "ReduceMeanD", {{ACL_FLOAT, {16, 32, 32, 1024}, 4}},
+     {ACL_FLOAT, {16, 1024}, 4},
+     [](aclopAttr *attr) {
+       const int64_t axes[] = {1, 2};
+       aclopSetAttrListInt(attr, "axes", 2, axes);
+       aclopSetAttrBool(attr, "keep_dims", false);
+     },
+     {}},
   };
   return cases;
 }
-constexpr int kCaseCount = 18;
+constexpr int kCaseCount = 20;
 
 class MovementRun : public HandleContender {
  public:

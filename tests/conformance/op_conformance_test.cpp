@@ -1746,6 +1746,31 @@ TEST_F(Conformance, ReductionsAlongShortRows) {
   printf("reductions along short rows: %d cases\n", checked_);
 }
 
+// Reductions over leading dims into at least a vector's worth of trailing ones, read a row at a
+// time into a row of accumulators (SelectStrategy's `streamed_rows`): whole vectors (64 columns),
+// a ragged row (100: 6 vectors of 16 and 4 on AVX-512, 12 of 8 and 4 on AVX2), two leading dims
+// reduced over a row of 37, NHWC's global sum and maximum over h and w, one row, and kept dims
+// LLVM's loops still take: 5 x 8 after the reduced dim, a row of 3. keep_dims (a reshape of the
+// same result) on the first shape.
+TEST_F(Conformance, ReductionsOverLeadingDims) {
+  struct Rows {
+    std::vector<int64_t> shape, axes;
+  };
+  for (const Rows &rows : {Rows{{37, 64}, {0}}, Rows{{9, 100}, {0}}, Rows{{3, 4, 37}, {0, 1}},
+                           Rows{{2, 3, 5, 40}, {1, 2}}, Rows{{1, 48}, {0}}, Rows{{7, 5, 8}, {0}}, Rows{{6, 3}, {0}}})
+    for (Reduction op : kReductions)
+      for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT8, ACL_UINT8}) {
+        const bool ordered = op.kind == ReductionKind::Max || op.kind == ReductionKind::Min;
+        if (!reducesType(op, type) || (type == ACL_INT8 && !ordered)) continue;  // i8 sums would wrap
+        for (bool keep : {false, true}) {
+          if (keep && rows.shape != std::vector<int64_t>{37, 64}) continue;
+          check(reductionCase(op, type, rows.shape, rows.axes, keep));
+          if (HasFatalFailure()) return;
+        }
+      }
+  printf("reductions over leading dims: %d cases\n", checked_);
+}
+
 // A NaN wins every maximum and minimum (IEEE 754-2019 maximum / minimum, llvm.maximum's
 // semantics): along the last axis, where the reduction is carried in vector registers, along the
 // first, where a row of accumulators is updated in memory, element-wise, and in max pooling.

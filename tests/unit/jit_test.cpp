@@ -409,6 +409,27 @@ TEST_F(JitTest, Reductions) {
   for (int i = 0; i < 4; ++i) EXPECT_EQ(empty[0].at(i), 0) << "a sum over zero elements";
 }
 
+// A reduction over the leading dim streams the rows into a row of accumulators (aclop-select-
+// strategy's `streamed_rows`): sized at launch, the row's last vector is masked (100 columns:
+// partial on every vector width), and with the rows alone dynamic it is one of its own length.
+TEST_F(JitTest, ReductionOverLeadingDimSizedAtLaunch) {
+  for (ElementType type : {ElementType::F32, ElementType::F16, ElementType::I32}) {
+    Tensor x = randomTensor(type, {29, 100}, 23);
+    for (std::vector<int64_t> compiled :
+         {std::vector<int64_t>{-1, -1}, std::vector<int64_t>{29, -1}, std::vector<int64_t>{-1, 100}}) {
+      auto sum = run("reduce_sum", {x}, {Tensor(type, {100})}, {{"axes", std::vector<int64_t>{0}}}, {compiled});
+      expectClose(sum[0], [&](int64_t c) { double s = 0; for (int r = 0; r < 29; ++r) s += x.at(r * 100 + c); return s; },
+                  "sum");
+      auto max = run("reduce_max", {x}, {Tensor(type, {100})}, {{"axes", std::vector<int64_t>{0}}}, {compiled});
+      expectClose(max[0], [&](int64_t c) {
+        double m = -1e300;
+        for (int r = 0; r < 29; ++r) m = std::max(m, x.at(r * 100 + c));
+        return m;
+      }, "max");
+    }
+  }
+}
+
 TEST_F(JitTest, SoftmaxOverEitherAxis) {
   for (ElementType type : kFloatTypes)
     for (int64_t axis : {-1, 0}) {

@@ -28,6 +28,11 @@ namespace mlir::aclop {
 // of exponentials fits if its row does.
 constexpr unsigned kMaxStackBufferBytes = 16384;
 
+// How far ahead a loop streaming through a large input prefetches it (aclop-stream-stores'
+// copies, aclop-prefetch-streamed-rows): on Zen 5's VM memory the hardware prefetchers alone
+// left the loads waiting, and 4 or 16 KiB ahead gained less than 8.
+constexpr int64_t kStreamPrefetchBytes = 8192;
+
 // Options of the aclop-to-llvm pipeline.
 struct AclopToLlvmOptions {
   int64_t vectorBits = 256;

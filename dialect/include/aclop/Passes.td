@@ -36,7 +36,11 @@ def AclopSelectStrategy : Pass<"aclop-select-strategy", "ModuleOp"> {
     A product with a static depth also records, on its function, the work of one output element
     in vector FMAs (`aclop.work_per_element`, depth / vector_size): the launch recipe sizes
     blocks by it. A reduction along short rows (trailing dims reduced, inputs read in iteration
-    order, a static row of at most 16 vectors) records the row's length, `row_length`.
+    order, a static row of at most 16 vectors) records the row's length, `row_length`. A
+    reduction whose innermost dim is kept, a vector or longer, and whose input is read in
+    iteration order (a column sum; NHWC's global average) records `streamed_rows`: tiles of one
+    element of every dim but the innermost, and of a vector of that or, for a static row of up
+    to 8 vectors, the whole row.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
@@ -65,6 +69,13 @@ def AclopTileAndVectorize : Pass<"aclop-tile-and-vectorize", "func::FuncOp"> {
     Reductions along short rows (`row_length`): the reduced dims collapse into one, the kept
     dims are tiled by one (the accumulator's fill fused in), and each row is read as one vector
     and reduced across lanes by a `vector.reduction` carrying the combiner's fastmath flags.
+
+    Reductions with `streamed_rows`: an `scf.forall` over the kept dims before the reduced ones,
+    `scf.for` loops over the reduced dims, and the row either whole (its accumulators read and
+    written once, carried by the loops as vectors) or in vectors along an innermost loop peeled
+    of its partial vector (masked where the row's length is dynamic), each combined into its
+    part of the accumulator row. The loop along the row (or the innermost row loop) is marked
+    `aclop.streamed_rows` for aclop-prefetch-streamed-rows.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",
                            "::mlir::tensor::TensorDialect", "::mlir::bufferization::BufferizationDialect"];
@@ -308,6 +319,26 @@ def AclopPrefetchTransposedBlocks : Pass<"aclop-prefetch-transposed-blocks", "fu
     rows one step further). Rows a whole input row apart are not followed by the hardware
     prefetchers. A prefetch never faults: past the end is harmless.
   }];
+  let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
+}
+
+def AclopPrefetchStreamedRows : Pass<"aclop-prefetch-streamed-rows", "func::FuncOp"> {
+  let summary = "Prefetch ahead in the rows a reduction with a kept innermost dim streams through";
+  let description = [{
+    Runs after bufferization. In an `scf.for` marked `aclop.streamed_rows` by
+    aclop-tile-and-vectorize (the loop along a row of such a reduction, or, where a row is one
+    tile whose accumulators the loops carry, the innermost loop over rows), each 1-D
+    `vector.transfer_read` of a buffer the loop does not write, a view of a contiguous,
+    statically shaped one of at least `min-bytes`, is preceded by `memref.prefetch`es of the
+    elements 8 KiB further on, one a 64-byte line the read covers (its last index moved on: past
+    the row's end those are the next rows', in order). Smaller inputs are read from the caches,
+    where the prefetches only cost their issue slots. The mark is removed. A prefetch never
+    faults: past the end is harmless.
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"4194304",
+           "Smallest input (bytes) worth prefetching ahead">
+  ];
   let dependentDialects = ["::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
 }
 

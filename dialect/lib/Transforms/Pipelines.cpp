@@ -37,7 +37,7 @@ std::string pipelineText(const aclop::AclopToLlvmOptions &options) {
          "aclop-call-ukernels,"
          "func.func(convert-linalg-to-parallel-loops),scf-forall-to-parallel,canonicalize,cse,"
          "func.func(aclop-lower-strided-copies,aclop-lower-strided-gathers,aclop-lower-register-tiles,"
-         "aclop-prefetch-transposed-blocks,aclop-version-gemm-epilogue),aclop-map-to-kernel-abi," +
+         "aclop-prefetch-transposed-blocks,aclop-prefetch-streamed-rows,aclop-version-gemm-epilogue),aclop-map-to-kernel-abi," +
          std::string(options.streamStores ? "func.func(aclop-stream-stores)," : "") +
          std::string(options.fastBf16 ? "func.func(aclop-fast-bf16-truncation)," : "") +
          "func.func(convert-vector-to-scf{full-unroll=true}),lower-affine,convert-scf-to-cf,"

@@ -31,8 +31,6 @@ using namespace mlir;
 
 namespace {
 
-constexpr int64_t kPrefetchBytes = 8192;  // how far ahead the streaming copy prefetches its inputs
-
 // The function argument `value` is a view of (through subviews), if any.
 BlockArgument rootArgument(Value value) {
   while (auto subview = value.getDefiningOp<memref::SubViewOp>()) value = subview.getSource();
@@ -195,7 +193,7 @@ struct AclopStreamStoresPass : aclop::impl::AclopStreamStoresBase<AclopStreamSto
       OpBuilder b(read);
       Location loc = read.getLoc();
       SmallVector<Value> indices(read.getIndices());
-      int64_t ahead = kPrefetchBytes / (memref.getElementTypeBitWidth() / 8);
+      int64_t ahead = aclop::kStreamPrefetchBytes / (memref.getElementTypeBitWidth() / 8);
       indices.back() = arith::AddIOp::create(b, loc, indices.back(), arith::ConstantIndexOp::create(b, loc, ahead));
       memref::PrefetchOp::create(b, loc, read.getBase(), indices, /*isWrite=*/false, /*locality=*/2,
                                  /*isDataCache=*/true);

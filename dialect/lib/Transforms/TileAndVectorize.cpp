@@ -400,6 +400,77 @@ void reduceShortRows(IRRewriter &rewriter, linalg::LinalgOp op) {
   });
 }
 
+// A reduction whose innermost dim is kept (SelectStrategy's `streamed_rows`): an scf.forall over
+// the kept dims before the reduced ones (what blocks divide), then scf.for loops over the reduced
+// dims, so that the input is read in its order, a row at a time. A row the strategy takes whole
+// is one tile, whose accumulators the row loops then carry (in registers). A longer row is
+// tiled by vectors in an innermost loop, peeled: whole vectors take plain loads, and the rest of
+// a row one vector of its length (or a masked one, where the length is dynamic); each tile
+// combines a vector of the input into its part of the accumulator row, which stays in L1 while
+// the rows stream past. The innermost loop is marked `aclop.streamed_rows` for
+// aclop-prefetch-streamed-rows, which prefetches ahead once its reads are of buffers.
+void streamRows(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes) {
+  MLIRContext *context = rewriter.getContext();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  SmallVector<int64_t> rowSizes(sizes);
+  const unsigned leading = op.getNumParallelLoops() - 1;
+  if (leading) {
+    SmallVector<int64_t> blocks(sizes.size(), 0);
+    for (unsigned d = 0; d < leading; ++d) blocks[d] = sizes[d], rowSizes[d] = 0;
+    if (llvm::any_of(ArrayRef(ranges).take_front(leading), [](int64_t range) { return range != 1; })) {
+      FailureOr<scf::SCFTilingResult> blocked =
+          tileInLoops(rewriter, op, blocks, scf::SCFTilingOptions::LoopType::ForallOp);
+      if (failed(blocked)) return;
+      op = cast<linalg::LinalgOp>(blocked->tiledOps.front());
+    }
+  }
+  const bool wholeRow = sizes.back() == ranges.back();
+  if (wholeRow) rowSizes.back() = 0;
+  FailureOr<scf::SCFTilingResult> tiled = tileInLoops(rewriter, op, rowSizes, scf::SCFTilingOptions::LoopType::ForOp);
+  if (failed(tiled) || tiled->loops.empty()) return;
+  Operation *outermost = tiled->loops.front().getOperation();
+  if (auto innermost = dyn_cast<scf::ForOp>(tiled->loops.back().getOperation())) {
+    innermost->setAttr("aclop.streamed_rows", UnitAttr::get(context));
+    scf::ForOp remainder;
+    if (!wholeRow) (void)scf::peelForLoopAndSimplifyBounds(rewriter, innermost, remainder);
+  }
+  // Constant slice sizes become static types: whole tiles, and a static remainder (its loop of
+  // one iteration folded away); a whole row's slices of the accumulator go.
+  RewritePatternSet patterns(context);
+  scf::ForOp::getCanonicalizationPatterns(patterns, context);
+  affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
+  tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, context);
+  tensor::InsertSliceOp::getCanonicalizationPatterns(patterns, context);
+  tensor::CastOp::getCanonicalizationPatterns(patterns, context);
+  linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
+  context->getLoadedDialect<linalg::LinalgDialect>()->getCanonicalizationPatterns(patterns);  // casts into ops
+  (void)applyPatternsGreedily(outermost, std::move(patterns));
+  SmallVector<linalg::GenericOp> tiles;
+  outermost->walk([&](linalg::GenericOp tile) { tiles.push_back(tile); });
+  for (linalg::GenericOp tile : tiles) {
+    // A tile of dynamic length is masked to it, within a vector of the strategy's.
+    SmallVector<int64_t> vectorSizes;
+    if (llvm::any_of(tile.getStaticLoopRanges(), ShapedType::isDynamic)) {
+      vectorSizes.assign(tile.getNumLoops(), 1);
+      vectorSizes.back() = sizes.back();
+    }
+    SmallVector<bool> scalable(vectorSizes.size(), false);
+    if (failed(linalg::vectorizeOpPrecondition(tile, vectorSizes, scalable))) continue;
+    rewriter.setInsertionPoint(tile);
+    FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(rewriter, tile, vectorSizes, scalable);
+    if (succeeded(vectorized)) rewriter.replaceOp(tile, vectorized->replacements);
+  }
+  // Each tile's reduction is over unit dims: an element-wise combination, on 1-D vectors once
+  // the pass casts leading unit dims away (LLVM has no n-D llvm.intr.maximum).
+  RewritePatternSet elementwise(context);
+  vector::MultiDimReductionOp::getCanonicalizationPatterns(elementwise, context);
+  (void)applyPatternsGreedily(outermost, std::move(elementwise));
+  // A whole row's accumulator read and write leave the row loops, innermost first: each loop
+  // then carries the accumulators as a vector.
+  if (wholeRow)
+    for (LoopLikeOpInterface loop : llvm::reverse(tiled->loops)) (void)hoistLoopInvariantSubsets(rewriter, loop);
+}
+
 // Contractions (dims batch?, m, k, n): an scf.forall over batch and row tiles (what blocks
 // divide), inside it scf.for loops over column tiles and, innermost, depth tiles, so that the
 // (k x n) panel of b a tile reads is reused by every row of the row tile while it is in cache.
@@ -790,7 +861,7 @@ LogicalResult fuseIntoRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp produ
 
 struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopTileAndVectorizePass> {
   void runOnOperation() override {
-    SmallVector<linalg::LinalgOp> candidates, contractions, rowReductions;
+    SmallVector<linalg::LinalgOp> candidates, contractions, rowReductions, streamedRows;
     getOperation().walk([&](linalg::LinalgOp op) {
       // An empty loop (a GEMM with m, n or k of 0) stays a plain generic: its loops run no
       // iteration, and tiling a static 0 crashed in MLIR's tile size computation.
@@ -799,6 +870,7 @@ struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopT
       if (strategy && strategy.get("tile_sizes")) candidates.push_back(op);
       if (strategy && strategy.get("cache_tiles")) contractions.push_back(op);
       if (strategy && strategy.get("row_length")) rowReductions.push_back(op);
+      if (strategy && strategy.get("streamed_rows")) streamedRows.push_back(op);
     });
     IRRewriter rewriter(&getContext());
     // Epilogues fused into a product's row tiles are left whole (the op itself is gone).
@@ -818,6 +890,9 @@ struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopT
       if (fused) fusedEpilogues.insert(fused.getOperation());
     }
     for (linalg::LinalgOp op : rowReductions) reduceShortRows(rewriter, op);
+    for (linalg::LinalgOp op : streamedRows)
+      streamRows(rewriter, op,
+                 cast<DenseI64ArrayAttr>(op->getAttrOfType<DictionaryAttr>("aclop.strategy").get("streamed_rows")));
     for (linalg::LinalgOp op : candidates) {
       if (fusedEpilogues.contains(op.getOperation())) continue;
       auto strategy = op->getAttrOfType<DictionaryAttr>("aclop.strategy");

@@ -86,8 +86,8 @@ func.func @integer_product(%a: tensor<64x128xi8>, %b: tensor<128x96xi8>) -> tens
 }
 
 // Reductions along short rows record the row's length, up to 16 vectors (256 f32 on 512-bit
-// vectors, 128 on 256-bit ones); longer rows, reductions over leading dims and full reductions
-// are left to LLVM.
+// vectors, 128 on 256-bit ones); longer rows, reductions over leading dims into fewer elements
+// than a vector and full reductions are left to LLVM.
 // CHECK-LABEL: func @row_reductions
 // CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {row_length = 49 : i64, vector_size = 16 : i64}}
 // CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {row_length = 256 : i64, vector_size = 16 : i64}}
@@ -105,6 +105,42 @@ func.func @row_reductions(%a: tensor<3x7x7xf32>, %b: tensor<2x256xf32>, %c: tens
   %3 = aclop.reduce_sum %d {axes = array<i64: 0>} : (tensor<9x4xf32>) -> tensor<4xf32>
   %4 = aclop.reduce_sum %d {axes = array<i64: 0, 1>} : (tensor<9x4xf32>) -> tensor<f32>
   return %0, %1, %2, %3, %4 : tensor<3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<4xf32>, tensor<f32>
+}
+
+// Reductions whose innermost dim is kept, a vector or longer, stream the rows: tiles of one
+// element of every dim but the innermost, and of a vector of that, or the whole row where it is
+// static and at most 8 vectors (its accumulators then carried in registers). Over leading
+// dims, and over the middle ones of NHWC (a global average). Kept dims after the reduced ones
+// but the innermost (7x5x8 over axis 0, iterated (5, 7, 8): the input is not read in order),
+// fewer kept elements than a vector (9x4 above) and an innermost dim reduced stay with LLVM.
+// CHECK-LABEL: func @leading_reductions
+// CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {streamed_rows = array<i64: 1, 64>, vector_size = 16 : i64}}
+// CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {streamed_rows = array<i64: 1, 1, 37>, vector_size = 16 : i64}}
+// CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {streamed_rows = array<i64: 1, 16>, vector_size = 16 : i64}}
+// CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {streamed_rows = array<i64: 1, 1, 1, 64>, vector_size = 16 : i64}}
+// CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {streamed_rows = array<i64: 1, 16>, vector_size = 16 : i64}}
+// CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {vector_size = 16 : i64}}
+// CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {vector_size = 16 : i64}}
+// AVX2-LABEL: func @leading_reductions
+// AVX2: streamed_rows = array<i64: 1, 64>, vector_size = 8 : i64
+// AVX2: streamed_rows = array<i64: 1, 1, 37>, vector_size = 8 : i64
+// AVX2: streamed_rows = array<i64: 1, 8>, vector_size = 8 : i64
+// AVX2: streamed_rows = array<i64: 1, 1, 1, 64>, vector_size = 8 : i64
+// AVX2: streamed_rows = array<i64: 1, 8>, vector_size = 8 : i64
+// AVX2-NOT: streamed_rows
+func.func @leading_reductions(%a: tensor<37x64xf32>, %b: tensor<3x4x37xf32>, %d: tensor<?x?xf32>,
+                              %n: tensor<2x7x7x64xf32>, %l: tensor<4x200xf32>, %c: tensor<7x5x8xf32>)
+    -> (tensor<64xf32>, tensor<37xf32>, tensor<?xf32>, tensor<2x64xf32>, tensor<200xf32>, tensor<5x8xf32>,
+        tensor<4xf32>) {
+  %0 = aclop.reduce_sum %a {axes = array<i64: 0>} : (tensor<37x64xf32>) -> tensor<64xf32>
+  %1 = aclop.reduce_max %b {axes = array<i64: 0, 1>} : (tensor<3x4x37xf32>) -> tensor<37xf32>
+  %2 = aclop.reduce_sum %d {axes = array<i64: 0>} : (tensor<?x?xf32>) -> tensor<?xf32>
+  %3 = aclop.reduce_sum %n {axes = array<i64: 1, 2>} : (tensor<2x7x7x64xf32>) -> tensor<2x64xf32>
+  %4 = aclop.reduce_sum %l {axes = array<i64: 0>} : (tensor<4x200xf32>) -> tensor<200xf32>
+  %5 = aclop.reduce_sum %c {axes = array<i64: 0>} : (tensor<7x5x8xf32>) -> tensor<5x8xf32>
+  %6 = aclop.reduce_sum %b {axes = array<i64: 0, 2>} : (tensor<3x4x37xf32>) -> tensor<4xf32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<64xf32>, tensor<37xf32>, tensor<?xf32>, tensor<2x64xf32>,
+      tensor<200xf32>, tensor<5x8xf32>, tensor<4xf32>
 }
 
 // A dynamic depth is read at launch: [argument, its dim holding the depth, lanes per vector

@@ -69,6 +69,58 @@ func.func @short_rows(%a: tensor<2x16x7x7xf32>, %b: tensor<6x40xf16>) -> (tensor
   return %m, %x : tensor<2x16x1x1xf32>, tensor<6xf16>
 }
 
+// A reduction whose innermost dim is kept streams the input's rows in order: scf.for loops over
+// the reduced dims. A row of up to 8 vectors is one tile (100 f32), its accumulators read before
+// the loops and written after them, carried between (in registers). A longer row (200) is a loop
+// over vectors, marked for aclop-prefetch-streamed-rows and peeled (192 columns in whole
+// vectors, then one unmasked vector of 8), each vector combined into its part of the
+// accumulator row. f16 is widened as read; a row of a length known at launch ends in a masked
+// vector. Kept dims before the reduced ones (NHWC's images) become an scf.forall, what blocks
+// divide, each image's row of 64 channels carried through both row loops.
+// CHECK-LABEL: func @streamed_rows
+// CHECK: %[[ACC:.*]] = vector.transfer_read %{{.*}}[%c0], %{{.*}} {in_bounds = [true]} : tensor<100xf32>, vector<100xf32>
+// CHECK: %[[ROWS:.*]]:2 = scf.for %{{.*}} = %c0 to %c37 step %c1 iter_args(%{{.*}} = %{{.*}}, %[[A:.*]] = %[[ACC]])
+// CHECK:   %[[X:.*]] = vector.transfer_read {{.*}} : tensor<1x100xf32>, vector<100xf32>
+// CHECK:   %[[SUM:.*]] = arith.addf %[[A]], %[[X]] : vector<100xf32>
+// CHECK:   scf.yield %{{.*}}, %[[SUM]]
+// CHECK: } {aclop.streamed_rows}
+// CHECK: vector.transfer_write %[[ROWS]]#1
+// CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
+// CHECK:   scf.for %{{.*}} = %c0 to %c192 step %c16
+// CHECK:     %[[Y:.*]] = vector.transfer_read {{.*}} : tensor<1x16xf32>, vector<16xf32>
+// CHECK:     %[[B:.*]] = vector.transfer_read {{.*}} : tensor<16xf32>, vector<16xf32>
+// CHECK:     %[[PART:.*]] = arith.addf %[[B]], %[[Y]] : vector<16xf32>
+// CHECK:     vector.transfer_write %[[PART]]
+// CHECK:   } {aclop.streamed_rows}
+// CHECK:   vector.transfer_read {{.*}} : tensor<1x8xf32>, vector<8xf32>
+// CHECK:   arith.addf {{.*}} : vector<8xf32>
+// CHECK: scf.for
+// CHECK:   scf.for
+// CHECK:     %[[H:.*]] = vector.transfer_read {{.*}} : tensor<1x16xf16>, vector<16xf16>
+// CHECK:     %[[W:.*]] = arith.extf %[[H]] : vector<16xf16> to vector<16xf32>
+// CHECK:     arith.maximumf %{{.*}}, %[[W]] : vector<16xf32>
+// CHECK:   } {aclop.streamed_rows}
+// CHECK:   vector.create_mask %c1, %{{.*}} : vector<1x16xi1>
+// CHECK:   vector.transfer_read {{.*}} : tensor<1x?xf16>, vector<16xf16>
+// CHECK:   arith.maximumf {{.*}} : vector<16xf32>
+// CHECK: scf.forall (%{{.*}}) in (2)
+// CHECK:   vector.transfer_read {{.*}} : tensor<1x64xf32>, vector<64xf32>
+// CHECK:   scf.for %{{.*}} = %c0 to %c7
+// CHECK:     scf.for %{{.*}} = %c0 to %c7
+// CHECK:       vector.transfer_read {{.*}} : tensor<1x1x1x64xf32>, vector<64xf32>
+// CHECK:       arith.addf {{.*}} : vector<64xf32>
+// CHECK:     } {aclop.streamed_rows}
+// CHECK:   vector.transfer_write {{.*}} : vector<64xf32>, tensor<1x64xf32>
+// CHECK-NOT: linalg.generic
+func.func @streamed_rows(%a: tensor<37x100xf32>, %l: tensor<4x200xf32>, %d: tensor<?x?xf16>,
+                         %n: tensor<2x7x7x64xf32>) -> (tensor<100xf32>, tensor<200xf32>, tensor<?xf16>, tensor<2x64xf32>) {
+  %0 = aclop.reduce_sum %a {axes = array<i64: 0>} : (tensor<37x100xf32>) -> tensor<100xf32>
+  %1 = aclop.reduce_sum %l {axes = array<i64: 0>} : (tensor<4x200xf32>) -> tensor<200xf32>
+  %2 = aclop.reduce_max %d {axes = array<i64: 0>} : (tensor<?x?xf16>) -> tensor<?xf16>
+  %3 = aclop.reduce_sum %n {axes = array<i64: 1, 2>} : (tensor<2x7x7x64xf32>) -> tensor<2x64xf32>
+  return %0, %1, %2, %3 : tensor<100xf32>, tensor<200xf32>, tensor<?xf16>, tensor<2x64xf32>
+}
+
 // Products: row tiles in an scf.forall (what blocks divide), then column tiles, then depth tiles
 // in scf.for loops (the panel of b is reused by 64 rows). f32 cache tiles are then tiled into
 // 8x32 register tiles (rows, columns, then k one step at a time); the row and column loops are

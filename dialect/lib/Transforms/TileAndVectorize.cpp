@@ -138,6 +138,17 @@ linalg::LinalgOp splitAtMultiple(IRRewriter &rewriter, linalg::LinalgOp op, unsi
   return whole ? cast<linalg::LinalgOp>(whole.getOperation()) : op;
 }
 
+// Patterns that turn slices of constant sizes (a peeled loop's, once its bounds are
+// simplified) into static types, and fold the casts between them into the ops that read them.
+void populateStaticSlicePatterns(RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, context);
+  tensor::InsertSliceOp::getCanonicalizationPatterns(patterns, context);
+  tensor::CastOp::getCanonicalizationPatterns(patterns, context);
+  linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
+  context->getLoadedDialect<linalg::LinalgDialect>()->getCanonicalizationPatterns(patterns);  // casts into ops
+}
+
 // Tiles a cache tile of a product into register tiles (loops rows, columns, then k), peels
 // the row and column loops so that the main loops see only full tiles, and vectorizes those.
 // Rows and columns beyond the last whole register tile are split off first. Canonicalization
@@ -173,11 +184,7 @@ void tileForRegisters(IRRewriter &rewriter, Operation *cacheLoop, linalg::Linalg
   }
   // Constant slice sizes become static types; full tiles then vectorize.
   RewritePatternSet patterns(context);
-  tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, context);
-  tensor::InsertSliceOp::getCanonicalizationPatterns(patterns, context);
-  tensor::CastOp::getCanonicalizationPatterns(patterns, context);
-  linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
-  context->getLoadedDialect<linalg::LinalgDialect>()->getCanonicalizationPatterns(patterns);  // casts into ops
+  populateStaticSlicePatterns(patterns);
   (void)applyPatternsGreedily(cacheLoop, std::move(patterns));
   SmallVector<linalg::GenericOp> fullTiles;
   cacheLoop->walk([&](linalg::GenericOp generic) {
@@ -439,11 +446,7 @@ void streamRows(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> siz
   RewritePatternSet patterns(context);
   scf::ForOp::getCanonicalizationPatterns(patterns, context);
   affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
-  tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, context);
-  tensor::InsertSliceOp::getCanonicalizationPatterns(patterns, context);
-  tensor::CastOp::getCanonicalizationPatterns(patterns, context);
-  linalg::GenericOp::getCanonicalizationPatterns(patterns, context);
-  context->getLoadedDialect<linalg::LinalgDialect>()->getCanonicalizationPatterns(patterns);  // casts into ops
+  populateStaticSlicePatterns(patterns);
   (void)applyPatternsGreedily(outermost, std::move(patterns));
   SmallVector<linalg::GenericOp> tiles;
   outermost->walk([&](linalg::GenericOp tile) { tiles.push_back(tile); });

@@ -758,7 +758,9 @@ TEST_F(Conformance, ArgMaxArgMin) {
     std::vector<int64_t> shape;
     int64_t axis;
   };
-  const ArgCase cases[] = {{{7}, 0}, {{5, 33}, 1}, {{5, 33}, 0}, {{5, 33}, -1}, {{3, 4, 5}, 1}, {{0, 4}, 1}, {{300, 100}, 1}};
+  // Over axis 0 of 5x33 and 37x100, rows streamed a vector at a time with a partial last one.
+  const ArgCase cases[] = {{{7}, 0},       {{5, 33}, 1}, {{5, 33}, 0},  {{5, 33}, -1},
+                           {{3, 4, 5}, 1}, {{0, 4}, 1},  {{300, 100}, 1}, {{37, 100}, 0}};
   int variant = 0;
   for (bool isMax : {true, false})
     for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_UINT8, ACL_INT8})
@@ -822,6 +824,11 @@ TEST_F(Conformance, ArgMaxArgMinRowsOfInfinitiesAndNaNs) {
       check(Case{isMax ? "ArgMaxD" : "ArgMinD", {randomTensor(ACL_FLOAT, shape, 62, -3, 3)},
                  [](aclopAttr *attr) { aclopSetAttrInt(attr, "dimension", 1); }, HostTensor(ACL_INT32, {shape[0]}),
                  argReference(shape, 1, isMax)});
+  // Over axis 0, both dims known at run time: the rows' last vector masked.
+  for (bool isMax : {true, false})
+    check(Case{isMax ? "ArgMaxD" : "ArgMinD", {randomTensor(ACL_FLOAT, {9, 40}, 63, -3, 3)},
+               [](aclopAttr *attr) { aclopSetAttrInt(attr, "dimension", 0); }, HostTensor(ACL_INT32, {40}),
+               argReference({9, 40}, 0, isMax)});
   ASSERT_EQ(aclopSetCompileFlag(ACL_OP_COMPILE_DEFAULT), ACL_SUCCESS);
   printf("arg max / min rows: %d cases\n", checked_);
 }

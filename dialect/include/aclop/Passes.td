@@ -37,10 +37,11 @@ def AclopSelectStrategy : Pass<"aclop-select-strategy", "ModuleOp"> {
     in vector FMAs (`aclop.work_per_element`, depth / vector_size): the launch recipe sizes
     blocks by it. A reduction along short rows (trailing dims reduced, inputs read in iteration
     order, a static row of at most 16 vectors) records the row's length, `row_length`. A
-    reduction whose innermost dim is kept, a vector or longer, and whose input is read in
-    iteration order (a column sum; NHWC's global average) records `streamed_rows`: tiles of one
-    element of every dim but the innermost, and of a vector of that or, for a static row of up
-    to 8 vectors, the whole row.
+    reduction whose innermost dim is kept, a vector or longer, whose inputs are read in
+    iteration order or are rows of the kept dims, and whose body is element-wise arithmetic (a
+    column sum; NHWC's global average; ArgMax over axis 0; a softmax's sums over axis 0)
+    records `streamed_rows`: tiles of one element of every dim but the innermost, and of a
+    vector of that or, for a plain reduction's static row of up to 8 vectors, the whole row.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",
@@ -74,7 +75,8 @@ def AclopTileAndVectorize : Pass<"aclop-tile-and-vectorize", "func::FuncOp"> {
     `scf.for` loops over the reduced dims, and the row either whole (its accumulators read and
     written once, carried by the loops as vectors) or in vectors along an innermost loop peeled
     of its partial vector (masked where the row's length is dynamic), each combined into its
-    part of the accumulator row. The loop along the row (or the innermost row loop) is marked
+    part of the accumulator row. Each tile's unit dims are dropped first: an element-wise op
+    along the row, vectorized without reductions. The loop along the row (or the innermost row loop) is marked
     `aclop.streamed_rows` for aclop-prefetch-streamed-rows.
   }];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::vector::VectorDialect",

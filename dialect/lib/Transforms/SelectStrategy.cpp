@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <algorithm>
@@ -195,41 +196,55 @@ int64_t shortRowLength(linalg::LinalgOp op, int64_t vectorSize) {
 }
 
 // The tiles of a reduction whose innermost dim is kept and a vector or longer (or dynamic): a
-// column sum (ReduceSumD over axis 0), or NHWC's global average (dims n, h, w, c; h and w
-// reduced). convert-aclop-to-linalg orders such a reduction's dims as kept ones, reduced ones,
-// then the innermost kept one; here every input must be read in that order too, and the body be
-// a plain reduction (plainReduction). The tiles are one element of every dim but the innermost
+// column sum (ReduceSumD over axis 0), NHWC's global average (dims n, h, w, c; h and w reduced),
+// an ArgMaxD over axis 0 (the maximum and its row's index), a softmax's sums over axis 0.
+// convert-aclop-to-linalg orders such a reduction's dims as kept ones, reduced ones, then the
+// innermost kept one; here each input must be read in that order or be a row of the kept dims
+// (a softmax's maxima), each output a row of the kept dims, and the body element-wise
+// arithmetic (no reads by index). The tiles are one element of every dim but the innermost
 // and a vector of that, the reduced dims in sequence, so that the input is read in its order, a
 // row at a time, each vector combined into its part of the accumulator row. Left to
 // convert-linalg-to-parallel-loops, the nest was the same loops, vectorized by LLVM, which a
 // prefetch in the scalar loop stops; vectorized here, the row loop prefetches ahead
 // (aclop-prefetch-streamed-rows).
-// A static row of up to kRegisterRowVectors vectors is one tile, its accumulators carried in
-// registers from row to row rather than stored and loaded back each row, where a short row
-// waited on store-to-load forwarding (one core, in turn, ReduceSumD over axis 0 of f32:
-// 100000x64 0.48-0.53 -> 0.36-0.43 ms, 2000x64 2.6-3.7 -> 2.4-3.0 us, 100000x128 1.06-1.14 ->
-// 0.89-1.15 ms; NHWC 8x56x56x64's mean even). A maximum of f16 rows of 64 stayed at ~0.46 ms:
-// its NaN-propagating maximum's chain of five operations a row sets the pace either way.
+// A static row of up to kRegisterRowVectors vectors of a plain reduction (plainReduction: a
+// body that computed more would spill) is one tile, its accumulators carried in registers from
+// row to row rather than stored and loaded back each row, where a short row waited on
+// store-to-load forwarding (one core, in turn, ReduceSumD over axis 0 of f32: 100000x64
+// 0.48-0.53 -> 0.36-0.43 ms, 2000x64 2.6-3.7 -> 2.4-3.0 us, 100000x128 1.06-1.14 -> 0.89-1.15
+// ms; NHWC 8x56x56x64's mean even). A maximum of f16 rows of 64 stayed at ~0.46 ms: its
+// NaN-propagating maximum's chain of five operations a row sets the pace either way.
 constexpr int64_t kRegisterRowVectors = 8;
 std::optional<SmallVector<int64_t>> streamedRowTiles(linalg::LinalgOp op, int64_t vectorSize) {
-  linalg::GenericOp generic = plainReduction(op);
-  if (!generic) return std::nullopt;
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic || generic.getNumReductionLoops() == 0) return std::nullopt;
   const unsigned loops = generic.getNumLoops(), reduced = generic.getNumReductionLoops();
   SmallVector<utils::IteratorType> iterators = generic.getIteratorTypesArray();
   if (reduced == loops || iterators.back() != utils::IteratorType::parallel) return std::nullopt;
   const unsigned leading = loops - 1 - reduced;  // kept dims before the reduced ones
   if (llvm::is_contained(ArrayRef(iterators).take_front(leading), utils::IteratorType::reduction))
     return std::nullopt;
-  SmallVector<AffineExpr> kept;
-  for (unsigned d = 0; d < leading; ++d) kept.push_back(getAffineDimExpr(d, op->getContext()));
-  kept.push_back(getAffineDimExpr(loops - 1, op->getContext()));
-  if (generic.getMatchingIndexingMap(generic.getDpsInitOperand(0)) != AffineMap::get(loops, 0, kept, op->getContext()))
-    return std::nullopt;
+  MLIRContext *context = op->getContext();
+  SmallVector<AffineExpr> keptDims;
+  for (unsigned d = 0; d < leading; ++d) keptDims.push_back(getAffineDimExpr(d, context));
+  keptDims.push_back(getAffineDimExpr(loops - 1, context));
+  AffineMap kept = AffineMap::get(loops, 0, keptDims, context);
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(loops, context);
+  for (OpOperand &operand : generic->getOpOperands()) {
+    AffineMap map = generic.getMatchingIndexingMap(&operand);
+    if (map != kept && (generic.isDpsInit(&operand) || map != identity)) return std::nullopt;
+  }
+  auto elementwise = [](Operation &body) {
+    return isa<linalg::IndexOp>(body) ||
+           (body.getNumRegions() == 0 && isa<arith::ArithDialect, math::MathDialect>(body.getDialect()));
+  };
+  if (!llvm::all_of(generic.getBody()->without_terminator(), elementwise)) return std::nullopt;
   int64_t innermost = op.getStaticLoopRanges().back();
   if (!ShapedType::isDynamic(innermost) && innermost < vectorSize) return std::nullopt;
   SmallVector<int64_t> tiles(loops, 1);
-  tiles.back() = !ShapedType::isDynamic(innermost) && innermost <= kRegisterRowVectors * vectorSize ? innermost
-                                                                                                     : vectorSize;
+  const bool wholeRow = !ShapedType::isDynamic(innermost) && innermost <= kRegisterRowVectors * vectorSize &&
+                        plainReduction(op);
+  tiles.back() = wholeRow ? innermost : vectorSize;
   return tiles;
 }
 

@@ -451,23 +451,34 @@ void streamRows(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> siz
   SmallVector<linalg::GenericOp> tiles;
   outermost->walk([&](linalg::GenericOp tile) { tiles.push_back(tile); });
   for (linalg::GenericOp tile : tiles) {
-    // A tile of dynamic length is masked to it, within a vector of the strategy's.
-    SmallVector<int64_t> vectorSizes;
-    if (llvm::any_of(tile.getStaticLoopRanges(), ShapedType::isDynamic)) {
-      vectorSizes.assign(tile.getNumLoops(), 1);
-      vectorSizes.back() = sizes.back();
-    }
-    SmallVector<bool> scalable(vectorSizes.size(), false);
-    if (failed(linalg::vectorizeOpPrecondition(tile, vectorSizes, scalable))) continue;
+    // Every dim but the row's is one element in a tile: dropped, they leave an element-wise op
+    // along the row, which vectorizes whatever the body computes (an ArgMax's select of the
+    // row's index too) into plain vector operations, not reductions over unit dims.
+    linalg::ControlDropUnitDims control;
+    control.rankReductionStrategy = linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
+    control.controlFn = [](Operation *op) {
+      return llvm::to_vector(llvm::seq<unsigned>(0, cast<linalg::GenericOp>(op).getNumLoops() - 1));
+    };
     rewriter.setInsertionPoint(tile);
-    FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(rewriter, tile, vectorSizes, scalable);
-    if (succeeded(vectorized)) rewriter.replaceOp(tile, vectorized->replacements);
+    FailureOr<linalg::DropUnitDimsResult> dropped = linalg::dropUnitDims(rewriter, tile, control);
+    if (failed(dropped)) continue;
+    rewriter.replaceOp(tile, dropped->replacements);
+    auto row = cast<linalg::GenericOp>(dropped->resultOp.getOperation());
+    // A row of dynamic length is masked to it, within a vector of the strategy's.
+    SmallVector<int64_t> vectorSizes;
+    if (ShapedType::isDynamic(row.getStaticLoopRanges().back())) vectorSizes.assign(row.getNumLoops(), sizes.back());
+    SmallVector<bool> scalable(vectorSizes.size(), false);
+    if (failed(linalg::vectorizeOpPrecondition(row, vectorSizes, scalable))) continue;
+    rewriter.setInsertionPoint(row);
+    FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(rewriter, row, vectorSizes, scalable);
+    if (succeeded(vectorized)) rewriter.replaceOp(row, vectorized->replacements);
   }
-  // Each tile's reduction is over unit dims: an element-wise combination, on 1-D vectors once
-  // the pass casts leading unit dims away (LLVM has no n-D llvm.intr.maximum).
-  RewritePatternSet elementwise(context);
-  vector::MultiDimReductionOp::getCanonicalizationPatterns(elementwise, context);
-  (void)applyPatternsGreedily(outermost, std::move(elementwise));
+  // dropUnitDims leaves dead ops behind, uses of the accumulators that would stop their hoisting
+  // below: the greedy driver erases them. Its rank-reducing slices of the tiles' slices merge.
+  RewritePatternSet slices(context);
+  populateStaticSlicePatterns(slices);
+  tensor::populateMergeConsecutiveInsertExtractSlicePatterns(slices);
+  (void)applyPatternsGreedily(outermost, std::move(slices));
   // A whole row's accumulator read and write leave the row loops, innermost first: each loop
   // then carries the accumulators as a vector.
   if (wholeRow)

@@ -143,6 +143,24 @@ func.func @leading_reductions(%a: tensor<37x64xf32>, %b: tensor<3x4x37xf32>, %d:
       tensor<200xf32>, tensor<5x8xf32>, tensor<4xf32>
 }
 
+// Any element-wise body streams its rows too, each vector at a time: ArgMax over axis 0 (its
+// maximum and the row's index, i64: 8 lanes), a softmax over axis 0's maxima (a plain maximum:
+// the whole row) and sums of exponentials (a row of maxima read beside the input). The
+// softmax's last step is element-wise.
+// CHECK-LABEL: func @streamed_bodies
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]{{.*}} attrs = {aclop.strategy = {streamed_rows = array<i64: 1, 8>, vector_size = 8 : i64}}
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]{{.*}} attrs = {aclop.strategy = {streamed_rows = array<i64: 1, 64>, vector_size = 16 : i64}}
+// CHECK: linalg.generic {{.*}} iterator_types = ["reduction", "parallel"]{{.*}} attrs = {aclop.strategy = {streamed_rows = array<i64: 1, 16>, vector_size = 16 : i64}}
+// AVX2-LABEL: func @streamed_bodies
+// AVX2: streamed_rows = array<i64: 1, 4>, vector_size = 4 : i64
+// AVX2: streamed_rows = array<i64: 1, 64>, vector_size = 8 : i64
+// AVX2: streamed_rows = array<i64: 1, 8>, vector_size = 8 : i64
+func.func @streamed_bodies(%a: tensor<300x64xf32>) -> (tensor<64xi64>, tensor<300x64xf32>) {
+  %0 = aclop.arg_max %a {axis = 0} : (tensor<300x64xf32>) -> tensor<64xi64>
+  %1 = aclop.softmax %a {axes = array<i64: 0>} : (tensor<300x64xf32>) -> tensor<300x64xf32>
+  return %0, %1 : tensor<64xi64>, tensor<300x64xf32>
+}
+
 // A dynamic depth is read at launch: [argument, its dim holding the depth, lanes per vector
 // FMA], from the first input read in place (A's columns, or its rows when transposed).
 // CHECK-LABEL: func @dynamic_depth

@@ -80,37 +80,38 @@ func.func @short_rows(%a: tensor<2x16x7x7xf32>, %b: tensor<6x40xf16>) -> (tensor
 // CHECK-LABEL: func @streamed_rows
 // CHECK: %[[ACC:.*]] = vector.transfer_read %{{.*}}[%c0], %{{.*}} {in_bounds = [true]} : tensor<100xf32>, vector<100xf32>
 // CHECK: %[[ROWS:.*]]:2 = scf.for %{{.*}} = %c0 to %c37 step %c1 iter_args(%{{.*}} = %{{.*}}, %[[A:.*]] = %[[ACC]])
-// CHECK:   %[[X:.*]] = vector.transfer_read {{.*}} : tensor<1x100xf32>, vector<100xf32>
-// CHECK:   %[[SUM:.*]] = arith.addf %[[A]], %[[X]] : vector<100xf32>
+// CHECK:   %[[X:.*]] = vector.transfer_read {{.*}} : tensor<100xf32>, vector<100xf32>
+// CHECK:   %[[SUM:.*]] = arith.addf %[[A]], %[[X]] fastmath<reassoc,contract> : vector<100xf32>
 // CHECK:   scf.yield %{{.*}}, %[[SUM]]
 // CHECK: } {aclop.streamed_rows}
 // CHECK: vector.transfer_write %[[ROWS]]#1
 // CHECK: scf.for %{{.*}} = %c0 to %c4 step %c1
 // CHECK:   scf.for %{{.*}} = %c0 to %c192 step %c16
-// CHECK:     %[[Y:.*]] = vector.transfer_read {{.*}} : tensor<1x16xf32>, vector<16xf32>
+// CHECK:     %[[Y:.*]] = vector.transfer_read {{.*}} : tensor<16xf32>, vector<16xf32>
 // CHECK:     %[[B:.*]] = vector.transfer_read {{.*}} : tensor<16xf32>, vector<16xf32>
-// CHECK:     %[[PART:.*]] = arith.addf %[[B]], %[[Y]] : vector<16xf32>
+// CHECK:     %[[PART:.*]] = arith.addf %[[B]], %[[Y]] fastmath<reassoc,contract> : vector<16xf32>
 // CHECK:     vector.transfer_write %[[PART]]
 // CHECK:   } {aclop.streamed_rows}
-// CHECK:   vector.transfer_read {{.*}} : tensor<1x8xf32>, vector<8xf32>
+// CHECK:   vector.transfer_read {{.*}} : tensor<8xf32>, vector<8xf32>
 // CHECK:   arith.addf {{.*}} : vector<8xf32>
 // CHECK: scf.for
 // CHECK:   scf.for
-// CHECK:     %[[H:.*]] = vector.transfer_read {{.*}} : tensor<1x16xf16>, vector<16xf16>
+// CHECK:     %[[H:.*]] = vector.transfer_read {{.*}} : tensor<16xf16>, vector<16xf16>
 // CHECK:     %[[W:.*]] = arith.extf %[[H]] : vector<16xf16> to vector<16xf32>
 // CHECK:     arith.maximumf %{{.*}}, %[[W]] : vector<16xf32>
 // CHECK:   } {aclop.streamed_rows}
-// CHECK:   vector.create_mask %c1, %{{.*}} : vector<1x16xi1>
-// CHECK:   vector.transfer_read {{.*}} : tensor<1x?xf16>, vector<16xf16>
+// CHECK:   %[[MASK:.*]] = vector.create_mask %{{.*}} : vector<16xi1>
+// CHECK:   vector.transfer_read {{.*}}, %[[MASK]] {in_bounds = [true]} : tensor<?xf16>, vector<16xf16>
 // CHECK:   arith.maximumf {{.*}} : vector<16xf32>
+// CHECK:   vector.transfer_write {{.*}}, %[[MASK]] {in_bounds = [true]} : vector<16xf32>, tensor<?xf32>
 // CHECK: scf.forall (%{{.*}}) in (2)
-// CHECK:   vector.transfer_read {{.*}} : tensor<1x64xf32>, vector<64xf32>
+// CHECK:   vector.transfer_read {{.*}} : tensor<64xf32>, vector<64xf32>
 // CHECK:   scf.for %{{.*}} = %c0 to %c7
 // CHECK:     scf.for %{{.*}} = %c0 to %c7
-// CHECK:       vector.transfer_read {{.*}} : tensor<1x1x1x64xf32>, vector<64xf32>
+// CHECK:       vector.transfer_read {{.*}} : tensor<64xf32>, vector<64xf32>
 // CHECK:       arith.addf {{.*}} : vector<64xf32>
 // CHECK:     } {aclop.streamed_rows}
-// CHECK:   vector.transfer_write {{.*}} : vector<64xf32>, tensor<1x64xf32>
+// CHECK:   vector.transfer_write {{.*}} : vector<64xf32>, tensor<64xf32>
 // CHECK-NOT: linalg.generic
 func.func @streamed_rows(%a: tensor<37x100xf32>, %l: tensor<4x200xf32>, %d: tensor<?x?xf16>,
                          %n: tensor<2x7x7x64xf32>) -> (tensor<100xf32>, tensor<200xf32>, tensor<?xf16>, tensor<2x64xf32>) {

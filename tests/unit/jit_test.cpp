@@ -58,12 +58,12 @@ class JitTest : public ::testing::Test {
   // and returns the outputs (whose concrete shapes the caller gives).
   std::vector<Tensor> run(const std::string &op, std::vector<Tensor> inputs, std::vector<Tensor> outputs,
                           std::vector<std::pair<std::string, AttributeValue>> attributes = {},
-                          std::vector<std::vector<int64_t>> compileShapes = {}) {
+                          std::vector<std::vector<int64_t>> compileShapes = {}, CompileOptions options = {}) {
     OpSpec spec{op, {}, std::move(attributes)};
     for (size_t i = 0; i < inputs.size(); ++i)
       spec.inputs.push_back({elementType(inputs[i].type), compileShapes.empty() ? inputs[i].shape : compileShapes[i]});
     std::string error;
-    auto kernel = compileOp(spec, CompileOptions{}, error);
+    auto kernel = compileOp(spec, options, error);
     EXPECT_TRUE(kernel) << error;
     if (!kernel) return outputs;
     EXPECT_EQ(kernel->outputs.size(), outputs.size());
@@ -428,6 +428,32 @@ TEST_F(JitTest, ReductionOverLeadingDimSizedAtLaunch) {
       }, "max");
     }
   }
+}
+
+// The same on AVX2's and SSE's or NEON's vector widths (8 and 4 f32 lanes): a row of 60 is whole
+// in registers on 256-bit vectors (8 vectors at most) and in vectors along a loop on 128-bit
+// ones; a row of 203 in vectors on both, its last one partial.
+TEST_F(JitTest, ReductionOverLeadingDimOnNarrowerVectors) {
+  for (int64_t bits : {256, 128})
+    for (ElementType type : {ElementType::F32, ElementType::F16})
+      for (std::vector<int64_t> shape : {std::vector<int64_t>{37, 60}, std::vector<int64_t>{9, 203}}) {
+        Tensor x = randomTensor(type, shape, 24);
+        const int64_t rows = shape[0], columns = shape[1];
+        CompileOptions options;
+        options.vectorBits = bits;
+        auto sum = run("reduce_sum", {x}, {Tensor(type, {columns})}, {{"axes", std::vector<int64_t>{0}}}, {}, options);
+        expectClose(sum[0], [&](int64_t c) {
+          double s = 0;
+          for (int64_t r = 0; r < rows; ++r) s += x.at(r * columns + c);
+          return s;
+        }, "sum");
+        auto max = run("reduce_max", {x}, {Tensor(type, {columns})}, {{"axes", std::vector<int64_t>{0}}}, {}, options);
+        expectClose(max[0], [&](int64_t c) {
+          double m = -1e300;
+          for (int64_t r = 0; r < rows; ++r) m = std::max(m, x.at(r * columns + c));
+          return m;
+        }, "max");
+      }
 }
 
 TEST_F(JitTest, SoftmaxOverEitherAxis) {

@@ -758,9 +758,10 @@ TEST_F(Conformance, ArgMaxArgMin) {
     std::vector<int64_t> shape;
     int64_t axis;
   };
-  // Over axis 0 of 5x33 and 37x100, rows streamed a vector at a time with a partial last one.
-  const ArgCase cases[] = {{{7}, 0},       {{5, 33}, 1}, {{5, 33}, 0},  {{5, 33}, -1},
-                           {{3, 4, 5}, 1}, {{0, 4}, 1},  {{300, 100}, 1}, {{37, 100}, 0}};
+  // Over axis 0 of 5x33, 37x100 and 4x3x20, rows streamed a vector at a time with a partial
+  // last one (4x3x20 in the input's order: its index is of the leading dim).
+  const ArgCase cases[] = {{{7}, 0},       {{5, 33}, 1}, {{5, 33}, 0},    {{5, 33}, -1},
+                           {{3, 4, 5}, 1}, {{0, 4}, 1},  {{300, 100}, 1}, {{37, 100}, 0}, {{4, 3, 20}, 0}};
   int variant = 0;
   for (bool isMax : {true, false})
     for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_INT32, ACL_UINT8, ACL_INT8})
@@ -1756,15 +1757,17 @@ TEST_F(Conformance, ReductionsAlongShortRows) {
 // Reductions over leading dims into at least a vector's worth of trailing ones, read a row at a
 // time into a row of accumulators (SelectStrategy's `streamed_rows`): whole vectors (64 columns),
 // a ragged row (100: 6 vectors of 16 and 4 on AVX-512, 12 of 8 and 4 on AVX2), two leading dims
-// reduced over a row of 37, NHWC's global sum and maximum over h and w, one row, and kept dims
-// LLVM's loops still take: 5 x 8 after the reduced dim, a row of 3. keep_dims (a reshape of the
-// same result) on the first shape.
+// reduced over a row of 37, NHWC's global sum and maximum over h and w, a leading dim reduced
+// into 6 rows of 40 (read in the input's order), one row, and kept dims LLVM's loops still take:
+// 5 x 8 after the reduced dim (a last dim under 16), a row of 3. keep_dims (a reshape of the same
+// result) on the first shape.
 TEST_F(Conformance, ReductionsOverLeadingDims) {
   struct Rows {
     std::vector<int64_t> shape, axes;
   };
   for (const Rows &rows : {Rows{{37, 64}, {0}}, Rows{{9, 100}, {0}}, Rows{{3, 4, 37}, {0, 1}},
-                           Rows{{2, 3, 5, 40}, {1, 2}}, Rows{{1, 48}, {0}}, Rows{{7, 5, 8}, {0}}, Rows{{6, 3}, {0}}})
+                           Rows{{2, 3, 5, 40}, {1, 2}}, Rows{{5, 6, 40}, {0}}, Rows{{1, 48}, {0}}, Rows{{7, 5, 8}, {0}},
+                           Rows{{6, 3}, {0}}})
     for (Reduction op : kReductions)
       for (aclDataType type : {ACL_FLOAT, ACL_FLOAT16, ACL_BF16, ACL_INT32, ACL_INT8, ACL_UINT8}) {
         const bool ordered = op.kind == ReductionKind::Max || op.kind == ReductionKind::Min;

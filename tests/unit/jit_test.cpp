@@ -471,6 +471,22 @@ TEST_F(JitTest, SoftmaxOverEitherAxis) {
     }
 }
 
+// Over the leading axis of a 3-D tensor whose kept dims convert-aclop-to-linalg leaves in the
+// input's order (6 rows of 20 each step): the maxima and sums stream those rows.
+TEST_F(JitTest, SoftmaxOverTheLeadingAxisOfThree) {
+  for (ElementType type : kFloatTypes) {
+    Tensor x = randomTensor(type, {5, 6, 20}, 25, -5, 5);
+    auto out = run("softmax", {x}, {Tensor(type, {5, 6, 20})}, {{"axes", std::vector<int64_t>{0}}});
+    expectClose(out[0], [&](int64_t i) {
+      const int64_t rest = i % 120;
+      double max = -1e300, sum = 0;
+      for (int64_t a = 0; a < 5; ++a) max = std::max(max, x.at(a * 120 + rest));
+      for (int64_t a = 0; a < 5; ++a) sum += std::exp(x.at(a * 120 + rest) - max);
+      return std::exp(x.at(i) - max) / sum;
+    }, "softmax over axis 0");
+  }
+}
+
 TEST_F(JitTest, Transpose) {
   for (ElementType type : {ElementType::F32, ElementType::BF16, ElementType::I32, ElementType::Bool}) {
     Tensor x = randomTensor(type, {2, 3, 5}, 20);

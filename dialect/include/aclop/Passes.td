@@ -37,10 +37,10 @@ def AclopSelectStrategy : Pass<"aclop-select-strategy", "ModuleOp"> {
     in vector FMAs (`aclop.work_per_element`, depth / vector_size): the launch recipe sizes
     blocks by it. A reduction along short rows (trailing dims reduced, inputs read in iteration
     order, a static row of at most 16 vectors) records the row's length, `row_length`. A
-    reduction whose innermost dim is kept, a vector or longer, whose inputs are read in
-    iteration order or are rows of the kept dims, and whose body is element-wise arithmetic (a
-    column sum; NHWC's global average; ArgMax over axis 0; a softmax's sums over axis 0)
-    records `streamed_rows`: tiles of one element of every dim but the innermost, and of a
+    reduction whose innermost dim is kept, a vector or longer, whose inputs are read in rows
+    along it (in iteration order, or a leading reduced dim's rows a plane apart) or are rows of
+    the kept dims, and whose body is element-wise arithmetic (a column sum; NHWC's global
+    average; ArgMax over axis 0; a softmax's sums over axis 0) records `streamed_rows`: tiles of one element of every dim but the innermost, and of a
     vector of that or, for a plain reduction's static row of up to 8 vectors, the whole row.
   }];
   let options = [

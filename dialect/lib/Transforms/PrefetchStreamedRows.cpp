@@ -38,6 +38,16 @@ Value rootBuffer(Value value) {
   return value;
 }
 
+// The index of `read` that the innermost enclosing scf.for steps, other than the last (the row's
+// own), if any: the dim along which the next rows are read.
+std::optional<unsigned> rowIndex(vector::TransferReadOp read) {
+  ValueRange indices = read.getIndices();
+  for (auto loop = read->getParentOfType<scf::ForOp>(); loop; loop = loop->getParentOfType<scf::ForOp>())
+    for (unsigned i = 0; i + 1 < indices.size(); ++i)
+      if (indices[i] == loop.getInductionVar()) return i;
+  return std::nullopt;
+}
+
 void prefetchAhead(scf::ForOp loop, int64_t minBytes) {
   llvm::SmallPtrSet<Value, 4> written;
   loop.walk([&](vector::TransferWriteOp write) { written.insert(rootBuffer(write.getBase())); });
@@ -54,13 +64,29 @@ void prefetchAhead(scf::ForOp loop, int64_t minBytes) {
     Location loc = read.getLoc();
     SmallVector<Value> indices(read.getIndices());
     const int64_t elementBytes = std::max<int64_t>(1, view.getElementTypeBitWidth() / 8);
-    const int64_t ahead = aclop::kStreamPrefetchBytes / elementBytes, lineElements = kLineBytes / elementBytes;
-    const int64_t elements = read.getVectorType().getNumElements();
-    Value start = indices.back();
+    const int64_t lineElements = kLineBytes / elementBytes, elements = read.getVectorType().getNumElements();
+    // 8 KiB on along the row, or, where rows are shorter, as many rows on as make 8 KiB along the
+    // dim the row loop steps: the next in memory where rows are read in order, and the rows of a
+    // later step where they are a plane apart (a reduced leading dim read kept dims first).
+    unsigned dim = indices.size() - 1;
+    int64_t ahead = aclop::kStreamPrefetchBytes / elementBytes;
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    const int64_t rowBytes = view.getShape().back() * elementBytes;
+    if (std::optional<unsigned> row = rowIndex(read);
+        row && !ShapedType::isDynamic(view.getShape().back()) && rowBytes < aclop::kStreamPrefetchBytes &&
+        succeeded(view.getStridesAndOffset(strides, offset)) && !ShapedType::isDynamic(strides[*row])) {
+      dim = *row;
+      ahead = llvm::divideCeil(aclop::kStreamPrefetchBytes, rowBytes);
+    }
+    Value along = indices[dim], start = indices.back();
+    if (dim != indices.size() - 1)
+      indices[dim] = arith::AddIOp::create(b, loc, along, arith::ConstantIndexOp::create(b, loc, ahead));
     // A line for each the read covers (a whole row of several vectors read at once).
-    for (int64_t offset = 0; offset == 0 || offset < elements; offset += lineElements) {
-      indices.back() =
-          arith::AddIOp::create(b, loc, start, arith::ConstantIndexOp::create(b, loc, ahead + offset));
+    for (int64_t line = 0; line == 0 || line < elements; line += lineElements) {
+      const int64_t step = line + (dim == indices.size() - 1 ? ahead : 0);
+      indices.back() = step ? arith::AddIOp::create(b, loc, start, arith::ConstantIndexOp::create(b, loc, step))
+                            : start;
       memref::PrefetchOp::create(b, loc, read.getBase(), indices, /*isWrite=*/false, /*locality=*/3,
                                  /*isDataCache=*/true);
     }

@@ -159,19 +159,23 @@ bool shortGather(linalg::LinalgOp op, int64_t vectorSize) {
 // vectorizes: as one vector, a softmax's maxima along rows of 128 ran 10.0 -> 9.4 GB/s.
 constexpr int64_t kShortRowVectors = 16;
 
-// A reduction into one output whose inputs are read in iteration order and whose body only casts
-// each element before one combiner takes it in: a plain sum, product, maximum or minimum.
+// True if a reduction's body only casts each element before one combiner takes it in into its
+// one output: a plain sum, product, maximum or minimum.
+bool combinesOnly(linalg::GenericOp generic) {
+  if (generic.getNumDpsInits() != 1) return false;
+  Operation *combiner = generic.getBody()->getTerminator()->getOperand(0).getDefiningOp();
+  return combiner && llvm::all_of(generic.getBody()->without_terminator(), [&](Operation &body) {
+           return &body == combiner || isa<CastOpInterface>(body);
+         });
+}
+
+// A plain reduction (combinesOnly) whose inputs are read in iteration order.
 linalg::GenericOp plainReduction(linalg::LinalgOp op) {
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-  if (!generic || generic.getNumDpsInits() != 1 || generic.getNumReductionLoops() == 0) return {};
+  if (!generic || generic.getNumReductionLoops() == 0 || !combinesOnly(generic)) return {};
   AffineMap identity = AffineMap::getMultiDimIdentityMap(generic.getNumLoops(), op->getContext());
   if (llvm::any_of(generic.getDpsInputOperands(),
                    [&](OpOperand *input) { return generic.getMatchingIndexingMap(input) != identity; }))
-    return {};
-  Operation *combiner = generic.getBody()->getTerminator()->getOperand(0).getDefiningOp();
-  if (!combiner || !llvm::all_of(generic.getBody()->without_terminator(), [&](Operation &body) {
-        return &body == combiner || isa<CastOpInterface>(body);
-      }))
     return {};
   return generic;
 }
@@ -199,7 +203,8 @@ int64_t shortRowLength(linalg::LinalgOp op, int64_t vectorSize) {
 // column sum (ReduceSumD over axis 0), NHWC's global average (dims n, h, w, c; h and w reduced),
 // an ArgMaxD over axis 0 (the maximum and its row's index), a softmax's sums over axis 0.
 // convert-aclop-to-linalg orders such a reduction's dims as kept ones, reduced ones, then the
-// innermost kept one; here each input must be read in that order or be a row of the kept dims
+// innermost kept one, or, where leading dims are reduced, often as the input is (reduced ones,
+// then several kept ones); here each input must be read in that order or be a row of the kept dims
 // (a softmax's maxima), each output a row of the kept dims, and the body element-wise
 // arithmetic (no reads by index). The tiles are one element of every dim but the innermost
 // and a vector of that, the reduced dims in sequence, so that the input is read in its order, a
@@ -207,7 +212,7 @@ int64_t shortRowLength(linalg::LinalgOp op, int64_t vectorSize) {
 // convert-linalg-to-parallel-loops, the nest was the same loops, vectorized by LLVM, which a
 // prefetch in the scalar loop stops; vectorized here, the row loop prefetches ahead
 // (aclop-prefetch-streamed-rows).
-// A static row of up to kRegisterRowVectors vectors of a plain reduction (plainReduction: a
+// A static row of up to kRegisterRowVectors vectors of a plain reduction (combinesOnly: a
 // body that computed more would spill) is one tile, its accumulators carried in registers from
 // row to row rather than stored and loaded back each row, where a short row waited on
 // store-to-load forwarding (one core, in turn, ReduceSumD over axis 0 of f32: 100000x64
@@ -220,19 +225,25 @@ std::optional<SmallVector<int64_t>> streamedRowTiles(linalg::LinalgOp op, int64_
   if (!generic || generic.getNumReductionLoops() == 0) return std::nullopt;
   const unsigned loops = generic.getNumLoops(), reduced = generic.getNumReductionLoops();
   SmallVector<utils::IteratorType> iterators = generic.getIteratorTypesArray();
-  if (reduced == loops || iterators.back() != utils::IteratorType::parallel) return std::nullopt;
-  const unsigned leading = loops - 1 - reduced;  // kept dims before the reduced ones
-  if (llvm::is_contained(ArrayRef(iterators).take_front(leading), utils::IteratorType::reduction))
+  // Kept dims, reduced ones, kept ones (one, or several where the reduced dims lead).
+  const unsigned leading = llvm::find(iterators, utils::IteratorType::reduction) - iterators.begin();
+  const unsigned trailing = loops - leading - reduced;
+  if (trailing == 0 || (leading > 0 && trailing > 1) ||
+      llvm::is_contained(ArrayRef(iterators).drop_front(leading + reduced), utils::IteratorType::reduction))
     return std::nullopt;
   MLIRContext *context = op->getContext();
   SmallVector<AffineExpr> keptDims;
-  for (unsigned d = 0; d < leading; ++d) keptDims.push_back(getAffineDimExpr(d, context));
-  keptDims.push_back(getAffineDimExpr(loops - 1, context));
+  for (unsigned d = 0; d < loops; ++d)
+    if (iterators[d] == utils::IteratorType::parallel) keptDims.push_back(getAffineDimExpr(d, context));
   AffineMap kept = AffineMap::get(loops, 0, keptDims, context);
-  AffineMap identity = AffineMap::getMultiDimIdentityMap(loops, context);
+  // An input in rows along the innermost dim: in iteration order, or with the reduced dims ahead
+  // of leading kept ones in memory (ReduceSumD over axis 0 of [a, b, c], iterated (b, a, c)).
+  auto rows = [&](AffineMap map) {
+    return map.isPermutation() && map.getResults().back() == getAffineDimExpr(loops - 1, context);
+  };
   for (OpOperand &operand : generic->getOpOperands()) {
     AffineMap map = generic.getMatchingIndexingMap(&operand);
-    if (map != kept && (generic.isDpsInit(&operand) || map != identity)) return std::nullopt;
+    if (map != kept && (generic.isDpsInit(&operand) || !rows(map))) return std::nullopt;
   }
   auto elementwise = [](Operation &body) {
     return isa<linalg::IndexOp>(body) ||
@@ -242,8 +253,8 @@ std::optional<SmallVector<int64_t>> streamedRowTiles(linalg::LinalgOp op, int64_
   int64_t innermost = op.getStaticLoopRanges().back();
   if (!ShapedType::isDynamic(innermost) && innermost < vectorSize) return std::nullopt;
   SmallVector<int64_t> tiles(loops, 1);
-  const bool wholeRow = !ShapedType::isDynamic(innermost) && innermost <= kRegisterRowVectors * vectorSize &&
-                        plainReduction(op);
+  const bool wholeRow = trailing == 1 && !ShapedType::isDynamic(innermost) &&
+                        innermost <= kRegisterRowVectors * vectorSize && combinesOnly(generic);
   tiles.back() = wholeRow ? innermost : vectorSize;
   return tiles;
 }

@@ -420,7 +420,8 @@ void streamRows(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> siz
   MLIRContext *context = rewriter.getContext();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<int64_t> rowSizes(sizes);
-  const unsigned leading = op.getNumParallelLoops() - 1;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  const unsigned leading = llvm::find(iterators, utils::IteratorType::reduction) - iterators.begin();
   if (leading) {
     SmallVector<int64_t> blocks(sizes.size(), 0);
     for (unsigned d = 0; d < leading; ++d) blocks[d] = sizes[d], rowSizes[d] = 0;

@@ -110,9 +110,9 @@ func.func @row_reductions(%a: tensor<3x7x7xf32>, %b: tensor<2x256xf32>, %c: tens
 // Reductions whose innermost dim is kept, a vector or longer, stream the rows: tiles of one
 // element of every dim but the innermost, and of a vector of that, or the whole row where it is
 // static and at most 8 vectors (its accumulators then carried in registers). Over leading
-// dims, and over the middle ones of NHWC (a global average). Kept dims after the reduced ones
-// but the innermost (7x5x8 over axis 0, iterated (5, 7, 8): the input is not read in order),
-// fewer kept elements than a vector (9x4 above) and an innermost dim reduced stay with LLVM.
+// dims, and over the middle ones of NHWC (a global average). A row shorter than a vector (7x5x8
+// over axis 0 on 512-bit vectors, iterated (5, 7, 8); on 256-bit ones a row is a vector), fewer
+// kept elements than a vector (9x4 above) and an innermost dim reduced stay with LLVM.
 // CHECK-LABEL: func @leading_reductions
 // CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {streamed_rows = array<i64: 1, 64>, vector_size = 16 : i64}}
 // CHECK: linalg.generic {{.*}} attrs = {aclop.strategy = {streamed_rows = array<i64: 1, 1, 37>, vector_size = 16 : i64}}
@@ -127,6 +127,7 @@ func.func @row_reductions(%a: tensor<3x7x7xf32>, %b: tensor<2x256xf32>, %c: tens
 // AVX2: streamed_rows = array<i64: 1, 8>, vector_size = 8 : i64
 // AVX2: streamed_rows = array<i64: 1, 1, 1, 64>, vector_size = 8 : i64
 // AVX2: streamed_rows = array<i64: 1, 8>, vector_size = 8 : i64
+// AVX2: streamed_rows = array<i64: 1, 1, 8>, vector_size = 8 : i64
 // AVX2-NOT: streamed_rows
 func.func @leading_reductions(%a: tensor<37x64xf32>, %b: tensor<3x4x37xf32>, %d: tensor<?x?xf32>,
                               %n: tensor<2x7x7x64xf32>, %l: tensor<4x200xf32>, %c: tensor<7x5x8xf32>)
@@ -141,6 +142,20 @@ func.func @leading_reductions(%a: tensor<37x64xf32>, %b: tensor<3x4x37xf32>, %d:
   %6 = aclop.reduce_sum %b {axes = array<i64: 0, 2>} : (tensor<3x4x37xf32>) -> tensor<4xf32>
   return %0, %1, %2, %3, %4, %5, %6 : tensor<64xf32>, tensor<37xf32>, tensor<?xf32>, tensor<2x64xf32>,
       tensor<200xf32>, tensor<5x8xf32>, tensor<4xf32>
+}
+
+// A leading dim reduced into several kept ones, iterated kept dims first (the input read in rows
+// of its last dim, a plane apart): rows whole up to 8 vectors, else a vector at a time.
+// CHECK-LABEL: func @batch_reduced
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]{{.*}} attrs = {aclop.strategy = {streamed_rows = array<i64: 1, 1, 32>, vector_size = 16 : i64}}
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "reduction", "parallel"]{{.*}} attrs = {aclop.strategy = {streamed_rows = array<i64: 1, 1, 16>, vector_size = 16 : i64}}
+// AVX2-LABEL: func @batch_reduced
+// AVX2: streamed_rows = array<i64: 1, 1, 32>, vector_size = 8 : i64
+// AVX2: streamed_rows = array<i64: 1, 1, 8>, vector_size = 8 : i64
+func.func @batch_reduced(%a: tensor<64x16x32xf32>, %b: tensor<8x4x256xf32>) -> (tensor<16x32xf32>, tensor<4x256xf32>) {
+  %0 = aclop.reduce_sum %a {axes = array<i64: 0>} : (tensor<64x16x32xf32>) -> tensor<16x32xf32>
+  %1 = aclop.reduce_sum %b {axes = array<i64: 0>} : (tensor<8x4x256xf32>) -> tensor<4x256xf32>
+  return %0, %1 : tensor<16x32xf32>, tensor<4x256xf32>
 }
 
 // Any element-wise body streams its rows too, each vector at a time: ArgMax over axis 0 (its

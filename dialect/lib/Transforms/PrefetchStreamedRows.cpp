@@ -1,6 +1,6 @@
 //===- PrefetchStreamedRows.cpp - fetch ahead in a reduction's rows --------===//
 //
-// A reduction over leading dims (a column sum) reads its input in order, a vector of a row at a
+// A reduction that keeps the innermost dim (a column sum) reads its input a vector of a row at a
 // time, and combines each into the accumulator row in L1 (aclop-tile-and-vectorize's
 // `streamed_rows`). The hardware prefetchers alone left those reads waiting on memory: ReduceSumD
 // of 4096x4096 f32 over axis 0 took half again as long as over axis 1, which reads the same bytes.
@@ -9,6 +9,10 @@
 // without: f32 4096x4096 1.8 -> 1.5 ms, 8192x1024 0.80-0.85 -> 0.64-0.66 ms, from memory; 2048x2048
 // 0.18-0.20 ms either way, from L3; but from L2 the prefetches cost their issue slots: 32x4096
 // 2.8-3.1 -> 3.7-5.5 us, 128x2048 8.1-9.1 -> 9.4-13.3.
+// Rows shorter than 8 KiB are fetched as many steps of their row loop ahead as make 8 KiB: the
+// same lines where rows are read in order, and where they are a plane apart (ReduceSumD over axis
+// 0 of [a, b, c], iterated (b, a, c)) the rows the loop reads next, which no hardware prefetcher
+// follows: [64, 256, 1024] f32, one core, 3.5-5.6 -> 2.2-3.0 ms.
 //
 //===----------------------------------------------------------------------===//
 

@@ -203,11 +203,11 @@ int64_t shortRowLength(linalg::LinalgOp op, int64_t vectorSize) {
 // column sum (ReduceSumD over axis 0), NHWC's global average (dims n, h, w, c; h and w reduced),
 // an ArgMaxD over axis 0 (the maximum and its row's index), a softmax's sums over axis 0.
 // convert-aclop-to-linalg orders such a reduction's dims as kept ones, reduced ones, then the
-// innermost kept one, or, where leading dims are reduced, often as the input is (reduced ones,
-// then several kept ones); here each input must be read in that order or be a row of the kept dims
-// (a softmax's maxima), each output a row of the kept dims, and the body element-wise
-// arithmetic (no reads by index). The tiles are one element of every dim but the innermost
-// and a vector of that, the reduced dims in sequence, so that the input is read in its order, a
+// innermost kept one; here each input must be read in rows along the innermost dim (in
+// iteration order, or a plane apart: ReduceSumD over axis 0 of [a, b, c], iterated (b, a, c)) or
+// be a row of the kept dims (a softmax's maxima), each output a row of the kept dims, and the
+// body element-wise arithmetic (no reads by index). The tiles are one element of every dim but
+// the innermost and a vector of that, the reduced dims in sequence, so that the input is read a
 // row at a time, each vector combined into its part of the accumulator row. Left to
 // convert-linalg-to-parallel-loops, the nest was the same loops, vectorized by LLVM, which a
 // prefetch in the scalar loop stops; vectorized here, the row loop prefetches ahead
@@ -225,7 +225,7 @@ std::optional<SmallVector<int64_t>> streamedRowTiles(linalg::LinalgOp op, int64_
   if (!generic || generic.getNumReductionLoops() == 0) return std::nullopt;
   const unsigned loops = generic.getNumLoops(), reduced = generic.getNumReductionLoops();
   SmallVector<utils::IteratorType> iterators = generic.getIteratorTypesArray();
-  // Kept dims, reduced ones, kept ones (one, or several where the reduced dims lead).
+  // Kept dims, reduced ones, kept ones (one, or several where no kept dim leads).
   const unsigned leading = llvm::find(iterators, utils::IteratorType::reduction) - iterators.begin();
   const unsigned trailing = loops - leading - reduced;
   if (trailing == 0 || (leading > 0 && trailing > 1) ||
@@ -236,8 +236,8 @@ std::optional<SmallVector<int64_t>> streamedRowTiles(linalg::LinalgOp op, int64_
   for (unsigned d = 0; d < loops; ++d)
     if (iterators[d] == utils::IteratorType::parallel) keptDims.push_back(getAffineDimExpr(d, context));
   AffineMap kept = AffineMap::get(loops, 0, keptDims, context);
-  // An input in rows along the innermost dim: in iteration order, or with the reduced dims ahead
-  // of leading kept ones in memory (ReduceSumD over axis 0 of [a, b, c], iterated (b, a, c)).
+  // An input in rows along the innermost dim: in iteration order, or in another (ReduceSumD over
+  // axis 0 of [a, b, c], iterated (b, a, c): its rows a plane apart).
   auto rows = [&](AffineMap map) {
     return map.isPermutation() && map.getResults().back() == getAffineDimExpr(loops - 1, context);
   };

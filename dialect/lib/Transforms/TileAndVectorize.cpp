@@ -409,7 +409,7 @@ void reduceShortRows(IRRewriter &rewriter, linalg::LinalgOp op) {
 
 // A reduction whose innermost dim is kept (SelectStrategy's `streamed_rows`): an scf.forall over
 // the kept dims before the reduced ones (what blocks divide), then scf.for loops over the reduced
-// dims, so that the input is read in its order, a row at a time. A row the strategy takes whole
+// dims, so that the input is read a row at a time. A row the strategy takes whole
 // is one tile, whose accumulators the row loops then carry (in registers). A longer row is
 // tiled by vectors in an innermost loop, peeled: whole vectors take plain loads, and the rest of
 // a row one vector of its length (or a masked one, where the length is dynamic); each tile

@@ -41,7 +41,7 @@ def AclopSelectStrategy : Pass<"aclop-select-strategy", "ModuleOp"> {
     along it (in iteration order, or a leading reduced dim's rows a plane apart) or are rows of
     the kept dims, and whose body is element-wise arithmetic (a column sum; NHWC's global
     average; ArgMax over axis 0; a softmax's sums over axis 0) records `streamed_rows`: tiles of one element of every dim but the innermost, and of a
-    vector of that or, for a plain reduction's static row of up to 8 vectors, the whole row.
+    vector of that or, for a plain reduction's static row of 1, 2, 4 or 8 whole vectors, the whole row.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"256",

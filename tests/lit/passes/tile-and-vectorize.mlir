@@ -70,7 +70,7 @@ func.func @short_rows(%a: tensor<2x16x7x7xf32>, %b: tensor<6x40xf16>) -> (tensor
 }
 
 // A reduction whose innermost dim is kept streams the input's rows in order: scf.for loops over
-// the reduced dims. A row of up to 8 vectors is one tile (100 f32), its accumulators read before
+// the reduced dims. A row of 1, 2, 4 or 8 vectors is one tile (64 f32), its accumulators read before
 // the loops and written after them, carried between (in registers). A longer row (200) is a loop
 // over vectors, marked for aclop-prefetch-streamed-rows and peeled (192 columns in whole
 // vectors, then one unmasked vector of 8), each vector combined into its part of the
@@ -78,10 +78,10 @@ func.func @short_rows(%a: tensor<2x16x7x7xf32>, %b: tensor<6x40xf16>) -> (tensor
 // vector. Kept dims before the reduced ones (NHWC's images) become an scf.forall, what blocks
 // divide, each image's row of 64 channels carried through both row loops.
 // CHECK-LABEL: func @streamed_rows
-// CHECK: %[[ACC:.*]] = vector.transfer_read %{{.*}}[%c0], %{{.*}} {in_bounds = [true]} : tensor<100xf32>, vector<100xf32>
+// CHECK: %[[ACC:.*]] = vector.transfer_read %{{.*}}[%c0], %{{.*}} {in_bounds = [true]} : tensor<64xf32>, vector<64xf32>
 // CHECK: %[[ROWS:.*]]:2 = scf.for %{{.*}} = %c0 to %c37 step %c1 iter_args(%{{.*}} = %{{.*}}, %[[A:.*]] = %[[ACC]])
-// CHECK:   %[[X:.*]] = vector.transfer_read {{.*}} : tensor<100xf32>, vector<100xf32>
-// CHECK:   %[[SUM:.*]] = arith.addf %[[A]], %[[X]] fastmath<reassoc,contract> : vector<100xf32>
+// CHECK:   %[[X:.*]] = vector.transfer_read {{.*}} : tensor<64xf32>, vector<64xf32>
+// CHECK:   %[[SUM:.*]] = arith.addf %[[A]], %[[X]] fastmath<reassoc,contract> : vector<64xf32>
 // CHECK:   scf.yield %{{.*}}, %[[SUM]]
 // CHECK: } {aclop.streamed_rows}
 // CHECK: vector.transfer_write %[[ROWS]]#1
@@ -113,13 +113,13 @@ func.func @short_rows(%a: tensor<2x16x7x7xf32>, %b: tensor<6x40xf16>) -> (tensor
 // CHECK:     } {aclop.streamed_rows}
 // CHECK:   vector.transfer_write {{.*}} : vector<64xf32>, tensor<64xf32>
 // CHECK-NOT: linalg.generic
-func.func @streamed_rows(%a: tensor<37x100xf32>, %l: tensor<4x200xf32>, %d: tensor<?x?xf16>,
-                         %n: tensor<2x7x7x64xf32>) -> (tensor<100xf32>, tensor<200xf32>, tensor<?xf16>, tensor<2x64xf32>) {
-  %0 = aclop.reduce_sum %a {axes = array<i64: 0>} : (tensor<37x100xf32>) -> tensor<100xf32>
+func.func @streamed_rows(%a: tensor<37x64xf32>, %l: tensor<4x200xf32>, %d: tensor<?x?xf16>,
+                         %n: tensor<2x7x7x64xf32>) -> (tensor<64xf32>, tensor<200xf32>, tensor<?xf16>, tensor<2x64xf32>) {
+  %0 = aclop.reduce_sum %a {axes = array<i64: 0>} : (tensor<37x64xf32>) -> tensor<64xf32>
   %1 = aclop.reduce_sum %l {axes = array<i64: 0>} : (tensor<4x200xf32>) -> tensor<200xf32>
   %2 = aclop.reduce_max %d {axes = array<i64: 0>} : (tensor<?x?xf16>) -> tensor<?xf16>
   %3 = aclop.reduce_sum %n {axes = array<i64: 1, 2>} : (tensor<2x7x7x64xf32>) -> tensor<2x64xf32>
-  return %0, %1, %2, %3 : tensor<100xf32>, tensor<200xf32>, tensor<?xf16>, tensor<2x64xf32>
+  return %0, %1, %2, %3 : tensor<64xf32>, tensor<200xf32>, tensor<?xf16>, tensor<2x64xf32>
 }
 
 // Products: row tiles in an scf.forall (what blocks divide), then column tiles, then depth tiles

@@ -74,18 +74,15 @@ void prefetchAhead(scf::ForOp loop, int64_t minBytes) {
     // later step where they are a plane apart (a reduced leading dim read kept dims first).
     unsigned dim = indices.size() - 1;
     int64_t ahead = aclop::kStreamPrefetchBytes / elementBytes;
-    SmallVector<int64_t> strides;
-    int64_t offset;
-    const int64_t rowBytes = view.getShape().back() * elementBytes;
-    if (std::optional<unsigned> row = rowIndex(read);
-        row && !ShapedType::isDynamic(view.getShape().back()) && rowBytes < aclop::kStreamPrefetchBytes &&
-        succeeded(view.getStridesAndOffset(strides, offset)) && !ShapedType::isDynamic(strides[*row])) {
+    const int64_t rowLength = view.getShape().back();
+    std::optional<unsigned> row = rowIndex(read);
+    if (row && !ShapedType::isDynamic(rowLength) && rowLength * elementBytes < aclop::kStreamPrefetchBytes) {
       dim = *row;
-      ahead = llvm::divideCeil(aclop::kStreamPrefetchBytes, rowBytes);
+      ahead = llvm::divideCeil(aclop::kStreamPrefetchBytes, rowLength * elementBytes);
     }
-    Value along = indices[dim], start = indices.back();
+    Value start = indices.back();
     if (dim != indices.size() - 1)
-      indices[dim] = arith::AddIOp::create(b, loc, along, arith::ConstantIndexOp::create(b, loc, ahead));
+      indices[dim] = arith::AddIOp::create(b, loc, indices[dim], arith::ConstantIndexOp::create(b, loc, ahead));
     // A line for each the read covers (a whole row of several vectors read at once).
     for (int64_t line = 0; line == 0 || line < elements; line += lineElements) {
       const int64_t step = line + (dim == indices.size() - 1 ? ahead : 0);

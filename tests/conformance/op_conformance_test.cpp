@@ -759,7 +759,7 @@ TEST_F(Conformance, ArgMaxArgMin) {
     int64_t axis;
   };
   // Over axis 0 of 5x33, 37x100 and 4x3x20, rows streamed a vector at a time with a partial
-  // last one (4x3x20 in the input's order: its index is of the leading dim).
+  // last one (4x3x20 iterated (3, 4, 20): its index is of the leading dim).
   const ArgCase cases[] = {{{7}, 0},       {{5, 33}, 1}, {{5, 33}, 0},    {{5, 33}, -1},
                            {{3, 4, 5}, 1}, {{0, 4}, 1},  {{300, 100}, 1}, {{37, 100}, 0}, {{4, 3, 20}, 0}};
   int variant = 0;
@@ -1758,7 +1758,7 @@ TEST_F(Conformance, ReductionsAlongShortRows) {
 // time into a row of accumulators (SelectStrategy's `streamed_rows`): whole vectors (64 columns),
 // a ragged row (100: 6 vectors of 16 and 4 on AVX-512, 12 of 8 and 4 on AVX2), two leading dims
 // reduced over a row of 37, NHWC's global sum and maximum over h and w, a leading dim reduced
-// into 6 rows of 40 (read in the input's order), one row, and kept dims LLVM's loops still take:
+// into 6 rows of 40 (rows a plane apart), one row, and kept dims LLVM's loops still take:
 // 5 x 8 after the reduced dim (a last dim under 16), a row of 3. keep_dims (a reshape of the same
 // result) on the first shape.
 TEST_F(Conformance, ReductionsOverLeadingDims) {

@@ -100,6 +100,25 @@ class JitTest : public ::testing::Test {
     }
   }
 
+  // reduce_sum and reduce_max of a rows x columns `x` of `type` over axis 0, compiled for
+  // `compiled` (dims of -1 known at launch) with `options`, against loops over the rows.
+  void expectColumnSumAndMax(ElementType type, const Tensor &x, std::vector<int64_t> compiled,
+                             CompileOptions options) {
+    const int64_t rows = x.shape[0], columns = x.shape[1];
+    const std::vector<std::pair<std::string, AttributeValue>> axis0 = {{"axes", std::vector<int64_t>{0}}};
+    auto sum = run("reduce_sum", {x}, {Tensor(type, {columns})}, axis0, {compiled}, options);
+    expectClose(sum[0], [&](int64_t c) {
+      double s = 0;
+      for (int64_t r = 0; r < rows; ++r) s += x.at(r * columns + c);
+      return s;
+    }, "sum");
+    auto max = run("reduce_max", {x}, {Tensor(type, {columns})}, axis0, {compiled}, options);
+    expectClose(max[0], [&](int64_t c) {
+      double m = -1e300;
+      for (int64_t r = 0; r < rows; ++r) m = std::max(m, x.at(r * columns + c));
+      return m;
+    }, "max");
+  }
 };
 
 const ElementType kFloatTypes[] = {ElementType::F32, ElementType::F16, ElementType::BF16};
@@ -416,17 +435,8 @@ TEST_F(JitTest, ReductionOverLeadingDimSizedAtLaunch) {
   for (ElementType type : {ElementType::F32, ElementType::F16, ElementType::I32}) {
     Tensor x = randomTensor(type, {29, 100}, 23);
     for (std::vector<int64_t> compiled :
-         {std::vector<int64_t>{-1, -1}, std::vector<int64_t>{29, -1}, std::vector<int64_t>{-1, 100}}) {
-      auto sum = run("reduce_sum", {x}, {Tensor(type, {100})}, {{"axes", std::vector<int64_t>{0}}}, {compiled});
-      expectClose(sum[0], [&](int64_t c) { double s = 0; for (int r = 0; r < 29; ++r) s += x.at(r * 100 + c); return s; },
-                  "sum");
-      auto max = run("reduce_max", {x}, {Tensor(type, {100})}, {{"axes", std::vector<int64_t>{0}}}, {compiled});
-      expectClose(max[0], [&](int64_t c) {
-        double m = -1e300;
-        for (int r = 0; r < 29; ++r) m = std::max(m, x.at(r * 100 + c));
-        return m;
-      }, "max");
-    }
+         {std::vector<int64_t>{-1, -1}, std::vector<int64_t>{29, -1}, std::vector<int64_t>{-1, 100}})
+      expectColumnSumAndMax(type, x, compiled, {});
   }
 }
 
@@ -437,22 +447,9 @@ TEST_F(JitTest, ReductionOverLeadingDimOnNarrowerVectors) {
   for (int64_t bits : {256, 128})
     for (ElementType type : {ElementType::F32, ElementType::F16})
       for (std::vector<int64_t> shape : {std::vector<int64_t>{37, 64}, std::vector<int64_t>{9, 203}}) {
-        Tensor x = randomTensor(type, shape, 24);
-        const int64_t rows = shape[0], columns = shape[1];
         CompileOptions options;
         options.vectorBits = bits;
-        auto sum = run("reduce_sum", {x}, {Tensor(type, {columns})}, {{"axes", std::vector<int64_t>{0}}}, {}, options);
-        expectClose(sum[0], [&](int64_t c) {
-          double s = 0;
-          for (int64_t r = 0; r < rows; ++r) s += x.at(r * columns + c);
-          return s;
-        }, "sum");
-        auto max = run("reduce_max", {x}, {Tensor(type, {columns})}, {{"axes", std::vector<int64_t>{0}}}, {}, options);
-        expectClose(max[0], [&](int64_t c) {
-          double m = -1e300;
-          for (int64_t r = 0; r < rows; ++r) m = std::max(m, x.at(r * columns + c));
-          return m;
-        }, "max");
+        expectColumnSumAndMax(type, randomTensor(type, shape, 24), shape, options);
       }
 }
 
@@ -471,8 +468,8 @@ TEST_F(JitTest, SoftmaxOverEitherAxis) {
     }
 }
 
-// Over the leading axis of a 3-D tensor whose kept dims convert-aclop-to-linalg leaves in the
-// input's order (6 rows of 20 each step): the maxima and sums stream those rows.
+// Over the leading axis of a 3-D tensor, iterated kept dims first ((6, 5, 20): rows of 20 a plane
+// apart): the maxima and sums stream those rows.
 TEST_F(JitTest, SoftmaxOverTheLeadingAxisOfThree) {
   for (ElementType type : kFloatTypes) {
     Tensor x = randomTensor(type, {5, 6, 20}, 25, -5, 5);

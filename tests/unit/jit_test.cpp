@@ -484,6 +484,30 @@ TEST_F(JitTest, SoftmaxOverTheLeadingAxisOfThree) {
   }
 }
 
+// Along rows, a row's maximum and sum gather in partial results a tile of four vectors wide
+// (`row_partials`), the rest of the row masked: rows of 203 (three tiles of 64 and 11 more on
+// 512-bit vectors, six of 32 and 11 on 256-bit, twelve of 16 and 11 on 128-bit) and of 40 (less
+// than one tile of four on each), sized at compile time and at launch.
+TEST_F(JitTest, SoftmaxAlongRowsOnEveryVectorWidth) {
+  for (int64_t bits : {0, 256, 128})
+    for (ElementType type : {ElementType::F32, ElementType::F16})
+      for (int64_t length : {203, 40})
+        for (std::vector<int64_t> compiled : {std::vector<int64_t>{6, length}, std::vector<int64_t>{-1, -1}}) {
+          CompileOptions options;
+          if (bits) options.vectorBits = bits;
+          Tensor x = randomTensor(type, {6, length}, 26, -6, 6);
+          auto out = run("softmax", {x}, {Tensor(type, {6, length})}, {{"axes", std::vector<int64_t>{-1}}}, {compiled},
+                         options);
+          expectClose(out[0], [&](int64_t i) {
+            const int64_t first = i / length * length;
+            double max = -1e300, sum = 0;
+            for (int64_t j = 0; j < length; ++j) max = std::max(max, x.at(first + j));
+            for (int64_t j = 0; j < length; ++j) sum += std::exp(x.at(first + j) - max);
+            return std::exp(x.at(i) - max) / sum;
+          }, "softmax along rows");
+        }
+}
+
 TEST_F(JitTest, Transpose) {
   for (ElementType type : {ElementType::F32, ElementType::BF16, ElementType::I32, ElementType::Bool}) {
     Tensor x = randomTensor(type, {2, 3, 5}, 20);

@@ -9,6 +9,7 @@
 
 #include "RegisterTiles.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -155,8 +156,8 @@ bool shortGather(linalg::LinalgOp op, int64_t vectorSize) {
 // was vectorized across rows with scalar loads (global average pooling, rows of 7x7: 19 GB/s,
 // 0.28x memcpy); aclop-tile-and-vectorize reads each row as one vector instead and reduces it
 // across lanes. A body that computes more would compute it on a whole row's vector at once (a
-// softmax's sum of exponentials spilled). A single row (forEachRow's) stays a loop LLVM
-// vectorizes: as one vector, a softmax's maxima along rows of 128 ran 10.0 -> 9.4 GB/s.
+// softmax's sum of exponentials spilled). A single row (forEachRow's) takes `row_partials`
+// (rowPartials) instead: as one vector, a softmax's maxima along rows of 128 ran 10.0 -> 9.4 GB/s.
 constexpr int64_t kShortRowVectors = 16;
 
 // True if a reduction's body only casts each element before one combiner takes it in into its
@@ -197,6 +198,14 @@ int64_t shortRowLength(linalg::LinalgOp op, int64_t vectorSize) {
     length *= range;
   }
   return length > 1 && length <= kShortRowVectors * vectorSize ? length : 0;
+}
+
+// True if a body is element-wise arithmetic: no reads by index, no regions.
+bool elementwiseBody(linalg::GenericOp generic) {
+  return llvm::all_of(generic.getBody()->without_terminator(), [](Operation &body) {
+    return isa<linalg::IndexOp>(body) ||
+           (body.getNumRegions() == 0 && isa<arith::ArithDialect, math::MathDialect>(body.getDialect()));
+  });
 }
 
 // The tiles of a reduction whose innermost dim is kept and a vector or longer (or dynamic): a
@@ -247,11 +256,7 @@ std::optional<SmallVector<int64_t>> streamedRowTiles(linalg::LinalgOp op, int64_
     AffineMap map = generic.getMatchingIndexingMap(&operand);
     if (map != kept && (generic.isDpsInit(&operand) || !rows(map))) return std::nullopt;
   }
-  auto elementwise = [](Operation &body) {
-    return isa<linalg::IndexOp>(body) ||
-           (body.getNumRegions() == 0 && isa<arith::ArithDialect, math::MathDialect>(body.getDialect()));
-  };
-  if (!llvm::all_of(generic.getBody()->without_terminator(), elementwise)) return std::nullopt;
+  if (!elementwiseBody(generic)) return std::nullopt;
   int64_t innermost = op.getStaticLoopRanges().back();
   if (!ShapedType::isDynamic(innermost) && innermost < vectorSize) return std::nullopt;
   SmallVector<int64_t> tiles(loops, 1);
@@ -260,6 +265,44 @@ std::optional<SmallVector<int64_t>> streamedRowTiles(linalg::LinalgOp op, int64_
                         innermost <= kRegisterRowVectors * vectorSize && combinesOnly(generic);
   tiles.back() = wholeRow ? innermost : vectorSize;
   return tiles;
+}
+
+// The lanes of partial results a reduction of one row keeps (SelectStrategy's `row_partials`), or
+// 0: every kept dim one element (a row of forEachRow's: a softmax's maximum and sum, a LayerNorm's
+// sums), one reduced dim, innermost, at least a vector long (or dynamic), inputs read along it or
+// once for the row, and an element-wise body. The row is read a vector at a time into
+// kRowPartialVectors vectors of partial results, which stay in registers and are combined across
+// lanes once, at the end, by halves. Left to LLVM, a maximum's NaN checks made it leave its
+// vector loop on a NaN and combine the lanes one after another (16 dependent maxima a row): the
+// maximum took a quarter of a softmax along rows of 1024 in L2. One core, the builds in turn,
+// SoftmaxV2 in L2, us: 32x1024 f32 7.6-7.8 -> 6.6-6.7, 256x128 13.4-15.1 -> 8.9-10.1, 64x1000
+// 20.6-21.3 -> 15.5-16.1, f16 64x1024 17.6-20.1 -> 15.2-17.0; from memory within this VM's noise.
+// Eight vectors of partial results ran no faster than four.
+constexpr int64_t kRowPartialVectors = 4;
+int64_t rowPartials(linalg::LinalgOp op, int64_t vectorSize) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic || generic.getNumReductionLoops() != 1 || generic.getNumDpsInits() != 1) return 0;
+  const unsigned loops = generic.getNumLoops();
+  SmallVector<utils::IteratorType> iterators = generic.getIteratorTypesArray();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (iterators.back() != utils::IteratorType::reduction ||
+      llvm::any_of(ArrayRef(ranges).drop_back(), [](int64_t range) { return range != 1; }))
+    return 0;
+  MLIRContext *context = op->getContext();
+  AffineMap identity = AffineMap::getMultiDimIdentityMap(loops, context), kept = identity.getMajorSubMap(loops - 1);
+  for (OpOperand &operand : generic->getOpOperands()) {
+    AffineMap map = generic.getMatchingIndexingMap(&operand);
+    if (map != kept && (generic.isDpsInit(&operand) || map != identity)) return 0;
+  }
+  // No reads of the position (linalg.index): MLIR 22's partial-reduction tiling does not offset them.
+  SmallVector<Operation *> combiners;
+  if (!elementwiseBody(generic) || !generic.getBody()->getOps<linalg::IndexOp>().empty() ||
+      !matchReduction(generic.getRegionOutputArgs(), 0, combiners) || combiners.size() != 1)
+    return 0;
+  const int64_t length = ranges.back();
+  if (ShapedType::isDynamic(length)) return kRowPartialVectors * vectorSize;
+  if (length < vectorSize) return 0;
+  return (int64_t{1} << llvm::Log2_64(std::min(kRowPartialVectors, length / vectorSize))) * vectorSize;
 }
 
 // The product generics of convert-aclop-to-linalg: dims (batch?, m, k, n) with k the only
@@ -540,6 +583,8 @@ struct AclopSelectStrategyPass : aclop::impl::AclopSelectStrategyBase<AclopSelec
         strategy.push_back(b.getNamedAttr("row_length", b.getI64IntegerAttr(length)));
       } else if (std::optional<SmallVector<int64_t>> tiles = streamedRowTiles(op, vectorSize)) {
         strategy.push_back(b.getNamedAttr("streamed_rows", b.getDenseI64ArrayAttr(*tiles)));
+      } else if (int64_t partials = rowPartials(op, vectorSize)) {
+        strategy.push_back(b.getNamedAttr("row_partials", b.getI64IntegerAttr(partials)));
       } else if (isContraction(op)) {
         StringRef ukernel = selectUkernel(op, ukernels);
         SmallVector<int64_t> tiles = ukernel.empty() ? cacheTiles(op) : ukernelTiles(op);

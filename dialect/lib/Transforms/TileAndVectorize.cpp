@@ -149,6 +149,17 @@ void populateStaticSlicePatterns(RewritePatternSet &patterns) {
   context->getLoadedDialect<linalg::LinalgDialect>()->getCanonicalizationPatterns(patterns);  // casts into ops
 }
 
+// Within `root`, peeled loops' slice sizes that are constants become static types: whole tiles,
+// and a static remainder (its loop of one iteration folded away).
+void simplifyPeeledTiles(Operation *root) {
+  MLIRContext *context = root->getContext();
+  RewritePatternSet patterns(context);
+  scf::ForOp::getCanonicalizationPatterns(patterns, context);
+  affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
+  populateStaticSlicePatterns(patterns);
+  (void)applyPatternsGreedily(root, std::move(patterns));
+}
+
 // Tiles a cache tile of a product into register tiles (loops rows, columns, then k), peels
 // the row and column loops so that the main loops see only full tiles, and vectorizes those.
 // Rows and columns beyond the last whole register tile are split off first. Canonicalization
@@ -407,6 +418,161 @@ void reduceShortRows(IRRewriter &rewriter, linalg::LinalgOp op) {
   });
 }
 
+// A tile whose every dim but the row's is one element, vectorized along the row: the unit dims
+// dropped leave an element-wise op, which vectorizes whatever the body computes (an ArgMax's
+// select of the row's index too) into plain vector operations, not reductions over unit dims.
+// A row of dynamic length (or with `maskStatic`, any other than `length`) is masked to it within
+// a vector of `length`; a static one takes a vector of its own length.
+void vectorizeAlongRow(IRRewriter &rewriter, linalg::GenericOp tile, int64_t length, bool maskStatic) {
+  linalg::ControlDropUnitDims control;
+  control.rankReductionStrategy = linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
+  control.controlFn = [](Operation *op) {
+    return llvm::to_vector(llvm::seq<unsigned>(0, cast<linalg::GenericOp>(op).getNumLoops() - 1));
+  };
+  rewriter.setInsertionPoint(tile);
+  FailureOr<linalg::DropUnitDimsResult> dropped = linalg::dropUnitDims(rewriter, tile, control);
+  if (failed(dropped)) return;
+  rewriter.replaceOp(tile, dropped->replacements);
+  auto row = cast<linalg::GenericOp>(dropped->resultOp.getOperation());
+  const int64_t rowLength = row.getStaticLoopRanges().back();
+  SmallVector<int64_t> vectorSizes;
+  if (ShapedType::isDynamic(rowLength) || (maskStatic && rowLength != length))
+    vectorSizes.assign(row.getNumLoops(), length);
+  SmallVector<bool> scalable(vectorSizes.size(), false);
+  if (failed(linalg::vectorizeOpPrecondition(row, vectorSizes, scalable))) return;
+  rewriter.setInsertionPoint(row);
+  FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(rewriter, row, vectorSizes, scalable);
+  if (succeeded(vectorized)) rewriter.replaceOp(row, vectorized->replacements);
+}
+
+// `vector` (1-D) combined across its lanes by halves, then with `acc`: log2(lanes) vector steps,
+// where LLVM combines a maximum's lanes without nnan one after another.
+Value combineByHalves(OpBuilder &b, Location loc, vector::CombiningKind kind, Value vector, Value acc,
+                      arith::FastMathFlagsAttr flags) {
+  for (int64_t lanes = cast<VectorType>(vector.getType()).getNumElements(); lanes > 1; lanes /= 2) {
+    Value low = vector::ExtractStridedSliceOp::create(b, loc, vector, {0}, {lanes / 2}, {1});
+    Value high = vector::ExtractStridedSliceOp::create(b, loc, vector, {lanes / 2}, {lanes / 2}, {1});
+    vector = vector::makeArithReduction(b, loc, kind, low, high, flags);
+  }
+  Value lane = vector::ExtractOp::create(b, loc, vector, ArrayRef<int64_t>{0});
+  return vector::makeArithReduction(b, loc, kind, lane, acc, flags);
+}
+
+// A NaN-skipping maximum or minimum (maxnumf, minnumf) over partial results that start at -inf or
+// +inf, its identity among numbers, rather than at NaN (the tiling's identity): a partial result
+// is then never NaN, so each step is a compare and a select (one vmaxps on x86) with no NaN check
+// on its chain. Started at NaN, an f16 row's chain was narrowed by LLVM to f16, whose vector
+// maximum x86 scalarizes into fmaxf calls (a softmax of f16 ran 7 times slower).
+void startAtInfinity(IRRewriter &rewriter, linalg::FillOp fill, bool maximum) {
+  auto value = fill.getInputs().front().getDefiningOp<arith::ConstantOp>();
+  auto nan = value ? dyn_cast<FloatAttr>(value.getValue()) : FloatAttr();
+  if (!nan || !nan.getValue().isNaN()) return;
+  rewriter.setInsertionPoint(fill);
+  Value infinity = arith::ConstantOp::create(
+      rewriter, fill.getLoc(),
+      rewriter.getFloatAttr(nan.getType(), APFloat::getInf(nan.getValue().getSemantics(), maximum)));
+  rewriter.modifyOpInPlace(fill, [&] { fill.getInputsMutable()[0].set(infinity); });
+}
+void selectNumbers(IRRewriter &rewriter, linalg::GenericOp tile) {
+  Operation *combiner = tile.getBody()->getTerminator()->getOperand(0).getDefiningOp();
+  if (!isa_and_present<arith::MaxNumFOp, arith::MinNumFOp>(combiner)) return;
+  BlockArgument acc = tile.getRegionOutputArgs().front();
+  Value x = combiner->getOperand(0) == acc ? combiner->getOperand(1) : combiner->getOperand(0);
+  rewriter.setInsertionPoint(combiner);
+  auto predicate = isa<arith::MaxNumFOp>(combiner) ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT;
+  Value takes = arith::CmpFOp::create(rewriter, combiner->getLoc(), predicate, x, acc);
+  rewriter.replaceOpWithNewOp<arith::SelectOp>(combiner, takes, x, acc);
+}
+
+// A reduction of one row (SelectStrategy's `row_partials`): tiled into `partials` lanes of
+// partial results (an scf.for over the row, each step combining a tile of the row into them
+// element-wise), peeled so that whole tiles take plain loads and the rest of the row one masked
+// tile; the partial results are carried in registers through the loop and combined by halves
+// after it (combineByHalves).
+void reduceRowInPartials(IRRewriter &rewriter, linalg::LinalgOp op, int64_t partials) {
+  MLIRContext *context = rewriter.getContext();
+  const unsigned loops = op.getNumLoops();
+  SmallVector<Operation *> combiners;
+  if (!matchReduction(op.getRegionOutputArgs(), 0, combiners) || combiners.size() != 1) return;
+  auto fastmath = dyn_cast<arith::ArithFastMathInterface>(combiners.front());
+  arith::FastMathFlagsAttr flags = fastmath ? fastmath.getFastMathFlagsAttr() : arith::FastMathFlagsAttr();
+  // (The combiner goes with `op` once tiled.)
+  const bool numbers = isa<arith::MaxNumFOp, arith::MinNumFOp>(combiners.front());
+  const bool maximum = isa<arith::MaxNumFOp>(combiners.front());
+  SmallVector<int64_t> sizes(loops, 0);
+  sizes.back() = partials;
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(context, sizes));
+  options.setReductionTilingStrategy(ReductionTilingStrategy::PartialReductionOuterReduction);
+  options.setReductionDims({loops - 1});
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(tiled) || tiled->loops.empty()) return;
+  rewriter.replaceOp(op, tiled->replacements);
+  // Marked, the loop, the tiles, the partial results' fill and their merge are found again after
+  // canonicalization, which folds away a loop of one iteration (and the remainder's) and
+  // replaces ops whose operands' types it makes static.
+  constexpr StringLiteral kMark = "aclop.row_partials", kEndMark = "aclop.row_partials_end";
+  auto loop = cast<scf::ForOp>(tiled->loops.front().getOperation());
+  loop->setAttr(kMark, UnitAttr::get(context));
+  for (Operation *tile : tiled->tiledOps) tile->setAttr(kMark, UnitAttr::get(context));
+  for (Operation *merge : tiled->mergeOps) merge->setAttr(kEndMark, UnitAttr::get(context));
+  for (Value initial : tiled->initialValues)
+    if (Operation *fill = initial.getDefiningOp<linalg::FillOp>()) fill->setAttr(kEndMark, UnitAttr::get(context));
+  scf::ForOp remainder;
+  (void)scf::peelForLoopAndSimplifyBounds(rewriter, loop, remainder);
+  if (remainder) remainder->removeAttr(kMark);
+  Operation *parent = loop->getParentOp();
+  simplifyPeeledTiles(parent);
+  SmallVector<linalg::GenericOp> tiles;
+  SmallVector<linalg::LinalgOp> ends;
+  parent->walk([&](linalg::LinalgOp marked) {
+    if (marked->removeAttr(kEndMark)) ends.push_back(marked);
+    auto tile = dyn_cast<linalg::GenericOp>(marked.getOperation());
+    if (tile && tile->removeAttr(kMark)) tiles.push_back(tile);
+  });
+  if (numbers) {
+    for (linalg::LinalgOp end : ends)
+      if (auto fill = dyn_cast<linalg::FillOp>(end.getOperation())) startAtInfinity(rewriter, fill, maximum);
+    for (linalg::GenericOp tile : tiles) selectNumbers(rewriter, tile);
+  }
+  // The tiles, in the loop and its remainder: each, its unit dims dropped, an element-wise op
+  // along the row; the remainder's masked within the partial results' vector (one of its own
+  // length, odd, LLVM splits into pieces).
+  for (linalg::GenericOp tile : tiles) vectorizeAlongRow(rewriter, tile, partials, /*maskStatic=*/true);
+  // The partial results' fill, and their merge: a reduction across lanes, by halves.
+  for (linalg::LinalgOp end : ends) {
+    rewriter.setInsertionPoint(end);
+    FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(rewriter, end);
+    if (failed(vectorized)) continue;
+    rewriter.replaceOp(end, vectorized->replacements);
+    auto write = vectorized->replacements.front().getDefiningOp<vector::TransferWriteOp>();
+    auto merge = write ? write.getVector().getDefiningOp<vector::MultiDimReductionOp>() : nullptr;
+    if (!merge) continue;
+    rewriter.setInsertionPoint(merge);
+    Location loc = merge.getLoc();
+    auto source = cast<VectorType>(merge.getSourceVectorType());
+    auto lanes = VectorType::get(source.getNumElements(), source.getElementType());
+    Value acc = merge.getAcc();
+    auto accVector = dyn_cast<VectorType>(acc.getType());
+    if (accVector) acc = vector::ExtractOp::create(rewriter, loc, acc, SmallVector<int64_t>(accVector.getRank(), 0));
+    Value combined = combineByHalves(rewriter, loc, merge.getKind(),
+                                     vector::ShapeCastOp::create(rewriter, loc, lanes, merge.getSource()), acc, flags);
+    if (accVector) combined = vector::BroadcastOp::create(rewriter, loc, accVector, combined);
+    rewriter.replaceOp(merge, combined);
+  }
+  // The partial results' reads and writes leave the loop, which then carries them as a vector.
+  RewritePatternSet slices(context);
+  populateStaticSlicePatterns(slices);
+  tensor::populateMergeConsecutiveInsertExtractSlicePatterns(slices);
+  (void)applyPatternsGreedily(parent, std::move(slices));
+  SmallVector<scf::ForOp> rowLoops;
+  parent->walk([&](scf::ForOp marked) {
+    if (marked->removeAttr(kMark)) rowLoops.push_back(marked);
+  });
+  for (scf::ForOp marked : rowLoops) (void)hoistLoopInvariantSubsets(rewriter, marked);
+}
+
 // A reduction whose innermost dim is kept (SelectStrategy's `streamed_rows`): an scf.forall over
 // the kept dims before the reduced ones (what blocks divide), then scf.for loops over the reduced
 // dims, so that the input is read a row at a time. A row the strategy takes whole
@@ -442,38 +608,11 @@ void streamRows(IRRewriter &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> siz
     scf::ForOp remainder;
     if (!wholeRow) (void)scf::peelForLoopAndSimplifyBounds(rewriter, innermost, remainder);
   }
-  // Constant slice sizes become static types: whole tiles, and a static remainder (its loop of
-  // one iteration folded away); a whole row's slices of the accumulator go.
-  RewritePatternSet patterns(context);
-  scf::ForOp::getCanonicalizationPatterns(patterns, context);
-  affine::AffineApplyOp::getCanonicalizationPatterns(patterns, context);
-  populateStaticSlicePatterns(patterns);
-  (void)applyPatternsGreedily(outermost, std::move(patterns));
+  // (A whole row's slices of the accumulator go too.)
+  simplifyPeeledTiles(outermost);
   SmallVector<linalg::GenericOp> tiles;
   outermost->walk([&](linalg::GenericOp tile) { tiles.push_back(tile); });
-  for (linalg::GenericOp tile : tiles) {
-    // Every dim but the row's is one element in a tile: dropped, they leave an element-wise op
-    // along the row, which vectorizes whatever the body computes (an ArgMax's select of the
-    // row's index too) into plain vector operations, not reductions over unit dims.
-    linalg::ControlDropUnitDims control;
-    control.rankReductionStrategy = linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
-    control.controlFn = [](Operation *op) {
-      return llvm::to_vector(llvm::seq<unsigned>(0, cast<linalg::GenericOp>(op).getNumLoops() - 1));
-    };
-    rewriter.setInsertionPoint(tile);
-    FailureOr<linalg::DropUnitDimsResult> dropped = linalg::dropUnitDims(rewriter, tile, control);
-    if (failed(dropped)) continue;
-    rewriter.replaceOp(tile, dropped->replacements);
-    auto row = cast<linalg::GenericOp>(dropped->resultOp.getOperation());
-    // A row of dynamic length is masked to it, within a vector of the strategy's.
-    SmallVector<int64_t> vectorSizes;
-    if (ShapedType::isDynamic(row.getStaticLoopRanges().back())) vectorSizes.assign(row.getNumLoops(), sizes.back());
-    SmallVector<bool> scalable(vectorSizes.size(), false);
-    if (failed(linalg::vectorizeOpPrecondition(row, vectorSizes, scalable))) continue;
-    rewriter.setInsertionPoint(row);
-    FailureOr<linalg::VectorizationResult> vectorized = linalg::vectorize(rewriter, row, vectorSizes, scalable);
-    if (succeeded(vectorized)) rewriter.replaceOp(row, vectorized->replacements);
-  }
+  for (linalg::GenericOp tile : tiles) vectorizeAlongRow(rewriter, tile, sizes.back(), /*maskStatic=*/false);
   // dropUnitDims leaves dead ops behind, uses of the accumulators that would stop their hoisting
   // below: the greedy driver erases them. Its rank-reducing slices of the tiles' slices merge.
   RewritePatternSet slices(context);
@@ -876,7 +1015,7 @@ LogicalResult fuseIntoRegisterTiles(IRRewriter &rewriter, linalg::LinalgOp produ
 
 struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopTileAndVectorizePass> {
   void runOnOperation() override {
-    SmallVector<linalg::LinalgOp> candidates, contractions, rowReductions, streamedRows;
+    SmallVector<linalg::LinalgOp> candidates, contractions, rowReductions, streamedRows, partialRows;
     getOperation().walk([&](linalg::LinalgOp op) {
       // An empty loop (a GEMM with m, n or k of 0) stays a plain generic: its loops run no
       // iteration, and tiling a static 0 crashed in MLIR's tile size computation.
@@ -886,6 +1025,7 @@ struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopT
       if (strategy && strategy.get("cache_tiles")) contractions.push_back(op);
       if (strategy && strategy.get("row_length")) rowReductions.push_back(op);
       if (strategy && strategy.get("streamed_rows")) streamedRows.push_back(op);
+      if (strategy && strategy.get("row_partials")) partialRows.push_back(op);
     });
     IRRewriter rewriter(&getContext());
     // Epilogues fused into a product's row tiles are left whole (the op itself is gone).
@@ -905,6 +1045,9 @@ struct AclopTileAndVectorizePass : aclop::impl::AclopTileAndVectorizeBase<AclopT
       if (fused) fusedEpilogues.insert(fused.getOperation());
     }
     for (linalg::LinalgOp op : rowReductions) reduceShortRows(rewriter, op);
+    for (linalg::LinalgOp op : partialRows)
+      reduceRowInPartials(rewriter, op,
+                          cast<IntegerAttr>(op->getAttrOfType<DictionaryAttr>("aclop.strategy").get("row_partials")).getInt());
     for (linalg::LinalgOp op : streamedRows)
       streamRows(rewriter, op,
                  cast<DenseI64ArrayAttr>(op->getAttrOfType<DictionaryAttr>("aclop.strategy").get("streamed_rows")));

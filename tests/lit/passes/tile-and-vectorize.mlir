@@ -122,6 +122,51 @@ func.func @streamed_rows(%a: tensor<37x64xf32>, %l: tensor<4x200xf32>, %d: tenso
   return %0, %1, %2, %3 : tensor<64xf32>, tensor<200xf32>, tensor<?xf16>, tensor<2x64xf32>
 }
 
+// A reduction of one row (row_partials): an scf.for over whole tiles of 64 carries four vectors
+// of partial results; the rest of the row, static or dynamic, is one tile masked within 64 lanes
+// (its reads and writes of the partial results too); the lanes are then combined by halves.
+// A NaN-skipping maximum (a softmax's shift) starts at -inf, not NaN, and takes an element where
+// it is greater: a compare and a select, never NaN itself.
+// CHECK-LABEL: func @row_partials
+// CHECK-DAG: %[[NEG_INF:.*]] = arith.constant dense<0xFF800000> : vector<64xf32>
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<64xf32>
+// CHECK: scf.forall (%[[ROW:.*]]) in (2)
+// CHECK:   %[[START:.*]] = vector.transfer_write %[[NEG_INF]], {{.*}} : vector<64xf32>, tensor<1x64xf32>
+// CHECK:   %[[MAX:.*]] = scf.for %{{.*}} = %c0 to %c192 step %c64 iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<64xf32>)
+// CHECK:     %[[X:.*]] = vector.transfer_read {{.*}} : tensor<64xf32>, vector<64xf32>
+// CHECK:     %[[GREATER:.*]] = arith.cmpf ogt, %[[X]], %[[ACC]] : vector<64xf32>
+// CHECK:     %[[KEPT:.*]] = arith.select %[[GREATER]], %[[X]], %[[ACC]] : vector<64xi1>, vector<64xf32>
+// CHECK:     scf.yield %[[KEPT]] : vector<64xf32>
+// CHECK:   %[[LAST:.*]] = vector.create_mask %c8 : vector<64xi1>
+// CHECK:   vector.transfer_read {{.*}}, %[[LAST]] {in_bounds = [true]} : tensor<8xf32>, vector<64xf32>
+// CHECK:   vector.transfer_write {{.*}}, %[[LAST]] {in_bounds = [true]} : vector<64xf32>, tensor<8xf32>
+// CHECK:   %[[LANES:.*]] = vector.transfer_read {{.*}} : tensor<1x64xf32>, vector<64xf32>
+// CHECK:   %[[LOW:.*]] = vector.extract_strided_slice %[[LANES]] {offsets = [0], sizes = [32], strides = [1]}
+// CHECK:   %[[HIGH:.*]] = vector.extract_strided_slice %[[LANES]] {offsets = [32], sizes = [32], strides = [1]}
+// CHECK:   arith.maxnumf %[[LOW]], %[[HIGH]] : vector<32xf32>
+// CHECK-COUNT-5: arith.maxnumf {{.*}} : vector<{{16|8|4|2|1}}xf32>
+// CHECK:   arith.maxnumf {{.*}} : f32
+// The sum of exponentials, kept in the output row, with `reassoc` kept.
+// CHECK:   vector.transfer_write %[[ZERO]], {{.*}} : vector<64xf32>, tensor<1x64xf32>
+// CHECK:   scf.for %{{.*}} = %c0 to %c192 step %c64 iter_args({{.*}}) -> ({{.*}}vector<64xf32>)
+// CHECK:     arith.addf %{{.*}}, %{{.*}} fastmath<reassoc,contract> : vector<64xf32>
+// CHECK:   arith.addf {{.*}} fastmath<reassoc,contract> : vector<32xf32>
+// An f16 row of a length known at run time: whole tiles widened as read, the rest masked.
+// CHECK: scf.forall (%{{.*}}) in (3)
+// CHECK:   scf.for %{{.*}} = %c0 to %[[WHOLE:.*]] step %c64 iter_args(%[[ACC16:.*]] = %{{.*}}) -> (vector<64xf32>)
+// CHECK:     %[[H:.*]] = vector.transfer_read {{.*}} : tensor<64xf16>, vector<64xf16>
+// CHECK:     %[[W:.*]] = arith.extf %[[H]] : vector<64xf16> to vector<64xf32>
+// CHECK:     arith.cmpf ogt, %[[W]], %[[ACC16]] : vector<64xf32>
+// CHECK:   scf.for %{{.*}} = %[[WHOLE]] to %{{.*}} step %c64 iter_args(%{{.*}}) -> (tensor<1x64xf32>)
+// CHECK:     %[[REST:.*]] = vector.create_mask %{{.*}} : vector<64xi1>
+// CHECK:     vector.transfer_read {{.*}}, %[[REST]] {in_bounds = [true]} : tensor<?xf16>, vector<64xf16>
+// CHECK:     vector.transfer_write {{.*}}, %[[REST]] {in_bounds = [true]} : vector<64xf32>, tensor<?xf32>
+func.func @row_partials(%a: tensor<2x200xf32>, %d: tensor<3x?xf16>) -> (tensor<2x200xf32>, tensor<3x?xf16>) {
+  %0 = aclop.softmax %a {axes = array<i64: 1>} : (tensor<2x200xf32>) -> tensor<2x200xf32>
+  %1 = aclop.log_softmax %d {axes = array<i64: 1>} : (tensor<3x?xf16>) -> tensor<3x?xf16>
+  return %0, %1 : tensor<2x200xf32>, tensor<3x?xf16>
+}
+
 // Products: row tiles in an scf.forall (what blocks divide), then column tiles, then depth tiles
 // in scf.for loops (the panel of b is reused by 64 rows). f32 cache tiles are then tiled into
 // 8x32 register tiles (rows, columns, then k one step at a time); the row and column loops are

@@ -112,7 +112,7 @@ const std::string &compilerFingerprint() {
   static const std::string fingerprint = [] {
     const HostTarget &host = hostTarget();
     // Bump the aclcpu part whenever the pipeline changes the code it emits.
-    return std::string("aclcpu-jit-21;llvm-") + LLVM_VERSION_STRING + ";" + host.triple + ";" + host.cpu + ";" +
+    return std::string("aclcpu-jit-22;llvm-") + LLVM_VERSION_STRING + ";" + host.triple + ";" + host.cpu + ";" +
            host.features + ";ukernels=" + llvm::join(host.ukernels, ",");
   }();
   return fingerprint;

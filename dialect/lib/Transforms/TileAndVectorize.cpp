@@ -7,6 +7,7 @@
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -509,11 +510,17 @@ void reduceRowInPartials(IRRewriter &rewriter, linalg::LinalgOp op, int64_t part
   FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(rewriter, cast<TilingInterface>(op.getOperation()), options);
   if (failed(tiled) || tiled->loops.empty()) return;
   rewriter.replaceOp(op, tiled->replacements);
+  auto loop = cast<scf::ForOp>(tiled->loops.front().getOperation());
+  // MLIR 22's partial-reduction tiling leaves a tile's positions (linalg.index) counted from the
+  // tile's start: each is offset by the loop's position along the row here.
+  SmallVector<OpFoldResult> offsets(loops - 1, rewriter.getIndexAttr(0));
+  offsets.push_back(loop.getInductionVar());
+  for (Operation *tile : tiled->tiledOps)
+    if (auto linalgTile = dyn_cast<linalg::LinalgOp>(tile)) linalg::offsetIndices(rewriter, linalgTile, offsets);
   // Marked, the loop, the tiles, the partial results' fill and their merge are found again after
   // canonicalization, which folds away a loop of one iteration (and the remainder's) and
   // replaces ops whose operands' types it makes static.
   constexpr StringLiteral kMark = "aclop.row_partials", kEndMark = "aclop.row_partials_end";
-  auto loop = cast<scf::ForOp>(tiled->loops.front().getOperation());
   loop->setAttr(kMark, UnitAttr::get(context));
   for (Operation *tile : tiled->tiledOps) tile->setAttr(kMark, UnitAttr::get(context));
   for (Operation *merge : tiled->mergeOps) merge->setAttr(kEndMark, UnitAttr::get(context));

@@ -132,14 +132,14 @@ func.func @streamed_rows(%a: tensor<37x64xf32>, %l: tensor<4x200xf32>, %d: tenso
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<64xf32>
 // CHECK: scf.forall (%[[ROW:.*]]) in (2)
 // CHECK:   %[[START:.*]] = vector.transfer_write %[[NEG_INF]], {{.*}} : vector<64xf32>, tensor<1x64xf32>
-// CHECK:   %[[MAX:.*]] = scf.for %{{.*}} = %c0 to %c192 step %c64 iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<64xf32>)
+// CHECK:   %[[MAX:.*]] = scf.for %{{.*}} = %c0 to %c384 step %c64 iter_args(%[[ACC:.*]] = %{{.*}}) -> (vector<64xf32>)
 // CHECK:     %[[X:.*]] = vector.transfer_read {{.*}} : tensor<64xf32>, vector<64xf32>
 // CHECK:     %[[GREATER:.*]] = arith.cmpf ogt, %[[X]], %[[ACC]] : vector<64xf32>
 // CHECK:     %[[KEPT:.*]] = arith.select %[[GREATER]], %[[X]], %[[ACC]] : vector<64xi1>, vector<64xf32>
 // CHECK:     scf.yield %[[KEPT]] : vector<64xf32>
-// CHECK:   %[[LAST:.*]] = vector.create_mask %c8 : vector<64xi1>
-// CHECK:   vector.transfer_read {{.*}}, %[[LAST]] {in_bounds = [true]} : tensor<8xf32>, vector<64xf32>
-// CHECK:   vector.transfer_write {{.*}}, %[[LAST]] {in_bounds = [true]} : vector<64xf32>, tensor<8xf32>
+// CHECK:   %[[LAST:.*]] = vector.create_mask %c16 : vector<64xi1>
+// CHECK:   vector.transfer_read {{.*}}, %[[LAST]] {in_bounds = [true]} : tensor<16xf32>, vector<64xf32>
+// CHECK:   vector.transfer_write {{.*}}, %[[LAST]] {in_bounds = [true]} : vector<64xf32>, tensor<16xf32>
 // CHECK:   %[[LANES:.*]] = vector.transfer_read {{.*}} : tensor<1x64xf32>, vector<64xf32>
 // CHECK:   %[[LOW:.*]] = vector.extract_strided_slice %[[LANES]] {offsets = [0], sizes = [32], strides = [1]}
 // CHECK:   %[[HIGH:.*]] = vector.extract_strided_slice %[[LANES]] {offsets = [32], sizes = [32], strides = [1]}
@@ -148,7 +148,7 @@ func.func @streamed_rows(%a: tensor<37x64xf32>, %l: tensor<4x200xf32>, %d: tenso
 // CHECK:   arith.maxnumf {{.*}} : f32
 // The sum of exponentials, kept in the output row, with `reassoc` kept.
 // CHECK:   vector.transfer_write %[[ZERO]], {{.*}} : vector<64xf32>, tensor<1x64xf32>
-// CHECK:   scf.for %{{.*}} = %c0 to %c192 step %c64 iter_args({{.*}}) -> ({{.*}}vector<64xf32>)
+// CHECK:   scf.for %{{.*}} = %c0 to %c384 step %c64 iter_args({{.*}}) -> ({{.*}}vector<64xf32>)
 // CHECK:     arith.addf %{{.*}}, %{{.*}} fastmath<reassoc,contract> : vector<64xf32>
 // CHECK:   arith.addf {{.*}} fastmath<reassoc,contract> : vector<32xf32>
 // An f16 row of a length known at run time: whole tiles widened as read, the rest masked.
@@ -161,10 +161,27 @@ func.func @streamed_rows(%a: tensor<37x64xf32>, %l: tensor<4x200xf32>, %d: tenso
 // CHECK:     %[[REST:.*]] = vector.create_mask %{{.*}} : vector<64xi1>
 // CHECK:     vector.transfer_read {{.*}}, %[[REST]] {in_bounds = [true]} : tensor<?xf16>, vector<64xf16>
 // CHECK:     vector.transfer_write {{.*}}, %[[REST]] {in_bounds = [true]} : vector<64xf32>, tensor<?xf32>
-func.func @row_partials(%a: tensor<2x200xf32>, %d: tensor<3x?xf16>) -> (tensor<2x200xf32>, tensor<3x?xf16>) {
-  %0 = aclop.softmax %a {axes = array<i64: 1>} : (tensor<2x200xf32>) -> tensor<2x200xf32>
+func.func @row_partials(%a: tensor<2x400xf32>, %d: tensor<3x?xf16>) -> (tensor<2x400xf32>, tensor<3x?xf16>) {
+  %0 = aclop.softmax %a {axes = array<i64: 1>} : (tensor<2x400xf32>) -> tensor<2x400xf32>
   %1 = aclop.log_softmax %d {axes = array<i64: 1>} : (tensor<3x?xf16>) -> tensor<3x?xf16>
-  return %0, %1 : tensor<2x200xf32>, tensor<3x?xf16>
+  return %0, %1 : tensor<2x400xf32>, tensor<3x?xf16>
+}
+
+// Positions along a row (ArgMax's first position of its maximum): each tile's linalg.index is
+// offset by the loop's position (MLIR's partial-reduction tiling counts it from the tile's start),
+// the remainder's by its start.
+// CHECK-LABEL: func @row_positions
+// CHECK-DAG: %[[REST_START:.*]] = arith.constant dense<192> : vector<32xindex>
+// CHECK: scf.for %[[AT:.*]] = %c0 to %c192 step %c32 iter_args({{.*}}) -> ({{.*}}vector<32xi64>)
+// CHECK:   %[[STEP:.*]] = vector.step : vector<32xindex>
+// CHECK:   %[[BASE:.*]] = vector.broadcast %[[AT]] : index to vector<32xindex>
+// CHECK:   arith.addi %[[BASE]], %[[STEP]] : vector<32xindex>
+// CHECK:   arith.minsi {{.*}} : vector<32xi64>
+// CHECK: %[[REST:.*]] = vector.step : vector<32xindex>
+// CHECK: arith.addi %[[REST]], %[[REST_START]] : vector<32xindex>
+func.func @row_positions(%m: tensor<2x200xf32>) -> tensor<2xi64> {
+  %0 = aclop.arg_max %m {axis = 1} : (tensor<2x200xf32>) -> tensor<2xi64>
+  return %0 : tensor<2xi64>
 }
 
 // Products: row tiles in an scf.forall (what blocks divide), then column tiles, then depth tiles

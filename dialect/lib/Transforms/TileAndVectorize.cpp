@@ -365,6 +365,23 @@ LogicalResult fuseFillIntoUkernelTiles(IRRewriter &rewriter, linalg::LinalgOp pr
   return success(succeeded(tileWithFill(rewriter, product, options)));
 }
 
+// A multi_reduction of one row (its source's elements all along one dim, its accumulator one
+// element) replaced by `reduce` of the row as a 1-D vector and the accumulator as a scalar.
+void reduceOneRow(IRRewriter &rewriter, vector::MultiDimReductionOp reduction,
+                  function_ref<Value(OpBuilder &, Location, Value lanes, Value acc)> reduce) {
+  rewriter.setInsertionPoint(reduction);
+  Location loc = reduction.getLoc();
+  auto source = cast<VectorType>(reduction.getSourceVectorType());
+  auto row = VectorType::get(source.getNumElements(), source.getElementType());
+  Value lanes = vector::ShapeCastOp::create(rewriter, loc, row, reduction.getSource());
+  Value acc = reduction.getAcc();
+  auto accVector = dyn_cast<VectorType>(acc.getType());
+  if (accVector) acc = vector::ExtractOp::create(rewriter, loc, acc, SmallVector<int64_t>(accVector.getRank(), 0));
+  Value result = reduce(rewriter, loc, lanes, acc);
+  if (accVector) result = vector::BroadcastOp::create(rewriter, loc, accVector, result);
+  rewriter.replaceOp(reduction, result);
+}
+
 // A reduction along short rows (SelectStrategy's `row_length`): the reduced dims become one, a
 // view of the input's rows; the kept dims are tiled by one (an scf.forall, the accumulator's fill
 // fused into each tile); and each tile is vectorized whole, its row read as one unmasked vector
@@ -406,16 +423,9 @@ void reduceShortRows(IRRewriter &rewriter, linalg::LinalgOp op) {
     if (reduction.getReductionDims() != ArrayRef<int64_t>{source.getRank() - 1} ||
         source.getNumElements() != source.getShape().back())
       return;
-    rewriter.setInsertionPoint(reduction);
-    Location loc = reduction.getLoc();
-    auto row = VectorType::get(source.getShape().back(), source.getElementType());
-    Value lanes = vector::ShapeCastOp::create(rewriter, loc, row, reduction.getSource());
-    Value acc = reduction.getAcc();
-    auto accVector = dyn_cast<VectorType>(acc.getType());
-    if (accVector) acc = vector::ExtractOp::create(rewriter, loc, acc, SmallVector<int64_t>(accVector.getRank(), 0));
-    Value sum = vector::ReductionOp::create(rewriter, loc, reduction.getKind(), lanes, acc, flags);
-    if (accVector) sum = vector::BroadcastOp::create(rewriter, loc, accVector, sum);
-    rewriter.replaceOp(reduction, sum);
+    reduceOneRow(rewriter, reduction, [&](OpBuilder &b, Location loc, Value lanes, Value acc) -> Value {
+      return vector::ReductionOp::create(b, loc, reduction.getKind(), lanes, acc, flags);
+    });
   });
 }
 
@@ -556,17 +566,9 @@ void reduceRowInPartials(IRRewriter &rewriter, linalg::LinalgOp op, int64_t part
     auto write = vectorized->replacements.front().getDefiningOp<vector::TransferWriteOp>();
     auto merge = write ? write.getVector().getDefiningOp<vector::MultiDimReductionOp>() : nullptr;
     if (!merge) continue;
-    rewriter.setInsertionPoint(merge);
-    Location loc = merge.getLoc();
-    auto source = cast<VectorType>(merge.getSourceVectorType());
-    auto lanes = VectorType::get(source.getNumElements(), source.getElementType());
-    Value acc = merge.getAcc();
-    auto accVector = dyn_cast<VectorType>(acc.getType());
-    if (accVector) acc = vector::ExtractOp::create(rewriter, loc, acc, SmallVector<int64_t>(accVector.getRank(), 0));
-    Value combined = combineByHalves(rewriter, loc, merge.getKind(),
-                                     vector::ShapeCastOp::create(rewriter, loc, lanes, merge.getSource()), acc, flags);
-    if (accVector) combined = vector::BroadcastOp::create(rewriter, loc, accVector, combined);
-    rewriter.replaceOp(merge, combined);
+    reduceOneRow(rewriter, merge, [&](OpBuilder &b, Location loc, Value lanes, Value acc) {
+      return combineByHalves(b, loc, merge.getKind(), lanes, acc, flags);
+    });
   }
   // The partial results' reads and writes leave the loop, which then carries them as a vector.
   RewritePatternSet slices(context);
